@@ -1,0 +1,300 @@
+package plan
+
+// Frame builds a plan fluently, in the style of a Polars LazyFrame:
+//
+//	plan.Scan(src).Filter(plan.Col("a").Gt(plan.Lit(5))).Select(plan.Col("a"))
+//
+// Building never fails; Resolve (or collecting) reports what is wrong.
+type Frame struct{ node Node }
+
+// FromNode wraps an existing plan to continue building on it.
+func FromNode(n Node) Frame { return Frame{node: n} }
+
+// Node returns the plan built so far.
+func (f Frame) Node() Node { return f.node }
+
+// Scan starts a plan that reads src; the source's schema is captured now.
+func Scan(src Source) Frame {
+	n := &ScanNode{Source: src}
+	if src != nil {
+		n.SourceSchema = src.Schema()
+	}
+	return Frame{node: n}
+}
+
+// Filter keeps the rows for which every predicate is valid and true.
+func (f Frame) Filter(predicates ...E) Frame {
+	return Frame{node: &FilterNode{Input: f.node, Predicates: unwrap(predicates)}}
+}
+
+// Select computes one column per expression.
+func (f Frame) Select(exprs ...E) Frame {
+	return Frame{node: &ProjectNode{Input: f.node, Exprs: unwrap(exprs)}}
+}
+
+// WithColumns adds or replaces columns.
+func (f Frame) WithColumns(exprs ...E) Frame {
+	return Frame{node: &WithColumnsNode{Input: f.node, Exprs: unwrap(exprs)}}
+}
+
+// Sort orders rows stably by the given keys (see Asc, Desc).
+func (f Frame) Sort(keys ...SortKey) Frame {
+	return Frame{node: &SortNode{Input: f.node, Keys: append([]SortKey(nil), keys...)}}
+}
+
+// SortBy orders rows ascending, nulls first, by the named columns.
+func (f Frame) SortBy(columns ...string) Frame {
+	keys := make([]SortKey, len(columns))
+	for i, c := range columns {
+		keys[i] = SortKey{Expr: &Column{Name: c}}
+	}
+	return f.Sort(keys...)
+}
+
+// Head keeps the first n rows.
+func (f Frame) Head(n int64) Frame { return Frame{node: &LimitNode{Input: f.node, N: n}} }
+
+// Slice keeps length rows starting at offset.
+func (f Frame) Slice(offset, length int64) Frame {
+	return Frame{node: &SliceNode{Input: f.node, Offset: offset, Len: length}}
+}
+
+// Distinct keeps the first row of each distinct combination of the named
+// columns (all columns when none are named).
+func (f Frame) Distinct(subset ...string) Frame {
+	return Frame{node: &DistinctNode{Input: f.node, Subset: append([]string(nil), subset...)}}
+}
+
+// GroupBy starts an aggregation; finish it with Agg.
+func (f Frame) GroupBy(keys ...E) GroupBy { return GroupBy{input: f.node, keys: unwrap(keys)} }
+
+// Agg computes aggregates over the whole input (one row).
+func (f Frame) Agg(aggs ...E) Frame { return f.GroupBy().Agg(aggs...) }
+
+// GroupBy is a pending aggregation.
+type GroupBy struct {
+	input Node
+	keys  []Expr
+}
+
+// Agg finishes the aggregation.
+func (g GroupBy) Agg(aggs ...E) Frame {
+	return Frame{node: &AggregateNode{Input: g.input, Keys: g.keys, Aggs: unwrap(aggs)}}
+}
+
+// Join joins f (left) with right on pairwise-equal keys.
+func (f Frame) Join(right Frame, how JoinKind, leftOn, rightOn []E) Frame {
+	return Frame{node: &JoinNode{Left: f.node, Right: right.node, How: how, LeftOn: unwrap(leftOn), RightOn: unwrap(rightOn)}}
+}
+
+// JoinOn joins on columns that have the same names on both sides.
+func (f Frame) JoinOn(right Frame, how JoinKind, columns ...string) Frame {
+	keys := make([]E, len(columns))
+	for i, c := range columns {
+		keys[i] = Col(c)
+	}
+	return f.Join(right, how, keys, keys)
+}
+
+// WithSuffix sets the suffix of the join just built (it must be the last
+// step); it is a no-op on anything else.
+func (f Frame) WithSuffix(suffix string) Frame {
+	if j, ok := f.node.(*JoinNode); ok && !j.Resolved() {
+		c := *j
+		c.Suffix = suffix
+		return Frame{node: &c}
+	}
+	return f
+}
+
+// CrossJoin pairs every left row with every right row.
+func (f Frame) CrossJoin(right Frame) Frame {
+	return Frame{node: &JoinNode{Left: f.node, Right: right.node, How: CrossJoin}}
+}
+
+// Union concatenates f and others.
+func (f Frame) Union(others ...Frame) Frame {
+	inputs := []Node{f.node}
+	for _, o := range others {
+		inputs = append(inputs, o.node)
+	}
+	return Frame{node: &UnionNode{Inputs: inputs}}
+}
+
+// Extension applies a host-defined operator to f and any further inputs.
+func (f Frame) Extension(def *ExtensionDef, more ...Frame) Frame {
+	inputs := []Node{f.node}
+	for _, o := range more {
+		inputs = append(inputs, o.node)
+	}
+	return Frame{node: &ExtensionNode{Def: def, Inputs: inputs}}
+}
+
+// Asc is an ascending, nulls-first sort key.
+func Asc(e E) SortKey { return SortKey{Expr: e.x} }
+
+// Desc is a descending, nulls-first sort key.
+func Desc(e E) SortKey { return SortKey{Expr: e.x, Desc: true} }
+
+// E wraps an expression with fluent constructors:
+// plan.Col("a").Add(plan.Lit(1)).Alias("b"). It deliberately does not
+// implement Expr; call Expr() to get the expression.
+type E struct{ x Expr }
+
+// Wrap lifts an Expr into the fluent API.
+func Wrap(e Expr) E { return E{x: e} }
+
+// Expr returns the built expression.
+func (e E) Expr() Expr { return e.x }
+
+// String returns the canonical text.
+func (e E) String() string { return render(e.x, 0) }
+
+func unwrap(es []E) []Expr {
+	out := make([]Expr, len(es))
+	for i, e := range es {
+		out[i] = e.x
+	}
+	return out
+}
+
+// Col references a column.
+func Col(name string) E { return E{&Column{Name: name}} }
+
+// Lit is a literal from a Go value: int and int64 become int64, int32 stays
+// int32, float64, string and bool map to their types, and a Value is used as
+// is. Anything else becomes a typed null of type invalid, which Resolve
+// rejects.
+func Lit(v any) E {
+	switch v := v.(type) {
+	case int:
+		return E{&Literal{Value: Int64Value(int64(v))}}
+	case int64:
+		return E{&Literal{Value: Int64Value(v)}}
+	case int32:
+		return E{&Literal{Value: Int32Value(v)}}
+	case float64:
+		return E{&Literal{Value: Float64Value(v)}}
+	case string:
+		return E{&Literal{Value: StringValue(v)}}
+	case bool:
+		return E{&Literal{Value: BoolValue(v)}}
+	case Value:
+		return E{&Literal{Value: v}}
+	}
+	return E{&Literal{Value: NullValue(Invalid)}}
+}
+
+// Null is the typed null literal.
+func Null(t Type) E { return E{&Literal{Value: NullValue(t)}} }
+
+func call(fn Func, args ...E) E { return E{&Call{Fn: fn, Args: unwrap(args)}} }
+
+// Add is e + o (checked for integers).
+func (e E) Add(o E) E { return call(FuncAdd, e, o) }
+
+// Sub is e - o (checked for integers).
+func (e E) Sub(o E) E { return call(FuncSub, e, o) }
+
+// Mul is e * o (checked for integers).
+func (e E) Mul(o E) E { return call(FuncMul, e, o) }
+
+// Div is e / o: truncating and checked for integers, IEEE for floats.
+func (e E) Div(o E) E { return call(FuncDiv, e, o) }
+
+// Mod is e % o, with the sign of e.
+func (e E) Mod(o E) E { return call(FuncMod, e, o) }
+
+// Neg is -e (checked for integers).
+func (e E) Neg() E { return call(FuncNeg, e) }
+
+// Abs is |e| (checked for integers).
+func (e E) Abs() E { return call(FuncAbs, e) }
+
+// Eq is e == o.
+func (e E) Eq(o E) E { return call(FuncEq, e, o) }
+
+// Ne is e != o.
+func (e E) Ne(o E) E { return call(FuncNe, e, o) }
+
+// Lt is e < o.
+func (e E) Lt(o E) E { return call(FuncLt, e, o) }
+
+// Le is e <= o.
+func (e E) Le(o E) E { return call(FuncLe, e, o) }
+
+// Gt is e > o.
+func (e E) Gt(o E) E { return call(FuncGt, e, o) }
+
+// Ge is e >= o.
+func (e E) Ge(o E) E { return call(FuncGe, e, o) }
+
+// And is Kleene e and o.
+func (e E) And(o E) E { return call(FuncAnd, e, o) }
+
+// Or is Kleene e or o.
+func (e E) Or(o E) E { return call(FuncOr, e, o) }
+
+// Not is logical negation.
+func (e E) Not() E { return call(FuncNot, e) }
+
+// IsNull tests for null.
+func (e E) IsNull() E { return call(FuncIsNull, e) }
+
+// IsNotNull tests for a value.
+func (e E) IsNotNull() E { return call(FuncIsNotNull, e) }
+
+// IsNaN tests a float for NaN.
+func (e E) IsNaN() E { return call(FuncIsNaN, e) }
+
+// StrLen counts the code points of a string.
+func (e E) StrLen() E { return call(FuncStrLen, e) }
+
+// Cast converts strictly: failures are invalid_cast errors.
+func (e E) Cast(to Type) E { return E{&Cast{Expr: e.x, To: to, Strict: true}} }
+
+// TryCast converts non-strictly: failures become null.
+func (e E) TryCast(to Type) E { return E{&Cast{Expr: e.x, To: to}} }
+
+// Alias names the result.
+func (e E) Alias(name string) E { return E{&Alias{Expr: e.x, Name: name}} }
+
+// Sum is the sum of the group (overflow is an error).
+func (e E) Sum() E { return call(FuncSum, e) }
+
+// Mean is the float64 mean of the group's non-null values.
+func (e E) Mean() E { return call(FuncMean, e) }
+
+// Min is the smallest non-null value.
+func (e E) Min() E { return call(FuncMin, e) }
+
+// Max is the largest non-null value.
+func (e E) Max() E { return call(FuncMax, e) }
+
+// Count counts non-null values.
+func (e E) Count() E { return call(FuncCount, e) }
+
+// First is the group's first value (possibly null).
+func (e E) First() E { return call(FuncFirst, e) }
+
+// Last is the group's last value (possibly null).
+func (e E) Last() E { return call(FuncLast, e) }
+
+// Over evaluates the aggregate e per partition of the keys.
+func (e E) Over(partitionBy ...E) E { return E{&Over{Agg: e.x, PartitionBy: unwrap(partitionBy)}} }
+
+// Len counts the group's rows.
+func Len() E { return call(FuncLen) }
+
+// If evaluates then on the rows where cond is true and otherwise on the rest
+// (a null cond takes otherwise).
+func If(cond, then, otherwise E) E { return call(FuncIf, cond, then, otherwise) }
+
+// Coalesce is the first non-null argument.
+func Coalesce(args ...E) E { return call(FuncCoalesce, args...) }
+
+// Concat joins strings (null if any is null).
+func Concat(args ...E) E { return call(FuncConcat, args...) }
+
+// CallUDF applies a registered UDF.
+func CallUDF(u *UDF, args ...E) E { return E{&UDFCall{UDF: u, Args: unwrap(args)}} }

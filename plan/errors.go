@@ -1,0 +1,114 @@
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrorKind classifies an evaluation or resolution error. Together with the
+// failing expression's canonical text it is the identity the oracle compares.
+type ErrorKind string
+
+// The error kinds. Evaluation kinds come from the expression evaluator;
+// resolution kinds from Resolve; the rest from the executor.
+const (
+	DivideByZero    ErrorKind = "divide_by_zero"
+	Overflow        ErrorKind = "overflow"
+	InvalidCast     ErrorKind = "invalid_cast"
+	UDFError        ErrorKind = "udf_error"
+	TypeError       ErrorKind = "type_error"
+	UnknownColumn   ErrorKind = "unknown_column"
+	DuplicateColumn ErrorKind = "duplicate_column"
+	InvalidPlan     ErrorKind = "invalid_plan"
+	SourceError     ErrorKind = "source_error"
+	Cancelled       ErrorKind = "cancelled"
+)
+
+// ErrorKinds lists every kind, for plan files and generators.
+func ErrorKinds() []ErrorKind {
+	return []ErrorKind{DivideByZero, Overflow, InvalidCast, UDFError, TypeError, UnknownColumn,
+		DuplicateColumn, InvalidPlan, SourceError, Cancelled}
+}
+
+// Error is an error as a value: what went wrong (Kind), in which expression
+// (Expr, its canonical text), and, for people, where (Node, Path, Row). Two
+// errors are the same error when Kind and Expr are equal (see Same); the row
+// is not part of the identity because a legal rewrite may present rows in
+// another order.
+type Error struct {
+	Kind ErrorKind
+	// Expr is the canonical text of the failing expression, or the offending
+	// name for errors that concern a node rather than an expression.
+	Expr string
+	// Row is the first failing row of the expression's input, or -1.
+	Row int64
+	// Node is the explain label of the node at fault, when known.
+	Node string
+	// Path locates the node or field in the plan file syntax
+	// ("plan.input.predicates[1]"), when known.
+	Path string
+	// Msg says what is wrong in words.
+	Msg string
+	// Err is an underlying cause, if any (an I/O error, a UDF's own error).
+	Err error
+}
+
+// Error renders the error with its location first, then the kind, the
+// message and the expression.
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.Path != "" {
+		b.WriteString(e.Path)
+		b.WriteString(": ")
+	}
+	if e.Node != "" {
+		b.WriteString(e.Node)
+		b.WriteString(": ")
+	}
+	b.WriteString(string(e.Kind))
+	if e.Msg != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Msg)
+	}
+	if e.Expr != "" && !strings.Contains(e.Msg, "`"+e.Expr+"`") {
+		fmt.Fprintf(&b, " in `%s`", e.Expr)
+	}
+	if e.Row >= 0 {
+		fmt.Fprintf(&b, " (first failing row %d)", e.Row)
+	}
+	if e.Err != nil {
+		fmt.Fprintf(&b, ": %v", e.Err)
+	}
+	return b.String()
+}
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Same reports whether two errors are the same error in the sense of the
+// evaluation model: equal kind and equal expression text.
+func (e *Error) Same(o *Error) bool {
+	if e == nil || o == nil {
+		return e == o
+	}
+	return e.Kind == o.Kind && e.Expr == o.Expr
+}
+
+// AsError extracts the *Error inside err, if there is one.
+func AsError(err error) (*Error, bool) {
+	var pe *Error
+	if errors.As(err, &pe) {
+		return pe, true
+	}
+	return nil, false
+}
+
+// errorf builds a resolution error for an expression.
+func errorf(kind ErrorKind, e Expr, format string, args ...any) *Error {
+	text := ""
+	if e != nil {
+		text = e.String()
+	}
+	return &Error{Kind: kind, Expr: text, Row: -1, Msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,95 @@
+package plan
+
+import "strings"
+
+// Explain renders a plan as an indented tree, one node per line, each line
+// the node's Label, children indented two spaces under their parent in
+// evaluation order. The output is stable: it depends only on the plan.
+func Explain(n Node) string {
+	var b strings.Builder
+	explainInto(&b, n, 0)
+	return b.String()
+}
+
+// ExplainSchemas is Explain with each resolved node's output schema appended
+// to its line.
+func ExplainSchemas(n Node) string {
+	var b strings.Builder
+	var walk func(n Node, depth int)
+	walk = func(n Node, depth int) {
+		b.WriteString(strings.Repeat("  ", depth))
+		if n == nil {
+			b.WriteString("<nil>\n")
+			return
+		}
+		b.WriteString(n.Label())
+		if n.Resolved() {
+			b.WriteString("  ")
+			b.WriteString(n.Schema().String())
+		}
+		b.WriteByte('\n')
+		for _, c := range n.Children() {
+			walk(c, depth+1)
+		}
+	}
+	walk(n, 0)
+	return b.String()
+}
+
+func explainInto(b *strings.Builder, n Node, depth int) {
+	for i := 0; i < depth; i++ {
+		b.WriteString("  ")
+	}
+	if n == nil {
+		b.WriteString("<nil>\n")
+		return
+	}
+	b.WriteString(n.Label())
+	b.WriteByte('\n')
+	for _, c := range n.Children() {
+		explainInto(b, c, depth+1)
+	}
+}
+
+// WalkNodes calls visit on n and its descendants, parents before children,
+// left before right, descending only while visit returns true.
+func WalkNodes(n Node, visit func(Node) bool) {
+	if n == nil || !visit(n) {
+		return
+	}
+	for _, c := range n.Children() {
+		WalkNodes(c, visit)
+	}
+}
+
+// NodeExprs returns the expressions a node evaluates, in evaluation order
+// (a join's left keys before its right keys; a scan's pushed conjuncts).
+func NodeExprs(n Node) []Expr {
+	switch n := n.(type) {
+	case *ScanNode:
+		out := make([]Expr, len(n.Pushed))
+		for i, p := range n.Pushed {
+			out[i] = p.Expr
+		}
+		return out
+	case *FilterNode:
+		return n.Predicates
+	case *ProjectNode:
+		return n.Exprs
+	case *WithColumnsNode:
+		return n.Exprs
+	case *SortNode:
+		out := make([]Expr, len(n.Keys))
+		for i, k := range n.Keys {
+			out[i] = k.Expr
+		}
+		return out
+	case *AggregateNode:
+		return append(append([]Expr(nil), n.Keys...), n.Aggs...)
+	case *JoinNode:
+		return append(append([]Expr(nil), n.LeftOn...), n.RightOn...)
+	case *WindowNode:
+		return n.Exprs
+	}
+	return nil
+}

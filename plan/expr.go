@@ -1,0 +1,350 @@
+package plan
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Expr is an expression of the dataframe language (DESIGN §3). The interface
+// is sealed: the concrete types are *Column, *Literal, *Alias, *Call, *Cast,
+// *Over and *UDFCall, and a type switch over them is exhaustive.
+// Expressions are immutable once built; rewrites build new ones.
+type Expr interface {
+	// String returns the canonical text, used in explain, traces and errors.
+	String() string
+	// Children returns the direct subexpressions in evaluation order.
+	Children() []Expr
+	// WithChildren returns a copy with the direct subexpressions replaced.
+	WithChildren(args []Expr) Expr
+	sealedExpr()
+}
+
+// Column references an input column by name.
+type Column struct{ Name string }
+
+// Literal is a typed constant; a typed null is a Literal whose Value is null.
+type Literal struct{ Value Value }
+
+// Alias names the output of an expression.
+type Alias struct {
+	Expr Expr
+	Name string
+}
+
+// Call applies a built-in function.
+type Call struct {
+	Fn   Func
+	Args []Expr
+}
+
+// Cast converts to another type. A strict cast fails with invalid_cast where
+// a non-strict one yields null.
+type Cast struct {
+	Expr   Expr
+	To     Type
+	Strict bool
+}
+
+// Over evaluates an aggregate per partition and broadcasts the result to the
+// partition's rows (a window function). Agg must be a *Call of an aggregate.
+type Over struct {
+	Agg         Expr
+	PartitionBy []Expr
+}
+
+// UDFCall applies a registered user-defined function.
+type UDFCall struct {
+	UDF  *UDF
+	Args []Expr
+}
+
+func (*Column) sealedExpr()  {}
+func (*Literal) sealedExpr() {}
+func (*Alias) sealedExpr()   {}
+func (*Call) sealedExpr()    {}
+func (*Cast) sealedExpr()    {}
+func (*Over) sealedExpr()    {}
+func (*UDFCall) sealedExpr() {}
+
+// Children returns nil: a column has no subexpressions.
+func (*Column) Children() []Expr { return nil }
+
+// Children returns nil: a literal has no subexpressions.
+func (*Literal) Children() []Expr { return nil }
+
+// Children returns the aliased expression.
+func (e *Alias) Children() []Expr { return []Expr{e.Expr} }
+
+// Children returns the call's arguments.
+func (e *Call) Children() []Expr { return e.Args }
+
+// Children returns the cast's operand.
+func (e *Cast) Children() []Expr { return []Expr{e.Expr} }
+
+// Children returns the aggregate followed by the partition keys.
+func (e *Over) Children() []Expr { return append([]Expr{e.Agg}, e.PartitionBy...) }
+
+// Children returns the UDF's arguments.
+func (e *UDFCall) Children() []Expr { return e.Args }
+
+// WithChildren returns the column itself.
+func (e *Column) WithChildren([]Expr) Expr { return e }
+
+// WithChildren returns the literal itself.
+func (e *Literal) WithChildren([]Expr) Expr { return e }
+
+// WithChildren returns a copy aliasing args[0].
+func (e *Alias) WithChildren(args []Expr) Expr { return &Alias{Expr: args[0], Name: e.Name} }
+
+// WithChildren returns a copy with the given arguments.
+func (e *Call) WithChildren(args []Expr) Expr { return &Call{Fn: e.Fn, Args: args} }
+
+// WithChildren returns a copy casting args[0].
+func (e *Cast) WithChildren(args []Expr) Expr { return &Cast{Expr: args[0], To: e.To, Strict: e.Strict} }
+
+// WithChildren returns a copy with args[0] as the aggregate and the rest as keys.
+func (e *Over) WithChildren(args []Expr) Expr {
+	return &Over{Agg: args[0], PartitionBy: append([]Expr(nil), args[1:]...)}
+}
+
+// WithChildren returns a copy with the given arguments.
+func (e *UDFCall) WithChildren(args []Expr) Expr { return &UDFCall{UDF: e.UDF, Args: args} }
+
+// OutputName is the name a projection gives an expression: an alias's name,
+// else the name of the leftmost column the expression reads, else "literal"
+// (and "len" for a bare len()). This is Polars' rule, so plans ported from
+// Polars keep their column names.
+func OutputName(e Expr) string {
+	switch e := e.(type) {
+	case *Alias:
+		return e.Name
+	case *Column:
+		return e.Name
+	case *Call:
+		if e.Fn == FuncLen {
+			return "len"
+		}
+	}
+	for _, a := range e.Children() {
+		if n := leftmostColumn(a); n != "" {
+			return n
+		}
+	}
+	return "literal"
+}
+
+func leftmostColumn(e Expr) string {
+	switch e := e.(type) {
+	case *Column:
+		return e.Name
+	case *Alias:
+		return e.Name
+	}
+	for _, a := range e.Children() {
+		if n := leftmostColumn(a); n != "" {
+			return n
+		}
+	}
+	return ""
+}
+
+// Unalias strips any aliases wrapped around e.
+func Unalias(e Expr) Expr {
+	for {
+		a, ok := e.(*Alias)
+		if !ok {
+			return e
+		}
+		e = a.Expr
+	}
+}
+
+// Walk calls visit on e and then on each subexpression, depth first in
+// evaluation order, descending only while visit returns true.
+func Walk(e Expr, visit func(Expr) bool) {
+	if !visit(e) {
+		return
+	}
+	for _, a := range e.Children() {
+		Walk(a, visit)
+	}
+}
+
+// Columns returns the distinct column names e reads, in first-use order.
+func Columns(e Expr) []string {
+	var names []string
+	seen := map[string]bool{}
+	Walk(e, func(x Expr) bool {
+		if c, ok := x.(*Column); ok && !seen[c.Name] {
+			seen[c.Name] = true
+			names = append(names, c.Name)
+		}
+		return true
+	})
+	return names
+}
+
+// IsDeterministic reports whether e gives the same result every time it is
+// evaluated over the same input: false when it calls a UDF declared
+// non-deterministic.
+func IsDeterministic(e Expr) bool {
+	det := true
+	Walk(e, func(x Expr) bool {
+		if u, ok := x.(*UDFCall); ok && (u.UDF == nil || !u.UDF.Deterministic) {
+			det = false
+		}
+		return det
+	})
+	return det
+}
+
+// ContainsAggregate reports whether e calls an aggregate outside over().
+func ContainsAggregate(e Expr) bool {
+	found := false
+	Walk(e, func(x Expr) bool {
+		switch x := x.(type) {
+		case *Over:
+			return false
+		case *Call:
+			if x.Fn.IsAggregate() {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// ContainsOver reports whether e contains a window expression.
+func ContainsOver(e Expr) bool {
+	found := false
+	Walk(e, func(x Expr) bool {
+		if _, ok := x.(*Over); ok {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// String renders the column name, quoted as col("...") when it is not a
+// plain identifier.
+func (e *Column) String() string {
+	if isIdent(e.Name) {
+		return e.Name
+	}
+	return "col(" + strconv.Quote(e.Name) + ")"
+}
+
+// String renders the literal (see Value.String).
+func (e *Literal) String() string {
+	return e.Value.String()
+}
+
+// String renders "expr as name".
+func (e *Alias) String() string { return render(e, 0) }
+
+// String renders infix operators with minimal parentheses and everything
+// else in call syntax: "a / b > 1", "is_null(s)".
+func (e *Call) String() string { return render(e, 0) }
+
+// String renders "cast(a, int32)" or "cast(a, int32, strict=false)".
+func (e *Cast) String() string { return render(e, 0) }
+
+// String renders "sum(a).over(k, j)".
+func (e *Over) String() string { return render(e, 0) }
+
+// String renders "name(args)".
+func (e *UDFCall) String() string { return render(e, 0) }
+
+// render writes e, parenthesised when its precedence is below min.
+func render(e Expr, min int) string {
+	var s string
+	prec := precAtom
+	switch e := e.(type) {
+	case *Column:
+		s = e.String()
+	case *Literal:
+		s = e.String()
+		if strings.HasPrefix(s, "-") {
+			prec = precUnary
+		}
+	case *Alias:
+		prec = precAlias
+		s = render(e.Expr, precAlias+1) + " as " + quoteName(e.Name)
+	case *Call:
+		info := funcs[e.Fn]
+		switch {
+		case e.Fn == FuncNeg && len(e.Args) == 1:
+			prec = precUnary
+			if _, lit := e.Args[0].(*Literal); lit {
+				// "-(5)", so that neg(5) never reads as the literal -5.
+				s = "-(" + render(e.Args[0], 0) + ")"
+			} else {
+				s = "-" + render(e.Args[0], precAtom)
+			}
+		case info.symbol != "" && len(e.Args) == 2:
+			prec = info.prec
+			right := prec + 1
+			s = render(e.Args[0], prec) + " " + info.symbol + " " + render(e.Args[1], right)
+			if e.Fn.IsComparison() {
+				s = render(e.Args[0], prec+1) + " " + info.symbol + " " + render(e.Args[1], right)
+			}
+		default:
+			s = e.Fn.String() + "(" + renderList(e.Args) + ")"
+		}
+	case *Cast:
+		s = "cast(" + render(e.Expr, 0) + ", " + e.To.String()
+		if !e.Strict {
+			s += ", strict=false"
+		}
+		s += ")"
+	case *Over:
+		s = render(e.Agg, precAtom) + ".over(" + renderList(e.PartitionBy) + ")"
+	case *UDFCall:
+		name := "udf"
+		if e.UDF != nil {
+			name = e.UDF.Name
+		}
+		s = name + "(" + renderList(e.Args) + ")"
+	case nil:
+		s = "<nil>"
+	}
+	if prec < min {
+		return "(" + s + ")"
+	}
+	return s
+}
+
+func renderList(args []Expr) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = render(a, 0)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func quoteName(name string) string {
+	if isIdent(name) {
+		return name
+	}
+	return strconv.Quote(name)
+}
+
+var keywords = map[string]bool{"and": true, "or": true, "as": true, "true": true, "false": true,
+	"null": true, "NaN": true, "Inf": true, "col": true}
+
+func isIdent(s string) bool {
+	if s == "" || keywords[s] {
+		return false
+	}
+	for i, c := range s {
+		switch {
+		case c == '_', c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+		case c >= '0' && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,359 @@
+package plan
+
+import (
+	"math"
+)
+
+// Fingerprints give plans a structural identity: the executor's memo and the
+// shared-subplan prediction key on them. A fingerprint is only a hash; two
+// nodes are the same plan only when Equal also says so (a collision must
+// never merge two plans).
+
+// fnv-1a, 64 bit: stable across runs, so fingerprints can be printed and
+// compared in traces.
+type hasher uint64
+
+const (
+	fnvOffset hasher = 14695981039346656037
+	fnvPrime  hasher = 1099511628211
+)
+
+func (h hasher) byte(b byte) hasher { return (h ^ hasher(b)) * fnvPrime }
+
+func (h hasher) u64(v uint64) hasher {
+	for i := 0; i < 8; i++ {
+		h = h.byte(byte(v >> (8 * i)))
+	}
+	return h
+}
+
+func (h hasher) str(s string) hasher {
+	h = h.u64(uint64(len(s)))
+	for i := 0; i < len(s); i++ {
+		h = h.byte(s[i])
+	}
+	return h
+}
+
+func (h hasher) value(v Value) hasher {
+	h = h.byte(byte(v.typ))
+	if !v.valid {
+		return h.byte(0)
+	}
+	h = h.byte(1)
+	switch v.typ {
+	case Float64:
+		return h.u64(math.Float64bits(v.f))
+	case String:
+		return h.str(v.s)
+	default:
+		return h.u64(uint64(v.i))
+	}
+}
+
+func (h hasher) expr(e Expr) hasher {
+	switch e := e.(type) {
+	case nil:
+		return h.byte(0)
+	case *Column:
+		return h.byte(1).str(e.Name)
+	case *Literal:
+		return h.byte(2).value(e.Value)
+	case *Alias:
+		h = h.byte(3).str(e.Name)
+	case *Call:
+		h = h.byte(4).byte(byte(e.Fn)).u64(uint64(len(e.Args)))
+	case *Cast:
+		h = h.byte(5).byte(byte(e.To))
+		if e.Strict {
+			h = h.byte(1)
+		}
+	case *Over:
+		h = h.byte(6).u64(uint64(len(e.PartitionBy)))
+	case *UDFCall:
+		h = h.byte(7).u64(uint64(len(e.Args)))
+		if e.UDF != nil {
+			h = h.str(e.UDF.Name)
+		}
+	}
+	for _, a := range e.Children() {
+		h = h.expr(a)
+	}
+	return h
+}
+
+func (h hasher) exprs(es []Expr) hasher {
+	h = h.u64(uint64(len(es)))
+	for _, e := range es {
+		h = h.expr(e)
+	}
+	return h
+}
+
+// ExprFingerprint returns the structural hash of an expression.
+func ExprFingerprint(e Expr) uint64 { return uint64(fnvOffset.expr(e)) }
+
+// Fingerprint returns the structural hash of a plan. It is cached on
+// resolved nodes and computed afresh (in time linear in the subtree) for
+// unresolved ones.
+func Fingerprint(n Node) uint64 {
+	if n == nil {
+		return 0
+	}
+	if m := n.meta(); m.resolved {
+		return m.fingerprint
+	}
+	fp, _ := fingerprintNode(n)
+	return fp
+}
+
+// IsDeterministicPlan reports whether every expression and operator in the
+// subtree is deterministic, so that two evaluations give the same result.
+// Extensions count as deterministic only when they declare it.
+func IsDeterministicPlan(n Node) bool {
+	if n == nil {
+		return true
+	}
+	if m := n.meta(); m.resolved {
+		return m.deterministic
+	}
+	_, det := fingerprintNode(n)
+	return det
+}
+
+// Size returns the number of nodes in the subtree.
+func Size(n Node) int {
+	if n == nil {
+		return 0
+	}
+	if m := n.meta(); m.resolved {
+		return m.size
+	}
+	s := 1
+	for _, c := range n.Children() {
+		s += Size(c)
+	}
+	return s
+}
+
+// fingerprintNode hashes a node from its own fields and its children's
+// fingerprints, and derives its determinism the same way.
+func fingerprintNode(n Node) (uint64, bool) {
+	h := fnvOffset.byte(byte(n.Kind()))
+	det := true
+	exprsDet := func(es []Expr) {
+		for _, e := range es {
+			det = det && IsDeterministic(e)
+		}
+	}
+	switch n := n.(type) {
+	case *ScanNode:
+		h = h.str(sourceName(n.Source))
+		if n.Projected {
+			h = h.byte(1).u64(uint64(len(n.Columns)))
+			for _, c := range n.Columns {
+				h = h.str(c)
+			}
+		}
+		h = h.u64(uint64(len(n.Pushed)))
+		for _, p := range n.Pushed {
+			h = h.byte(byte(p.Support)).expr(p.Expr)
+			det = det && IsDeterministic(p.Expr)
+		}
+	case *FilterNode:
+		h = h.exprs(n.Predicates)
+		exprsDet(n.Predicates)
+	case *ProjectNode:
+		h = h.exprs(n.Exprs)
+		exprsDet(n.Exprs)
+	case *WithColumnsNode:
+		h = h.exprs(n.Exprs)
+		exprsDet(n.Exprs)
+	case *SortNode:
+		h = h.u64(uint64(len(n.Keys)))
+		for _, k := range n.Keys {
+			h = h.expr(k.Expr)
+			if k.Desc {
+				h = h.byte(1)
+			}
+			if k.NullsLast {
+				h = h.byte(2)
+			}
+			det = det && IsDeterministic(k.Expr)
+		}
+	case *LimitNode:
+		h = h.u64(uint64(n.N))
+	case *SliceNode:
+		h = h.u64(uint64(n.Offset)).u64(uint64(n.Len))
+	case *AggregateNode:
+		h = h.exprs(n.Keys).exprs(n.Aggs)
+		exprsDet(n.Keys)
+		exprsDet(n.Aggs)
+	case *JoinNode:
+		h = h.byte(byte(n.How)).exprs(n.LeftOn).exprs(n.RightOn).str(n.EffectiveSuffix())
+		exprsDet(n.LeftOn)
+		exprsDet(n.RightOn)
+	case *UnionNode:
+	case *DistinctNode:
+		h = h.u64(uint64(len(n.Subset)))
+		for _, c := range n.Subset {
+			h = h.str(c)
+		}
+	case *WindowNode:
+		h = h.exprs(n.Exprs)
+		exprsDet(n.Exprs)
+	case *ExtensionNode:
+		if n.Def != nil {
+			h = h.str(n.Def.Name)
+		}
+		det = det && n.Def.Has(DeterministicOp)
+	}
+	children := n.Children()
+	h = h.u64(uint64(len(children)))
+	for _, c := range children {
+		h = h.u64(Fingerprint(c))
+		det = det && IsDeterministicPlan(c)
+	}
+	return uint64(h), det
+}
+
+// ExprEqual reports structural equality of two expressions; literals compare
+// by bits and UDFs by declaration.
+func ExprEqual(a, b Expr) bool {
+	switch a := a.(type) {
+	case nil:
+		return b == nil
+	case *Column:
+		b, ok := b.(*Column)
+		return ok && a.Name == b.Name
+	case *Literal:
+		b, ok := b.(*Literal)
+		return ok && a.Value.Identical(b.Value)
+	case *Alias:
+		b, ok := b.(*Alias)
+		return ok && a.Name == b.Name && ExprEqual(a.Expr, b.Expr)
+	case *Call:
+		b, ok := b.(*Call)
+		return ok && a.Fn == b.Fn && exprsEqual(a.Args, b.Args)
+	case *Cast:
+		b, ok := b.(*Cast)
+		return ok && a.To == b.To && a.Strict == b.Strict && ExprEqual(a.Expr, b.Expr)
+	case *Over:
+		b, ok := b.(*Over)
+		return ok && ExprEqual(a.Agg, b.Agg) && exprsEqual(a.PartitionBy, b.PartitionBy)
+	case *UDFCall:
+		b, ok := b.(*UDFCall)
+		return ok && a.UDF == b.UDF && exprsEqual(a.Args, b.Args)
+	}
+	return false
+}
+
+func exprsEqual(a, b []Expr) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !ExprEqual(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func stringsEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Equal reports structural equality of two plans: same operators, same
+// parameters, same expressions, same sources (by identity), all the way
+// down. Fingerprints of resolved nodes are compared first as a fast reject.
+func Equal(a, b Node) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	if a == b {
+		return true
+	}
+	if a.Kind() != b.Kind() {
+		return false
+	}
+	if a.Resolved() && b.Resolved() && Fingerprint(a) != Fingerprint(b) {
+		return false
+	}
+	if !sameParams(a, b) {
+		return false
+	}
+	ac, bc := a.Children(), b.Children()
+	if len(ac) != len(bc) {
+		return false
+	}
+	for i := range ac {
+		if !Equal(ac[i], bc[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameParams compares the node's own fields, not its children.
+func sameParams(a, b Node) bool {
+	switch a := a.(type) {
+	case *ScanNode:
+		b := b.(*ScanNode)
+		if !sameSource(a.Source, b.Source) || a.Projected != b.Projected || !stringsEqual(a.Columns, b.Columns) || len(a.Pushed) != len(b.Pushed) {
+			return false
+		}
+		for i := range a.Pushed {
+			if a.Pushed[i].Support != b.Pushed[i].Support || !ExprEqual(a.Pushed[i].Expr, b.Pushed[i].Expr) {
+				return false
+			}
+		}
+		return true
+	case *FilterNode:
+		return exprsEqual(a.Predicates, b.(*FilterNode).Predicates)
+	case *ProjectNode:
+		return exprsEqual(a.Exprs, b.(*ProjectNode).Exprs)
+	case *WithColumnsNode:
+		return exprsEqual(a.Exprs, b.(*WithColumnsNode).Exprs)
+	case *SortNode:
+		b := b.(*SortNode)
+		if len(a.Keys) != len(b.Keys) {
+			return false
+		}
+		for i := range a.Keys {
+			ka, kb := a.Keys[i], b.Keys[i]
+			if ka.Desc != kb.Desc || ka.NullsLast != kb.NullsLast || !ExprEqual(ka.Expr, kb.Expr) {
+				return false
+			}
+		}
+		return true
+	case *LimitNode:
+		return a.N == b.(*LimitNode).N
+	case *SliceNode:
+		b := b.(*SliceNode)
+		return a.Offset == b.Offset && a.Len == b.Len
+	case *AggregateNode:
+		b := b.(*AggregateNode)
+		return exprsEqual(a.Keys, b.Keys) && exprsEqual(a.Aggs, b.Aggs)
+	case *JoinNode:
+		b := b.(*JoinNode)
+		return a.How == b.How && a.EffectiveSuffix() == b.EffectiveSuffix() && exprsEqual(a.LeftOn, b.LeftOn) && exprsEqual(a.RightOn, b.RightOn)
+	case *UnionNode:
+		return true
+	case *DistinctNode:
+		return stringsEqual(a.Subset, b.(*DistinctNode).Subset)
+	case *WindowNode:
+		return exprsEqual(a.Exprs, b.(*WindowNode).Exprs)
+	case *ExtensionNode:
+		return a.Def == b.(*ExtensionNode).Def
+	}
+	return false
+}

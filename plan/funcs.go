@@ -1,0 +1,149 @@
+package plan
+
+// Func names a built-in function of the expression language (DESIGN §3).
+// Arithmetic, comparison, logic, string, conditional and aggregate functions
+// all share this one enumeration so that every consumer can switch over it
+// exhaustively.
+type Func uint8
+
+// The built-in functions. Invalid is the zero value.
+const (
+	FuncInvalid Func = iota
+	FuncAdd
+	FuncSub
+	FuncMul
+	FuncDiv
+	FuncMod
+	FuncNeg
+	FuncAbs
+	FuncEq
+	FuncNe
+	FuncLt
+	FuncLe
+	FuncGt
+	FuncGe
+	FuncAnd
+	FuncOr
+	FuncNot
+	FuncIsNull
+	FuncIsNotNull
+	FuncIsNaN
+	FuncStrLen
+	FuncConcat
+	FuncIf
+	FuncCoalesce
+	FuncSum
+	FuncMean
+	FuncMin
+	FuncMax
+	FuncCount
+	FuncLen
+	FuncFirst
+	FuncLast
+	funcCount
+)
+
+type funcInfo struct {
+	name      string
+	symbol    string // infix operator, "" for call syntax
+	prec      int    // infix precedence
+	minArgs   int
+	maxArgs   int // -1: variadic
+	aggregate bool
+}
+
+var funcs = [funcCount]funcInfo{
+	FuncAdd:       {name: "add", symbol: "+", prec: precAdd, minArgs: 2, maxArgs: 2},
+	FuncSub:       {name: "sub", symbol: "-", prec: precAdd, minArgs: 2, maxArgs: 2},
+	FuncMul:       {name: "mul", symbol: "*", prec: precMul, minArgs: 2, maxArgs: 2},
+	FuncDiv:       {name: "div", symbol: "/", prec: precMul, minArgs: 2, maxArgs: 2},
+	FuncMod:       {name: "mod", symbol: "%", prec: precMul, minArgs: 2, maxArgs: 2},
+	FuncNeg:       {name: "neg", minArgs: 1, maxArgs: 1},
+	FuncAbs:       {name: "abs", minArgs: 1, maxArgs: 1},
+	FuncEq:        {name: "eq", symbol: "==", prec: precCmp, minArgs: 2, maxArgs: 2},
+	FuncNe:        {name: "ne", symbol: "!=", prec: precCmp, minArgs: 2, maxArgs: 2},
+	FuncLt:        {name: "lt", symbol: "<", prec: precCmp, minArgs: 2, maxArgs: 2},
+	FuncLe:        {name: "le", symbol: "<=", prec: precCmp, minArgs: 2, maxArgs: 2},
+	FuncGt:        {name: "gt", symbol: ">", prec: precCmp, minArgs: 2, maxArgs: 2},
+	FuncGe:        {name: "ge", symbol: ">=", prec: precCmp, minArgs: 2, maxArgs: 2},
+	FuncAnd:       {name: "and", symbol: "and", prec: precAnd, minArgs: 2, maxArgs: 2},
+	FuncOr:        {name: "or", symbol: "or", prec: precOr, minArgs: 2, maxArgs: 2},
+	FuncNot:       {name: "not", minArgs: 1, maxArgs: 1},
+	FuncIsNull:    {name: "is_null", minArgs: 1, maxArgs: 1},
+	FuncIsNotNull: {name: "is_not_null", minArgs: 1, maxArgs: 1},
+	FuncIsNaN:     {name: "is_nan", minArgs: 1, maxArgs: 1},
+	FuncStrLen:    {name: "str_len", minArgs: 1, maxArgs: 1},
+	FuncConcat:    {name: "concat", minArgs: 1, maxArgs: -1},
+	FuncIf:        {name: "if", minArgs: 3, maxArgs: 3},
+	FuncCoalesce:  {name: "coalesce", minArgs: 1, maxArgs: -1},
+	FuncSum:       {name: "sum", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncMean:      {name: "mean", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncMin:       {name: "min", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncMax:       {name: "max", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncCount:     {name: "count", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncLen:       {name: "len", minArgs: 0, maxArgs: 0, aggregate: true},
+	FuncFirst:     {name: "first", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncLast:      {name: "last", minArgs: 1, maxArgs: 1, aggregate: true},
+}
+
+// Infix precedences, loosest first.
+const (
+	precAlias = iota + 1
+	precOr
+	precAnd
+	precCmp
+	precAdd
+	precMul
+	precUnary
+	precAtom
+)
+
+var funcByName = func() map[string]Func {
+	m := make(map[string]Func, funcCount)
+	for f := FuncAdd; f < funcCount; f++ {
+		m[funcs[f].name] = f
+	}
+	return m
+}()
+
+// String returns the function's name as written in plan files ("is_null").
+func (f Func) String() string {
+	if f > FuncInvalid && f < funcCount {
+		return funcs[f].name
+	}
+	return "invalid"
+}
+
+// ParseFunc maps a plan-file function name to its Func.
+func ParseFunc(name string) (Func, bool) {
+	f, ok := funcByName[name]
+	return f, ok
+}
+
+// Funcs lists every built-in function, for generators and exhaustive tests.
+func Funcs() []Func {
+	out := make([]Func, 0, funcCount-1)
+	for f := FuncAdd; f < funcCount; f++ {
+		out = append(out, f)
+	}
+	return out
+}
+
+// IsAggregate reports whether f reduces a column to one value per group; such
+// calls may appear only in an aggregate node or inside over().
+func (f Func) IsAggregate() bool { return f > FuncInvalid && f < funcCount && funcs[f].aggregate }
+
+// IsComparison reports whether f is one of the six comparisons.
+func (f Func) IsComparison() bool { return f >= FuncEq && f <= FuncGe }
+
+// IsArithmetic reports whether f is add, sub, mul, div or mod.
+func (f Func) IsArithmetic() bool { return f >= FuncAdd && f <= FuncMod }
+
+// Arity returns the minimum and maximum argument counts; max is -1 for
+// variadic functions.
+func (f Func) Arity() (lo, hi int) {
+	if f <= FuncInvalid || f >= funcCount {
+		return 0, -1
+	}
+	return funcs[f].minArgs, funcs[f].maxArgs
+}

@@ -1,0 +1,532 @@
+package plan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Node is a logical plan operator (DESIGN §5). The interface is sealed: the
+// concrete types are the *...Node types of this package, and a type switch
+// over them is exhaustive. Nodes are immutable; WithChildren and the rules
+// build new nodes. A node returned by Resolve carries its output schema and
+// fingerprint, and so does every node below it.
+type Node interface {
+	// Kind names the operator.
+	Kind() Kind
+	// Children returns the inputs in evaluation order (left before right).
+	Children() []Node
+	// WithChildren returns an unresolved copy with the inputs replaced.
+	WithChildren(children []Node) Node
+	// Schema returns the output schema; it is the zero Schema until the node
+	// is resolved.
+	Schema() Schema
+	// Resolved reports whether Resolve has computed this node's schema.
+	Resolved() bool
+	// Label is the one-line description used by explain, traces and errors.
+	Label() string
+	meta() *nodeMeta
+}
+
+// Kind names a node type.
+type Kind uint8
+
+// The node kinds.
+const (
+	KindInvalid Kind = iota
+	KindScan
+	KindFilter
+	KindProject
+	KindWithColumns
+	KindSort
+	KindLimit
+	KindSlice
+	KindAggregate
+	KindJoin
+	KindUnion
+	KindDistinct
+	KindWindow
+	KindExtension
+	kindCount
+)
+
+var kindNames = [kindCount]string{KindInvalid: "invalid", KindScan: "scan", KindFilter: "filter",
+	KindProject: "project", KindWithColumns: "with_columns", KindSort: "sort", KindLimit: "limit",
+	KindSlice: "slice", KindAggregate: "aggregate", KindJoin: "join", KindUnion: "union",
+	KindDistinct: "distinct", KindWindow: "window", KindExtension: "extension"}
+
+// String returns the kind's name as written in plan files ("with_columns").
+func (k Kind) String() string {
+	if k < kindCount {
+		return kindNames[k]
+	}
+	return "invalid"
+}
+
+// Kinds lists every node kind.
+func Kinds() []Kind {
+	out := make([]Kind, 0, kindCount-1)
+	for k := KindScan; k < kindCount; k++ {
+		out = append(out, k)
+	}
+	return out
+}
+
+// nodeMeta is what Resolve computes for a node.
+type nodeMeta struct {
+	resolved      bool
+	schema        Schema
+	fingerprint   uint64
+	deterministic bool
+	size          int // nodes in the subtree
+}
+
+func (m *nodeMeta) meta() *nodeMeta { return m }
+
+// Schema returns the resolved output schema.
+func (m *nodeMeta) Schema() Schema { return m.schema }
+
+// Resolved reports whether the node carries a schema.
+func (m *nodeMeta) Resolved() bool { return m.resolved }
+
+// ScanNode reads a source. Columns, when Projected, lists the columns the
+// plan needs (a pruning result; it may be empty, in which case the scan
+// still yields the source's row count). Pushed lists the conjuncts the
+// source accepted, each applied by the source.
+type ScanNode struct {
+	nodeMeta
+	Source Source
+	// SourceSchema is the source's schema, captured once when the node was
+	// built.
+	SourceSchema Schema
+	Projected    bool
+	Columns      []string
+	Pushed       []PushedPredicate
+}
+
+// PushedPredicate is a conjunct handed to a source, with the source's
+// classification (Exact or Inexact).
+type PushedPredicate struct {
+	Expr    Expr
+	Support PredicateSupport
+}
+
+// FilterNode keeps the rows for which every conjunct is valid and true. Each
+// conjunct evaluates over all input rows, in list order.
+type FilterNode struct {
+	nodeMeta
+	Input      Node
+	Predicates []Expr
+}
+
+// ProjectNode computes one output column per expression.
+type ProjectNode struct {
+	nodeMeta
+	Input Node
+	Exprs []Expr
+}
+
+// WithColumnsNode adds or replaces columns. Every expression reads the
+// node's input, not its siblings; a name already in the input is replaced in
+// place, a new name is appended.
+type WithColumnsNode struct {
+	nodeMeta
+	Input Node
+	Exprs []Expr
+}
+
+// SortKey is one key of a sort.
+type SortKey struct {
+	Expr      Expr
+	Desc      bool
+	NullsLast bool
+}
+
+// SortNode orders rows stably by its keys, floats by the total order
+// -Inf < ... < -0.0 < +0.0 < ... < +Inf < NaN.
+type SortNode struct {
+	nodeMeta
+	Input Node
+	Keys  []SortKey
+}
+
+// LimitNode keeps the first N rows.
+type LimitNode struct {
+	nodeMeta
+	Input Node
+	N     int64
+}
+
+// SliceNode keeps Len rows starting at row Offset.
+type SliceNode struct {
+	nodeMeta
+	Input  Node
+	Offset int64
+	Len    int64
+}
+
+// AggregateNode groups by Keys (groups in first-appearance order, keys first
+// in the output) and computes Aggs per group; with no keys it yields exactly
+// one row.
+type AggregateNode struct {
+	nodeMeta
+	Input Node
+	Keys  []Expr
+	Aggs  []Expr
+}
+
+// JoinKind selects the join semantics.
+type JoinKind uint8
+
+// The join kinds.
+const (
+	InnerJoin JoinKind = iota
+	LeftJoin
+	RightJoin
+	FullJoin
+	SemiJoin
+	AntiJoin
+	CrossJoin
+)
+
+var joinKindNames = [...]string{"inner", "left", "right", "full", "semi", "anti", "cross"}
+
+// String returns the kind's name as written in plan files.
+func (k JoinKind) String() string {
+	if int(k) < len(joinKindNames) {
+		return joinKindNames[k]
+	}
+	return "invalid"
+}
+
+// ParseJoinKind maps a plan-file join kind to its JoinKind.
+func ParseJoinKind(s string) (JoinKind, bool) {
+	for i, n := range joinKindNames {
+		if n == s {
+			return JoinKind(i), true
+		}
+	}
+	return 0, false
+}
+
+// JoinKinds lists every join kind.
+func JoinKinds() []JoinKind {
+	return []JoinKind{InnerJoin, LeftJoin, RightJoin, FullJoin, SemiJoin, AntiJoin, CrossJoin}
+}
+
+// DefaultJoinSuffix is appended to colliding right-side column names.
+const DefaultJoinSuffix = "_right"
+
+// JoinNode joins two inputs on equal keys (none for a cross join). Output is
+// in probe order: left rows in left order, each followed by its matches in
+// right order.
+type JoinNode struct {
+	nodeMeta
+	Left, Right Node
+	// How is the join kind (named as in Polars, since Kind is the node kind).
+	How             JoinKind
+	LeftOn, RightOn []Expr
+	// Suffix renames colliding right columns; "" means DefaultJoinSuffix.
+	Suffix string
+}
+
+// UnionNode concatenates inputs with identical column names and types.
+type UnionNode struct {
+	nodeMeta
+	Inputs []Node
+}
+
+// DistinctNode keeps the first row of each distinct Subset key (all columns
+// when Subset is empty), in input order.
+type DistinctNode struct {
+	nodeMeta
+	Input  Node
+	Subset []string
+}
+
+// WindowNode computes window expressions (each an *Alias of an *Over, named
+// by Resolve) and appends them to its input. Resolve synthesizes it under the
+// project or with_columns that used over(); that parent sees the extra
+// columns, and a with_columns parent does not pass them through.
+type WindowNode struct {
+	nodeMeta
+	Input Node
+	Exprs []Expr
+}
+
+// ExtensionNode is a host-defined operator, opaque to the optimizer apart
+// from the properties its declaration lists.
+type ExtensionNode struct {
+	nodeMeta
+	Def    *ExtensionDef
+	Inputs []Node
+}
+
+// Kind returns KindScan.
+func (*ScanNode) Kind() Kind { return KindScan }
+
+// Kind returns KindFilter.
+func (*FilterNode) Kind() Kind { return KindFilter }
+
+// Kind returns KindProject.
+func (*ProjectNode) Kind() Kind { return KindProject }
+
+// Kind returns KindWithColumns.
+func (*WithColumnsNode) Kind() Kind { return KindWithColumns }
+
+// Kind returns KindSort.
+func (*SortNode) Kind() Kind { return KindSort }
+
+// Kind returns KindLimit.
+func (*LimitNode) Kind() Kind { return KindLimit }
+
+// Kind returns KindSlice.
+func (*SliceNode) Kind() Kind { return KindSlice }
+
+// Kind returns KindAggregate.
+func (*AggregateNode) Kind() Kind { return KindAggregate }
+
+// Kind returns KindJoin.
+func (*JoinNode) Kind() Kind { return KindJoin }
+
+// Kind returns KindUnion.
+func (*UnionNode) Kind() Kind { return KindUnion }
+
+// Kind returns KindDistinct.
+func (*DistinctNode) Kind() Kind { return KindDistinct }
+
+// Kind returns KindWindow.
+func (*WindowNode) Kind() Kind { return KindWindow }
+
+// Kind returns KindExtension.
+func (*ExtensionNode) Kind() Kind { return KindExtension }
+
+// Children returns nil: a scan is a leaf.
+func (*ScanNode) Children() []Node { return nil }
+
+// Children returns the input.
+func (n *FilterNode) Children() []Node { return []Node{n.Input} }
+
+// Children returns the input.
+func (n *ProjectNode) Children() []Node { return []Node{n.Input} }
+
+// Children returns the input.
+func (n *WithColumnsNode) Children() []Node { return []Node{n.Input} }
+
+// Children returns the input.
+func (n *SortNode) Children() []Node { return []Node{n.Input} }
+
+// Children returns the input.
+func (n *LimitNode) Children() []Node { return []Node{n.Input} }
+
+// Children returns the input.
+func (n *SliceNode) Children() []Node { return []Node{n.Input} }
+
+// Children returns the input.
+func (n *AggregateNode) Children() []Node { return []Node{n.Input} }
+
+// Children returns the left and right inputs.
+func (n *JoinNode) Children() []Node { return []Node{n.Left, n.Right} }
+
+// Children returns the inputs.
+func (n *UnionNode) Children() []Node { return append([]Node(nil), n.Inputs...) }
+
+// Children returns the input.
+func (n *DistinctNode) Children() []Node { return []Node{n.Input} }
+
+// Children returns the input.
+func (n *WindowNode) Children() []Node { return []Node{n.Input} }
+
+// Children returns the inputs.
+func (n *ExtensionNode) Children() []Node { return append([]Node(nil), n.Inputs...) }
+
+// WithChildren returns an unresolved copy of the scan.
+func (n *ScanNode) WithChildren([]Node) Node {
+	c := *n
+	c.nodeMeta = nodeMeta{}
+	return &c
+}
+
+// WithChildren returns an unresolved copy over children[0].
+func (n *FilterNode) WithChildren(ch []Node) Node {
+	return &FilterNode{Input: ch[0], Predicates: n.Predicates}
+}
+
+// WithChildren returns an unresolved copy over children[0].
+func (n *ProjectNode) WithChildren(ch []Node) Node {
+	return &ProjectNode{Input: ch[0], Exprs: n.Exprs}
+}
+
+// WithChildren returns an unresolved copy over children[0].
+func (n *WithColumnsNode) WithChildren(ch []Node) Node {
+	return &WithColumnsNode{Input: ch[0], Exprs: n.Exprs}
+}
+
+// WithChildren returns an unresolved copy over children[0].
+func (n *SortNode) WithChildren(ch []Node) Node { return &SortNode{Input: ch[0], Keys: n.Keys} }
+
+// WithChildren returns an unresolved copy over children[0].
+func (n *LimitNode) WithChildren(ch []Node) Node { return &LimitNode{Input: ch[0], N: n.N} }
+
+// WithChildren returns an unresolved copy over children[0].
+func (n *SliceNode) WithChildren(ch []Node) Node {
+	return &SliceNode{Input: ch[0], Offset: n.Offset, Len: n.Len}
+}
+
+// WithChildren returns an unresolved copy over children[0].
+func (n *AggregateNode) WithChildren(ch []Node) Node {
+	return &AggregateNode{Input: ch[0], Keys: n.Keys, Aggs: n.Aggs}
+}
+
+// WithChildren returns an unresolved copy over the two children.
+func (n *JoinNode) WithChildren(ch []Node) Node {
+	return &JoinNode{Left: ch[0], Right: ch[1], How: n.How, LeftOn: n.LeftOn, RightOn: n.RightOn, Suffix: n.Suffix}
+}
+
+// WithChildren returns an unresolved copy over the children.
+func (n *UnionNode) WithChildren(ch []Node) Node {
+	return &UnionNode{Inputs: append([]Node(nil), ch...)}
+}
+
+// WithChildren returns an unresolved copy over children[0].
+func (n *DistinctNode) WithChildren(ch []Node) Node {
+	return &DistinctNode{Input: ch[0], Subset: n.Subset}
+}
+
+// WithChildren returns an unresolved copy over children[0].
+func (n *WindowNode) WithChildren(ch []Node) Node { return &WindowNode{Input: ch[0], Exprs: n.Exprs} }
+
+// WithChildren returns an unresolved copy over the children.
+func (n *ExtensionNode) WithChildren(ch []Node) Node {
+	return &ExtensionNode{Def: n.Def, Inputs: append([]Node(nil), ch...)}
+}
+
+// EffectiveSuffix returns the suffix for colliding right names.
+func (n *JoinNode) EffectiveSuffix() string {
+	if n.Suffix == "" {
+		return DefaultJoinSuffix
+	}
+	return n.Suffix
+}
+
+// Label renders "scan t", with the projection and pushed conjuncts if any.
+func (n *ScanNode) Label() string {
+	var b strings.Builder
+	b.WriteString("scan ")
+	b.WriteString(sourceName(n.Source))
+	if n.Projected {
+		b.WriteString(" columns=[" + strings.Join(quoteNames(n.Columns), ", ") + "]")
+	}
+	if len(n.Pushed) > 0 {
+		parts := make([]string, len(n.Pushed))
+		for i, p := range n.Pushed {
+			parts[i] = p.Expr.String() + " (" + p.Support.String() + ")"
+		}
+		b.WriteString(" pushed=[" + strings.Join(parts, ", ") + "]")
+	}
+	return b.String()
+}
+
+// Label renders "filter [a > 1, b != 0]".
+func (n *FilterNode) Label() string { return "filter [" + renderList(n.Predicates) + "]" }
+
+// Label renders "project [a, b * 2 as c]".
+func (n *ProjectNode) Label() string { return "project [" + renderList(n.Exprs) + "]" }
+
+// Label renders "with_columns [a / b as x]".
+func (n *WithColumnsNode) Label() string { return "with_columns [" + renderList(n.Exprs) + "]" }
+
+// Label renders "sort [a desc nulls_last, b]".
+func (n *SortNode) Label() string {
+	parts := make([]string, len(n.Keys))
+	for i, k := range n.Keys {
+		parts[i] = render(k.Expr, 0)
+		if k.Desc {
+			parts[i] += " desc"
+		}
+		if k.NullsLast {
+			parts[i] += " nulls_last"
+		}
+	}
+	return "sort [" + strings.Join(parts, ", ") + "]"
+}
+
+// Label renders "limit 10".
+func (n *LimitNode) Label() string { return "limit " + strconv.FormatInt(n.N, 10) }
+
+// Label renders "slice offset=5 len=10".
+func (n *SliceNode) Label() string {
+	return fmt.Sprintf("slice offset=%d len=%d", n.Offset, n.Len)
+}
+
+// Label renders "aggregate keys=[k] aggs=[sum(a) as s]".
+func (n *AggregateNode) Label() string {
+	return "aggregate keys=[" + renderList(n.Keys) + "] aggs=[" + renderList(n.Aggs) + "]"
+}
+
+// Label renders "join inner on=[k = k]" (the suffix only when not default).
+func (n *JoinNode) Label() string {
+	var b strings.Builder
+	b.WriteString("join ")
+	b.WriteString(n.How.String())
+	if len(n.LeftOn) > 0 || len(n.RightOn) > 0 {
+		parts := make([]string, 0, len(n.LeftOn))
+		for i := range n.LeftOn {
+			r := "?"
+			if i < len(n.RightOn) {
+				r = render(n.RightOn[i], 0)
+			}
+			parts = append(parts, render(n.LeftOn[i], 0)+" = "+r)
+		}
+		for i := len(n.LeftOn); i < len(n.RightOn); i++ {
+			parts = append(parts, "? = "+render(n.RightOn[i], 0))
+		}
+		b.WriteString(" on=[" + strings.Join(parts, ", ") + "]")
+	}
+	if n.Suffix != "" && n.Suffix != DefaultJoinSuffix {
+		b.WriteString(" suffix=" + strconv.Quote(n.Suffix))
+	}
+	return b.String()
+}
+
+// Label renders "union".
+func (n *UnionNode) Label() string { return "union" }
+
+// Label renders "distinct [a, b]", or "distinct" over all columns.
+func (n *DistinctNode) Label() string {
+	if len(n.Subset) == 0 {
+		return "distinct"
+	}
+	return "distinct [" + strings.Join(quoteNames(n.Subset), ", ") + "]"
+}
+
+// Label renders "window [sum(a).over(k) as __over_0]".
+func (n *WindowNode) Label() string { return "window [" + renderList(n.Exprs) + "]" }
+
+// Label renders "extension identity".
+func (n *ExtensionNode) Label() string {
+	if n.Def == nil {
+		return "extension <undeclared>"
+	}
+	return "extension " + n.Def.Name
+}
+
+func sourceName(s Source) (name string) {
+	if s == nil {
+		return "<no source>"
+	}
+	defer func() {
+		if recover() != nil {
+			name = "<source>"
+		}
+	}()
+	return quoteName(s.Name())
+}
+
+func quoteNames(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = quoteName(n)
+	}
+	return out
+}

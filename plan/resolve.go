@@ -1,0 +1,639 @@
+package plan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Resolve checks a plan's names and types and returns an equivalent tree in
+// which every node carries its output schema and fingerprint. It synthesizes
+// a window node under every project or with_columns that uses over().
+//
+// Resolve does no I/O (a scan's source schema was captured when the scan was
+// built) and visits only unresolved nodes: a resolved node's subtree is
+// resolved and immutable, so after a rewrite Resolve costs only the new
+// nodes. Errors are *Error values naming the node (its label), its path in
+// plan-file syntax ("plan.input.predicates[1]") and the expression at fault.
+func Resolve(root Node) (Node, error) {
+	return resolveAt(root, nil)
+}
+
+// path is a plan-file path built lazily, so that deep plans do not pay for
+// paths unless an error needs one.
+type path struct {
+	parent *path
+	seg    string
+}
+
+func (p *path) String() string {
+	var segs []string
+	for q := p; q != nil; q = q.parent {
+		segs = append(segs, q.seg)
+	}
+	var b strings.Builder
+	b.WriteString("plan")
+	for i := len(segs) - 1; i >= 0; i-- {
+		b.WriteString(segs[i])
+	}
+	return b.String()
+}
+
+func (p *path) child(seg string) *path { return &path{parent: p, seg: seg} }
+
+func (p *path) index(field string, i int) *path {
+	return p.child("." + field + "[" + strconv.Itoa(i) + "]")
+}
+
+// childPath names the i-th child of n in plan-file syntax.
+func childPath(p *path, n Node, i int) *path {
+	switch n.(type) {
+	case *JoinNode:
+		if i == 0 {
+			return p.child(".left")
+		}
+		return p.child(".right")
+	case *UnionNode:
+		return p.index("inputs", i)
+	case *ExtensionNode:
+		if len(n.Children()) != 1 {
+			return p.index("inputs", i)
+		}
+	}
+	return p.child(".input")
+}
+
+// located fills in where an error happened, keeping the innermost location.
+func located(err error, n Node, p *path) error {
+	pe, ok := AsError(err)
+	if !ok {
+		return &Error{Kind: InvalidPlan, Row: -1, Node: n.Label(), Path: p.String(), Msg: err.Error(), Err: err}
+	}
+	if pe.Path != "" && pe.Node != "" {
+		return pe
+	}
+	c := *pe
+	if c.Node == "" {
+		c.Node = n.Label()
+	}
+	if c.Path == "" {
+		c.Path = p.String()
+	}
+	return &c
+}
+
+func resolveAt(n Node, p *path) (Node, error) {
+	if n == nil {
+		return nil, &Error{Kind: InvalidPlan, Row: -1, Path: p.String(), Msg: "missing input node"}
+	}
+	if n.Resolved() {
+		return n, nil
+	}
+	children := n.Children()
+	resolved := make([]Node, len(children))
+	for i, c := range children {
+		r, err := resolveAt(c, childPath(p, n, i))
+		if err != nil {
+			return nil, err
+		}
+		resolved[i] = r
+	}
+	// Always a fresh copy: Resolve never writes into a caller's node.
+	n = n.WithChildren(resolved)
+	out, err := resolveNode(n, p)
+	if err != nil {
+		return nil, located(err, n, p)
+	}
+	return out, nil
+}
+
+// resolveNode computes n's schema from its resolved children and stores it
+// with the fingerprint. n is a fresh copy owned by the caller.
+func resolveNode(n Node, p *path) (Node, error) {
+	var schema Schema
+	var err error
+	switch n := n.(type) {
+	case *ScanNode:
+		schema, err = resolveScan(n, p)
+	case *FilterNode:
+		schema, err = resolveFilter(n, p)
+	case *ProjectNode:
+		if hasOver(n.Exprs) {
+			return synthesizeWindow(n, n.Input, n.Exprs, p)
+		}
+		schema, err = resolveProject(n.Exprs, n.Input.Schema(), p)
+	case *WithColumnsNode:
+		if hasOver(n.Exprs) {
+			return synthesizeWindow(n, n.Input, n.Exprs, p)
+		}
+		schema, err = resolveWithColumns(n, p)
+	case *SortNode:
+		schema, err = resolveSort(n, p)
+	case *LimitNode:
+		if n.N < 0 {
+			err = &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".n").String(), Msg: fmt.Sprintf("limit: n must not be negative, got %d", n.N)}
+		}
+		schema = n.Input.Schema()
+	case *SliceNode:
+		switch {
+		case n.Offset < 0:
+			err = &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".offset").String(), Msg: fmt.Sprintf("slice: offset must not be negative, got %d", n.Offset)}
+		case n.Len < 0:
+			err = &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".len").String(), Msg: fmt.Sprintf("slice: len must not be negative, got %d", n.Len)}
+		}
+		schema = n.Input.Schema()
+	case *AggregateNode:
+		schema, err = resolveAggregate(n, p)
+	case *JoinNode:
+		schema, err = resolveJoin(n, p)
+	case *UnionNode:
+		schema, err = resolveUnion(n, p)
+	case *DistinctNode:
+		schema, err = resolveDistinct(n, p)
+	case *WindowNode:
+		schema, err = resolveWindow(n, p)
+	case *ExtensionNode:
+		schema, err = resolveExtension(n, p)
+	default:
+		err = fmt.Errorf("unknown node type %T", n)
+	}
+	if err != nil {
+		return nil, err
+	}
+	seal(n, schema)
+	return n, nil
+}
+
+// seal records the resolution results on a freshly built node.
+func seal(n Node, schema Schema) {
+	m := n.meta()
+	m.schema = schema
+	m.resolved = true
+	m.fingerprint, m.deterministic = fingerprintNode(n)
+	m.size = 1
+	for _, c := range n.Children() {
+		m.size += c.meta().size
+	}
+}
+
+func exprError(err error, p *path) error {
+	if pe, ok := AsError(err); ok && pe.Path == "" {
+		c := *pe
+		c.Path = p.String()
+		return &c
+	}
+	return err
+}
+
+func noWindowOrAggregate(e Expr, p *path, where string) error {
+	if ContainsOver(e) {
+		return &Error{Kind: InvalidPlan, Expr: e.String(), Row: -1, Path: p.String(),
+			Msg: where + ": over() is allowed only in project and with_columns"}
+	}
+	return nil
+}
+
+func resolveScan(n *ScanNode, p *path) (Schema, error) {
+	if n.Source == nil {
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".table").String(), Msg: "scan: no source"}
+	}
+	src := n.SourceSchema
+	for i, pp := range n.Pushed {
+		f, err := TypeOf(pp.Expr, src)
+		if err != nil {
+			return Schema{}, exprError(err, p.index("pushed", i))
+		}
+		if f.Type != Bool {
+			return Schema{}, &Error{Kind: TypeError, Expr: pp.Expr.String(), Row: -1, Path: p.index("pushed", i).String(),
+				Msg: fmt.Sprintf("scan: a pushed predicate must be bool, got %s", f.Type)}
+		}
+	}
+	if !n.Projected {
+		return src, nil
+	}
+	fields := make([]Field, 0, len(n.Columns))
+	for i, c := range n.Columns {
+		f, ok := src.Lookup(c)
+		if !ok {
+			return Schema{}, &Error{Kind: UnknownColumn, Expr: quoteName(c), Row: -1, Path: p.index("columns", i).String(),
+				Msg: fmt.Sprintf("scan: source %s has no column %q", sourceName(n.Source), c)}
+		}
+		fields = append(fields, f)
+	}
+	s, err := NewSchema(fields...)
+	if err != nil {
+		return Schema{}, &Error{Kind: DuplicateColumn, Row: -1, Path: p.child(".columns").String(), Msg: err.Error()}
+	}
+	return s, nil
+}
+
+func resolveFilter(n *FilterNode, p *path) (Schema, error) {
+	in := n.Input.Schema()
+	if len(n.Predicates) == 0 {
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".predicates").String(), Msg: "filter: no predicates"}
+	}
+	for i, e := range n.Predicates {
+		pp := p.index("predicates", i)
+		if err := noWindowOrAggregate(e, pp, "filter"); err != nil {
+			return Schema{}, err
+		}
+		f, err := TypeOf(e, in)
+		if err != nil {
+			return Schema{}, exprError(err, pp)
+		}
+		if f.Type != Bool {
+			return Schema{}, &Error{Kind: TypeError, Expr: e.String(), Row: -1, Path: pp.String(),
+				Msg: fmt.Sprintf("filter: a predicate must be bool, got %s", f.Type)}
+		}
+	}
+	return in, nil
+}
+
+func typeFields(exprs []Expr, in Schema, p *path, field string) ([]Field, error) {
+	fields := make([]Field, len(exprs))
+	for i, e := range exprs {
+		f, err := TypeOf(e, in)
+		if err != nil {
+			return nil, exprError(err, p.index(field, i))
+		}
+		fields[i] = f
+	}
+	return fields, nil
+}
+
+func uniqueFields(fields []Field, exprs []Expr, p *path, field string) (Schema, error) {
+	seen := make(map[string]int, len(fields))
+	for i, f := range fields {
+		if j, dup := seen[f.Name]; dup {
+			return Schema{}, &Error{Kind: DuplicateColumn, Expr: quoteName(f.Name), Row: -1, Path: p.index(field, i).String(),
+				Msg: fmt.Sprintf("output column %q is produced twice (by `%s` and `%s`); alias one of them", f.Name, exprs[j], exprs[i])}
+		}
+		seen[f.Name] = i
+	}
+	return NewSchema(fields...)
+}
+
+func resolveProject(exprs []Expr, in Schema, p *path) (Schema, error) {
+	fields, err := typeFields(exprs, in, p, "exprs")
+	if err != nil {
+		return Schema{}, err
+	}
+	return uniqueFields(fields, exprs, p, "exprs")
+}
+
+// passthrough returns the columns a with_columns passes through from its
+// input: all of them, except the temporaries of a synthesized window.
+func passthrough(input Node) Schema {
+	if w, ok := input.(*WindowNode); ok {
+		return w.Input.Schema()
+	}
+	return input.Schema()
+}
+
+func resolveWithColumns(n *WithColumnsNode, p *path) (Schema, error) {
+	fields, err := typeFields(n.Exprs, n.Input.Schema(), p, "exprs")
+	if err != nil {
+		return Schema{}, err
+	}
+	if _, err := uniqueFields(fields, n.Exprs, p, "exprs"); err != nil {
+		return Schema{}, err
+	}
+	out := passthrough(n.Input).Fields()
+	index := make(map[string]int, len(out))
+	for i, f := range out {
+		index[f.Name] = i
+	}
+	for _, f := range fields {
+		if i, ok := index[f.Name]; ok {
+			out[i] = f
+		} else {
+			index[f.Name] = len(out)
+			out = append(out, f)
+		}
+	}
+	return NewSchema(out...)
+}
+
+func resolveSort(n *SortNode, p *path) (Schema, error) {
+	in := n.Input.Schema()
+	if len(n.Keys) == 0 {
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".keys").String(), Msg: "sort: no keys"}
+	}
+	for i, k := range n.Keys {
+		kp := p.index("keys", i).child(".expr")
+		if err := noWindowOrAggregate(k.Expr, kp, "sort"); err != nil {
+			return Schema{}, err
+		}
+		if _, err := TypeOf(k.Expr, in); err != nil {
+			return Schema{}, exprError(err, kp)
+		}
+	}
+	return in, nil
+}
+
+func resolveAggregate(n *AggregateNode, p *path) (Schema, error) {
+	in := n.Input.Schema()
+	fields := make([]Field, 0, len(n.Keys)+len(n.Aggs))
+	all := make([]Expr, 0, len(n.Keys)+len(n.Aggs))
+	for i, k := range n.Keys {
+		kp := p.index("keys", i)
+		if err := noWindowOrAggregate(k, kp, "aggregate keys"); err != nil {
+			return Schema{}, err
+		}
+		f, err := TypeOf(k, in)
+		if err != nil {
+			return Schema{}, exprError(err, kp)
+		}
+		fields = append(fields, f)
+		all = append(all, k)
+	}
+	for i, a := range n.Aggs {
+		ap := p.index("aggs", i)
+		if err := noWindowOrAggregate(a, ap, "aggregate"); err != nil {
+			return Schema{}, err
+		}
+		f, err := AggTypeOf(a, in)
+		if err != nil {
+			return Schema{}, exprError(err, ap)
+		}
+		if len(n.Keys) == 0 {
+			// One row even over empty input: count and len are 0, the rest null.
+			if c, ok := Unalias(a).(*Call); ok && c.Fn != FuncCount && c.Fn != FuncLen {
+				f.Nullable = true
+			}
+		}
+		fields = append(fields, f)
+		all = append(all, a)
+	}
+	// Duplicate names are reported against the combined key+agg list.
+	seen := map[string]int{}
+	for i, f := range fields {
+		if j, dup := seen[f.Name]; dup {
+			fp := p.index("keys", i)
+			if i >= len(n.Keys) {
+				fp = p.index("aggs", i-len(n.Keys))
+			}
+			return Schema{}, &Error{Kind: DuplicateColumn, Expr: quoteName(f.Name), Row: -1, Path: fp.String(),
+				Msg: fmt.Sprintf("output column %q is produced twice (by `%s` and `%s`); alias one of them", f.Name, all[j], all[i])}
+		}
+		seen[f.Name] = i
+	}
+	return NewSchema(fields...)
+}
+
+// JoinKeyType returns the type two join keys are compared in: the common
+// type of the pair, or ok=false.
+func JoinKeyType(l, r Type) (Type, bool) { return commonType(l, r) }
+
+func resolveJoin(n *JoinNode, p *path) (Schema, error) {
+	ls, rs := n.Left.Schema(), n.Right.Schema()
+	if int(n.How) >= len(joinKindNames) {
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".kind").String(), Msg: "join: invalid kind"}
+	}
+	if len(n.LeftOn) != len(n.RightOn) {
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".right_on").String(),
+			Msg: fmt.Sprintf("join: %d left keys but %d right keys", len(n.LeftOn), len(n.RightOn))}
+	}
+	if n.How == CrossJoin && len(n.LeftOn) > 0 {
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".left_on").String(), Msg: "join: a cross join takes no keys"}
+	}
+	if n.How != CrossJoin && len(n.LeftOn) == 0 {
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".left_on").String(), Msg: fmt.Sprintf("join: a %s join needs at least one key", n.How)}
+	}
+	for i := range n.LeftOn {
+		lp, rp := p.index("left_on", i), p.index("right_on", i)
+		if err := noWindowOrAggregate(n.LeftOn[i], lp, "join"); err != nil {
+			return Schema{}, err
+		}
+		if err := noWindowOrAggregate(n.RightOn[i], rp, "join"); err != nil {
+			return Schema{}, err
+		}
+		lf, err := TypeOf(n.LeftOn[i], ls)
+		if err != nil {
+			return Schema{}, exprError(err, lp)
+		}
+		rf, err := TypeOf(n.RightOn[i], rs)
+		if err != nil {
+			return Schema{}, exprError(err, rp)
+		}
+		if _, ok := JoinKeyType(lf.Type, rf.Type); !ok {
+			return Schema{}, &Error{Kind: TypeError, Expr: n.LeftOn[i].String() + " = " + n.RightOn[i].String(), Row: -1, Path: rp.String(),
+				Msg: fmt.Sprintf("join: cannot compare key types %s and %s", lf.Type, rf.Type)}
+		}
+	}
+	if n.How == SemiJoin || n.How == AntiJoin {
+		return ls, nil
+	}
+	out := ls.Fields()
+	if n.How == RightJoin || n.How == FullJoin {
+		for i := range out {
+			out[i].Nullable = true
+		}
+	}
+	names := make(map[string]bool, len(out))
+	for _, f := range out {
+		names[f.Name] = true
+	}
+	dropped := DroppedRightKeys(n)
+	suffix := n.EffectiveSuffix()
+	for i := 0; i < rs.Len(); i++ {
+		f := rs.Field(i)
+		if dropped[f.Name] {
+			continue
+		}
+		if n.How == LeftJoin || n.How == FullJoin {
+			f.Nullable = true
+		}
+		if names[f.Name] {
+			f.Name += suffix
+			if names[f.Name] {
+				return Schema{}, &Error{Kind: DuplicateColumn, Expr: quoteName(f.Name), Row: -1, Path: p.child(".suffix").String(),
+					Msg: fmt.Sprintf("join: right column %q collides with %q even after the suffix %q", rs.Field(i).Name, f.Name, suffix)}
+			}
+		}
+		names[f.Name] = true
+		out = append(out, f)
+	}
+	return NewSchema(out...)
+}
+
+// DroppedRightKeys returns the right columns an inner or left join drops
+// because they are plain key columns named like their plain left key (they
+// equal the left key on every output row).
+func DroppedRightKeys(n *JoinNode) map[string]bool {
+	if n.How != InnerJoin && n.How != LeftJoin {
+		return nil
+	}
+	dropped := map[string]bool{}
+	for i := range n.LeftOn {
+		l, lok := n.LeftOn[i].(*Column)
+		r, rok := n.RightOn[i].(*Column)
+		if lok && rok && l.Name == r.Name {
+			dropped[r.Name] = true
+		}
+	}
+	return dropped
+}
+
+func resolveUnion(n *UnionNode, p *path) (Schema, error) {
+	if len(n.Inputs) == 0 {
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".inputs").String(), Msg: "union: no inputs"}
+	}
+	out := n.Inputs[0].Schema().Fields()
+	for i := 1; i < len(n.Inputs); i++ {
+		s := n.Inputs[i].Schema()
+		if s.Len() != len(out) {
+			return Schema{}, &Error{Kind: TypeError, Row: -1, Path: p.index("inputs", i).String(),
+				Msg: fmt.Sprintf("union: input %d has %d columns, input 0 has %d", i, s.Len(), len(out))}
+		}
+		for j := range out {
+			f := s.Field(j)
+			if f.Name != out[j].Name || f.Type != out[j].Type {
+				return Schema{}, &Error{Kind: TypeError, Expr: quoteName(f.Name), Row: -1, Path: p.index("inputs", i).String(),
+					Msg: fmt.Sprintf("union: input %d column %d is %s, input 0 has %s", i, j, f, out[j])}
+			}
+			out[j].Nullable = out[j].Nullable || f.Nullable
+		}
+	}
+	return NewSchema(out...)
+}
+
+func resolveDistinct(n *DistinctNode, p *path) (Schema, error) {
+	in := n.Input.Schema()
+	seen := map[string]bool{}
+	for i, c := range n.Subset {
+		if _, ok := in.Lookup(c); !ok {
+			return Schema{}, &Error{Kind: UnknownColumn, Expr: quoteName(c), Row: -1, Path: p.index("subset", i).String(),
+				Msg: fmt.Sprintf("distinct: column %q not found; the input has %v", c, in.Names())}
+		}
+		if seen[c] {
+			return Schema{}, &Error{Kind: DuplicateColumn, Expr: quoteName(c), Row: -1, Path: p.index("subset", i).String(),
+				Msg: fmt.Sprintf("distinct: column %q listed twice", c)}
+		}
+		seen[c] = true
+	}
+	return in, nil
+}
+
+func resolveWindow(n *WindowNode, p *path) (Schema, error) {
+	in := n.Input.Schema()
+	out := in.Fields()
+	for i, e := range n.Exprs {
+		a, ok := e.(*Alias)
+		if !ok {
+			return Schema{}, &Error{Kind: InvalidPlan, Expr: e.String(), Row: -1, Path: p.index("exprs", i).String(), Msg: "window: each entry must be an aliased over()"}
+		}
+		if _, ok := a.Expr.(*Over); !ok {
+			return Schema{}, &Error{Kind: InvalidPlan, Expr: e.String(), Row: -1, Path: p.index("exprs", i).String(), Msg: "window: each entry must be an aliased over()"}
+		}
+		f, err := TypeOf(e, in)
+		if err != nil {
+			return Schema{}, exprError(err, p.index("exprs", i))
+		}
+		out = append(out, f)
+	}
+	s, err := NewSchema(out...)
+	if err != nil {
+		return Schema{}, &Error{Kind: DuplicateColumn, Row: -1, Path: p.child(".exprs").String(), Msg: "window: " + err.Error()}
+	}
+	return s, nil
+}
+
+func resolveExtension(n *ExtensionNode, p *path) (s Schema, err error) {
+	if n.Def == nil {
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".name").String(), Msg: "extension: no declaration"}
+	}
+	if len(n.Inputs) != n.Def.Inputs {
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.String(),
+			Msg: fmt.Sprintf("extension %s: takes %d inputs, got %d", n.Def.Name, n.Def.Inputs, len(n.Inputs))}
+	}
+	if n.Def.OutputSchema == nil {
+		return n.Inputs[0].Schema(), nil
+	}
+	ins := make([]Schema, len(n.Inputs))
+	for i, c := range n.Inputs {
+		ins[i] = c.Schema()
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = &Error{Kind: InvalidPlan, Row: -1, Path: p.String(), Msg: fmt.Sprintf("extension %s: OutputSchema panicked: %v", n.Def.Name, r)}
+		}
+	}()
+	s, err = n.Def.OutputSchema(ins)
+	if err != nil {
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.String(), Msg: fmt.Sprintf("extension %s: %v", n.Def.Name, err), Err: err}
+	}
+	return s, nil
+}
+
+func hasOver(exprs []Expr) bool {
+	for _, e := range exprs {
+		if ContainsOver(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// synthesizeWindow rewrites a project or with_columns that uses over() into
+// the same node over a window node computing each over() once, in the order
+// they appear, as a temporary column. Type errors are reported against the
+// expressions as written, before anything is rewritten.
+func synthesizeWindow(parent Node, input Node, exprs []Expr, p *path) (Node, error) {
+	in := input.Schema()
+	if _, err := typeFields(exprs, in, p, "exprs"); err != nil {
+		return nil, err
+	}
+	taken := make(map[string]bool, in.Len())
+	for _, name := range in.Names() {
+		taken[name] = true
+	}
+	var windows []Expr
+	next := 0
+	var replace func(e Expr) Expr
+	replace = func(e Expr) Expr {
+		if o, ok := e.(*Over); ok {
+			name := ""
+			for {
+				name = "__over_" + strconv.Itoa(next)
+				next++
+				if !taken[name] {
+					break
+				}
+			}
+			taken[name] = true
+			windows = append(windows, &Alias{Expr: o, Name: name})
+			return &Column{Name: name}
+		}
+		args := e.Children()
+		if len(args) == 0 {
+			return e
+		}
+		newArgs := make([]Expr, len(args))
+		for i, a := range args {
+			newArgs[i] = replace(a)
+		}
+		return e.WithChildren(newArgs)
+	}
+	rewritten := make([]Expr, len(exprs))
+	for i, e := range exprs {
+		r := replace(e)
+		// Keep the output name the user would get without the rewrite.
+		if name := OutputName(e); OutputName(r) != name {
+			r = &Alias{Expr: r, Name: name}
+		}
+		rewritten[i] = r
+	}
+	win, err := resolveAt(&WindowNode{Input: input, Exprs: windows}, p.child(".input"))
+	if err != nil {
+		return nil, err
+	}
+	var n Node
+	switch parent.(type) {
+	case *ProjectNode:
+		n = &ProjectNode{Input: win, Exprs: rewritten}
+	default:
+		n = &WithColumnsNode{Input: win, Exprs: rewritten}
+	}
+	return resolveNode(n, p)
+}

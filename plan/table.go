@@ -1,0 +1,64 @@
+package plan
+
+import "fmt"
+
+// Table is an in-memory source of typed values: the inline tables of plan
+// files, the generators' adversarial data, and small hand-written cases. It
+// needs no Arrow; the executor converts it when it scans it. A Table is
+// immutable after NewTable.
+type Table struct {
+	name    string
+	schema  Schema
+	columns [][]Value
+	rows    int
+}
+
+// NewTable checks that every column has the schema's type, that columns are
+// equally long, and that non-nullable columns hold no null.
+func NewTable(name string, schema Schema, columns [][]Value) (*Table, error) {
+	if len(columns) != schema.Len() {
+		return nil, fmt.Errorf("table %q: %d columns for a schema of %d fields", name, len(columns), schema.Len())
+	}
+	rows := 0
+	for i, col := range columns {
+		f := schema.Field(i)
+		if i == 0 {
+			rows = len(col)
+		} else if len(col) != rows {
+			return nil, fmt.Errorf("table %q: column %q has %d values but column %q has %d (ragged table)",
+				name, f.Name, len(col), schema.Field(0).Name, rows)
+		}
+		for r, v := range col {
+			if v.Type() != f.Type {
+				return nil, fmt.Errorf("table %q: column %q row %d: a %s value in a %s column", name, f.Name, r, v.Type(), f.Type)
+			}
+			if v.IsNull() && !f.Nullable {
+				return nil, fmt.Errorf("table %q: column %q row %d: null in a non-nullable column", name, f.Name, r)
+			}
+		}
+	}
+	cols := make([][]Value, len(columns))
+	for i, c := range columns {
+		cols[i] = append([]Value(nil), c...)
+	}
+	return &Table{name: name, schema: schema, columns: cols, rows: rows}, nil
+}
+
+// Name returns the table's name.
+func (t *Table) Name() string { return t.name }
+
+// Schema returns the table's schema.
+func (t *Table) Schema() Schema { return t.schema }
+
+// Rows returns the number of rows.
+func (t *Table) Rows() int { return t.rows }
+
+// Column returns the values of the i-th column; the caller must not modify
+// them.
+func (t *Table) Column(i int) []Value { return t.columns[i] }
+
+// EstimatedRows reports the exact row count.
+func (t *Table) EstimatedRows() (int64, bool) { return int64(t.rows), true }
+
+// SupportsProjection reports true: reading a subset of columns is free.
+func (t *Table) SupportsProjection() bool { return true }

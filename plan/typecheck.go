@@ -1,0 +1,273 @@
+package plan
+
+import "fmt"
+
+// TypeOf resolves e against the input schema in a row context (filter,
+// project, with_columns, sort keys, join keys): it returns the field e
+// produces (its output name, type and nullability) or a type error naming e.
+// Aggregates are rejected here; they belong in an aggregate node or over().
+func TypeOf(e Expr, in Schema) (Field, error) {
+	t, nullable, err := typeOf(e, in, rowContext)
+	if err != nil {
+		return Field{}, err
+	}
+	return Field{Name: OutputName(e), Type: t, Nullable: nullable}, nil
+}
+
+// AggTypeOf resolves one entry of an aggregate node's aggregate list: an
+// aggregate call over row expressions, optionally aliased.
+func AggTypeOf(e Expr, in Schema) (Field, error) {
+	inner := Unalias(e)
+	c, ok := inner.(*Call)
+	if !ok || !c.Fn.IsAggregate() {
+		return Field{}, errorf(InvalidPlan, e, "aggregate: each entry must be an aggregate call such as sum(a), got `%s`", e)
+	}
+	t, nullable, err := typeOf(e, in, aggContext)
+	if err != nil {
+		return Field{}, err
+	}
+	return Field{Name: OutputName(e), Type: t, Nullable: nullable}, nil
+}
+
+type exprContext uint8
+
+const (
+	rowContext exprContext = iota
+	aggContext             // the top of an aggregate entry: one aggregate allowed
+	windowContext          // the aggregate directly inside over()
+)
+
+func typeOf(e Expr, in Schema, ctx exprContext) (Type, bool, error) {
+	switch e := e.(type) {
+	case nil:
+		return Invalid, false, errorf(InvalidPlan, nil, "missing expression")
+	case *Column:
+		f, ok := in.Lookup(e.Name)
+		if !ok {
+			return Invalid, false, &Error{Kind: UnknownColumn, Expr: e.String(), Row: -1,
+				Msg: fmt.Sprintf("column %q not found; the input has %v", e.Name, in.Names())}
+		}
+		return f.Type, f.Nullable, nil
+	case *Literal:
+		if e.Value.Type() == Invalid {
+			return Invalid, false, errorf(TypeError, e, "literal: missing type")
+		}
+		return e.Value.Type(), e.Value.IsNull(), nil
+	case *Alias:
+		if e.Name == "" {
+			return Invalid, false, errorf(InvalidPlan, e, "alias: empty name")
+		}
+		return typeOf(e.Expr, in, ctx)
+	case *Cast:
+		t, n, err := typeOf(e.Expr, in, ctx)
+		if err != nil {
+			return Invalid, false, err
+		}
+		if e.To == Invalid || int(e.To) >= len(typeNames) {
+			return Invalid, false, errorf(TypeError, e, "cast: invalid target type")
+		}
+		if !e.Strict && CastCanFail(t, e.To) {
+			n = true
+		}
+		return e.To, n, nil
+	case *Over:
+		if ctx != rowContext {
+			return Invalid, false, errorf(InvalidPlan, e, "over: a window cannot appear inside an aggregate or another window")
+		}
+		agg, ok := Unalias(e.Agg).(*Call)
+		if !ok || !agg.Fn.IsAggregate() {
+			return Invalid, false, errorf(InvalidPlan, e, "over: the windowed expression must be an aggregate call")
+		}
+		for _, k := range e.PartitionBy {
+			if _, _, err := typeOf(k, in, rowContext); err != nil {
+				return Invalid, false, err
+			}
+		}
+		if len(e.PartitionBy) == 0 {
+			return Invalid, false, errorf(InvalidPlan, e, "over: at least one partition key is required")
+		}
+		return typeOf(e.Agg, in, windowContext)
+	case *UDFCall:
+		if e.UDF == nil {
+			return Invalid, false, errorf(InvalidPlan, e, "udf: missing definition")
+		}
+		if len(e.Args) != len(e.UDF.Params) {
+			return Invalid, false, errorf(TypeError, e, "%s: expects %d arguments, got %d", e.UDF.Name, len(e.UDF.Params), len(e.Args))
+		}
+		for i, a := range e.Args {
+			t, _, err := typeOf(a, in, rowContext)
+			if err != nil {
+				return Invalid, false, err
+			}
+			if t != e.UDF.Params[i] {
+				return Invalid, false, errorf(TypeError, e, "%s: argument %d must be %s, got %s", e.UDF.Name, i+1, e.UDF.Params[i], t)
+			}
+		}
+		return e.UDF.Result, true, nil
+	case *Call:
+		return typeOfCall(e, in, ctx)
+	}
+	return Invalid, false, errorf(InvalidPlan, e, "unknown expression %T", e)
+}
+
+func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
+	if e.Fn <= FuncInvalid || e.Fn >= funcCount {
+		return Invalid, false, errorf(InvalidPlan, e, "unknown function")
+	}
+	name := e.Fn.String()
+	lo, hi := e.Fn.Arity()
+	if len(e.Args) < lo || (hi >= 0 && len(e.Args) > hi) {
+		want := fmt.Sprint(lo)
+		if hi < 0 {
+			want = fmt.Sprintf("at least %d", lo)
+		} else if hi != lo {
+			want = fmt.Sprintf("%d to %d", lo, hi)
+		}
+		return Invalid, false, errorf(TypeError, e, "%s: expects %s arguments, got %d", name, want, len(e.Args))
+	}
+	argCtx := rowContext
+	if e.Fn.IsAggregate() {
+		if ctx == rowContext {
+			return Invalid, false, errorf(InvalidPlan, e, "%s: an aggregate is allowed only in an aggregate node or inside over()", name)
+		}
+	} else if ctx != rowContext {
+		// An aggregate entry must be the aggregate itself, not an expression over it.
+		return Invalid, false, errorf(InvalidPlan, e, "%s: an aggregate entry must be a single aggregate call", name)
+	}
+	types := make([]Type, len(e.Args))
+	nulls := make([]bool, len(e.Args))
+	for i, a := range e.Args {
+		t, n, err := typeOf(a, in, argCtx)
+		if err != nil {
+			return Invalid, false, err
+		}
+		types[i], nulls[i] = t, n
+	}
+	anyNull := false
+	for _, n := range nulls {
+		anyNull = anyNull || n
+	}
+	mismatch := func(verb string) error {
+		return errorf(TypeError, e, "%s: cannot %s %s and %s", name, verb, types[0], types[1])
+	}
+	unary := func(what string) error {
+		return errorf(TypeError, e, "%s: expects %s, got %s", name, what, types[0])
+	}
+	switch e.Fn {
+	case FuncAdd, FuncSub, FuncMul, FuncDiv, FuncMod:
+		t, ok := Promote(types[0], types[1])
+		if !ok {
+			verb := map[Func]string{FuncAdd: "add", FuncSub: "subtract", FuncMul: "multiply", FuncDiv: "divide", FuncMod: "take the remainder of"}[e.Fn]
+			return Invalid, false, mismatch(verb)
+		}
+		return t, anyNull, nil
+	case FuncNeg, FuncAbs:
+		if !types[0].IsNumeric() {
+			return Invalid, false, unary("a number")
+		}
+		return types[0], anyNull, nil
+	case FuncEq, FuncNe, FuncLt, FuncLe, FuncGt, FuncGe:
+		if _, ok := Promote(types[0], types[1]); !ok && (types[0] != types[1] || types[0] == Invalid) {
+			return Invalid, false, mismatch("compare")
+		}
+		return Bool, anyNull, nil
+	case FuncAnd, FuncOr:
+		if types[0] != Bool || types[1] != Bool {
+			return Invalid, false, errorf(TypeError, e, "%s: expects bool operands, got %s and %s", name, types[0], types[1])
+		}
+		return Bool, anyNull, nil
+	case FuncNot:
+		if types[0] != Bool {
+			return Invalid, false, unary("bool")
+		}
+		return Bool, anyNull, nil
+	case FuncIsNull, FuncIsNotNull:
+		return Bool, false, nil
+	case FuncIsNaN:
+		if types[0] != Float64 {
+			return Invalid, false, unary("float64")
+		}
+		return Bool, anyNull, nil
+	case FuncStrLen:
+		if types[0] != String {
+			return Invalid, false, unary("string")
+		}
+		return Int64, anyNull, nil
+	case FuncConcat:
+		for i, t := range types {
+			if t != String {
+				return Invalid, false, errorf(TypeError, e, "concat: argument %d must be string, got %s", i+1, t)
+			}
+		}
+		return String, anyNull, nil
+	case FuncIf:
+		if types[0] != Bool {
+			return Invalid, false, errorf(TypeError, e, "if: the condition must be bool, got %s", types[0])
+		}
+		t, ok := commonType(types[1], types[2])
+		if !ok {
+			return Invalid, false, errorf(TypeError, e, "if: branches have incompatible types %s and %s", types[1], types[2])
+		}
+		return t, nulls[1] || nulls[2], nil
+	case FuncCoalesce:
+		t := types[0]
+		allNull := nulls[0]
+		for i := 1; i < len(types); i++ {
+			var ok bool
+			if t, ok = commonType(t, types[i]); !ok {
+				return Invalid, false, errorf(TypeError, e, "coalesce: arguments have incompatible types %s and %s", types[0], types[i])
+			}
+			allNull = allNull && nulls[i]
+		}
+		return t, allNull, nil
+	case FuncSum:
+		if !types[0].IsNumeric() {
+			return Invalid, false, unary("a number")
+		}
+		if types[0] == Int32 {
+			return Int64, true, nil
+		}
+		return types[0], true, nil
+	case FuncMean:
+		if !types[0].IsNumeric() {
+			return Invalid, false, unary("a number")
+		}
+		return Float64, true, nil
+	case FuncMin, FuncMax, FuncFirst, FuncLast:
+		return types[0], true, nil
+	case FuncCount, FuncLen:
+		return Int64, false, nil
+	}
+	return Invalid, false, errorf(InvalidPlan, e, "unknown function")
+}
+
+// commonType is the type two branches of if() or coalesce() unify to: the
+// same type, or the promotion of two numbers.
+func commonType(a, b Type) (Type, bool) {
+	if a == b {
+		return a, true
+	}
+	return Promote(a, b)
+}
+
+// CastCanFail reports whether a cast from one type to another can fail on
+// some value (and so yield null when non-strict): narrowing integers, floats
+// to integers, and parsing strings.
+func CastCanFail(from, to Type) bool {
+	if from == to || to == String {
+		return false
+	}
+	switch from {
+	case Int32:
+		return false
+	case Int64:
+		return to == Int32
+	case Float64:
+		return to == Int32 || to == Int64
+	case Bool:
+		return false
+	case String:
+		return true
+	}
+	return true
+}

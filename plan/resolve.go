@@ -637,3 +637,18 @@ func synthesizeWindow(parent Node, input Node, exprs []Expr, p *path) (Node, err
 	}
 	return resolveNode(n, p)
 }
+
+// Unresolved returns a copy of the plan with every node's resolution
+// dropped, so that Resolve checks the whole tree again (Verify mode uses it;
+// ordinary rewrites need not). Synthesized window nodes are kept.
+func Unresolved(n Node) Node {
+	if n == nil {
+		return nil
+	}
+	children := n.Children()
+	fresh := make([]Node, len(children))
+	for i, c := range children {
+		fresh[i] = Unresolved(c)
+	}
+	return n.WithChildren(fresh)
+}

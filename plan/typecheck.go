@@ -187,7 +187,7 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 		if types[0] != Float64 {
 			return Invalid, false, unary("float64")
 		}
-		return Bool, anyNull, nil
+		return Bool, false, nil
 	case FuncStrLen:
 		if types[0] != String {
 			return Invalid, false, unary("string")

@@ -1,0 +1,153 @@
+package kernel
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// ArrowType maps a plan type to the Arrow type that represents it.
+func ArrowType(t plan.Type) (arrow.DataType, error) {
+	switch t {
+	case plan.Bool:
+		return arrow.FixedWidthTypes.Boolean, nil
+	case plan.Int32:
+		return arrow.PrimitiveTypes.Int32, nil
+	case plan.Int64:
+		return arrow.PrimitiveTypes.Int64, nil
+	case plan.Float64:
+		return arrow.PrimitiveTypes.Float64, nil
+	case plan.String:
+		return arrow.BinaryTypes.String, nil
+	}
+	return nil, fmt.Errorf("no Arrow type for %s", t)
+}
+
+// PlanType maps an Arrow type back to a plan type.
+func PlanType(dt arrow.DataType) (plan.Type, error) {
+	switch dt.ID() {
+	case arrow.BOOL:
+		return plan.Bool, nil
+	case arrow.INT32:
+		return plan.Int32, nil
+	case arrow.INT64:
+		return plan.Int64, nil
+	case arrow.FLOAT64:
+		return plan.Float64, nil
+	case arrow.STRING:
+		return plan.String, nil
+	}
+	return plan.Invalid, fmt.Errorf("unsupported Arrow type %s (dfopt has bool, int32, int64, float64, string)", dt)
+}
+
+// ArrowSchema maps a plan schema to an Arrow schema with the same names,
+// types and nullability.
+func ArrowSchema(s plan.Schema) (*arrow.Schema, error) {
+	fields := make([]arrow.Field, s.Len())
+	for i := 0; i < s.Len(); i++ {
+		f := s.Field(i)
+		dt, err := ArrowType(f.Type)
+		if err != nil {
+			return nil, fmt.Errorf("column %q: %w", f.Name, err)
+		}
+		fields[i] = arrow.Field{Name: f.Name, Type: dt, Nullable: f.Nullable}
+	}
+	return arrow.NewSchema(fields, nil), nil
+}
+
+// PlanSchema maps an Arrow schema to a plan schema (metadata is ignored).
+func PlanSchema(s *arrow.Schema) (plan.Schema, error) {
+	fields := make([]plan.Field, s.NumFields())
+	for i, f := range s.Fields() {
+		t, err := PlanType(f.Type)
+		if err != nil {
+			return plan.Schema{}, fmt.Errorf("column %q: %w", f.Name, err)
+		}
+		fields[i] = plan.Field{Name: f.Name, Type: t, Nullable: f.Nullable}
+	}
+	return plan.NewSchema(fields...)
+}
+
+// ValueAt reads row i of an array as a plan value (floats keep their bits).
+func ValueAt(a arrow.Array, i int) (plan.Value, error) {
+	t, err := PlanType(a.DataType())
+	if err != nil {
+		return plan.Value{}, err
+	}
+	if a.IsNull(i) {
+		return plan.NullValue(t), nil
+	}
+	switch a := a.(type) {
+	case *array.Boolean:
+		return plan.BoolValue(a.Value(i)), nil
+	case *array.Int32:
+		return plan.Int32Value(a.Value(i)), nil
+	case *array.Int64:
+		return plan.Int64Value(a.Value(i)), nil
+	case *array.Float64:
+		return plan.Float64Value(a.Value(i)), nil
+	case *array.String:
+		return plan.StringValue(a.Value(i)), nil
+	}
+	return plan.Value{}, fmt.Errorf("unsupported array %T", a)
+}
+
+// ArrayFromValues builds an array of type t from plan values (which must all
+// have type t).
+func ArrayFromValues(mem memory.Allocator, t plan.Type, vals []plan.Value) (arrow.Array, error) {
+	dt, err := ArrowType(t)
+	if err != nil {
+		return nil, err
+	}
+	b := array.NewBuilder(mem, dt)
+	defer b.Release()
+	b.Reserve(len(vals))
+	for i, v := range vals {
+		if v.Type() != t {
+			return nil, fmt.Errorf("row %d: a %s value in a %s column", i, v.Type(), t)
+		}
+		if v.IsNull() {
+			b.AppendNull()
+			continue
+		}
+		switch b := b.(type) {
+		case *array.BooleanBuilder:
+			b.Append(v.Bool())
+		case *array.Int32Builder:
+			b.Append(int32(v.Int()))
+		case *array.Int64Builder:
+			b.Append(v.Int())
+		case *array.Float64Builder:
+			b.Append(v.Float())
+		case *array.StringBuilder:
+			b.Append(v.Str())
+		}
+	}
+	return b.NewArray(), nil
+}
+
+// TableRecord converts an in-memory plan table into an Arrow record batch.
+func TableRecord(mem memory.Allocator, t *plan.Table) (arrow.RecordBatch, error) {
+	schema, err := ArrowSchema(t.Schema())
+	if err != nil {
+		return nil, fmt.Errorf("table %q: %w", t.Name(), err)
+	}
+	cols := make([]arrow.Array, t.Schema().Len())
+	defer func() {
+		for _, c := range cols {
+			if c != nil {
+				c.Release()
+			}
+		}
+	}()
+	for i := range cols {
+		if cols[i], err = ArrayFromValues(mem, t.Schema().Field(i).Type, t.Column(i)); err != nil {
+			return nil, fmt.Errorf("table %q column %q: %w", t.Name(), t.Schema().Field(i).Name, err)
+		}
+	}
+	return array.NewRecordBatch(schema, cols, int64(t.Rows())), nil
+}

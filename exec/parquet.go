@@ -1,0 +1,326 @@
+package exec
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/plan"
+)
+
+// ParquetSource reads a Parquet file through pqarrow. It reads only the
+// columns a scan asks for, and it uses the pushed conjuncts it classifies
+// Inexact (simple column-versus-literal comparisons) to skip row groups whose
+// statistics prove that no row can satisfy them. The file's schema is read
+// once, by OpenParquetFile; every scan checks that the file still has it.
+type ParquetSource struct {
+	name   string
+	path   string
+	schema plan.Schema
+
+	rowGroupsRead    atomic.Int64
+	rowGroupsSkipped atomic.Int64
+}
+
+// ParquetStats counts, over the source's lifetime, the row groups its scans
+// read and the row groups they skipped thanks to statistics.
+type ParquetStats struct {
+	RowGroupsRead, RowGroupsSkipped int64
+}
+
+// OpenParquet opens a Parquet file as a plan source named name (see
+// OpenParquetFile; the concrete type is *ParquetSource).
+func OpenParquet(name, path string) (plan.Source, error) {
+	s, err := OpenParquetFile(name, path)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// OpenParquetFile reads the footer of the file at path and returns a source
+// with the file's schema. Every column must have a dfopt type (bool, int32,
+// int64, float64, string); errors are *plan.Error of kind source_error naming
+// the source and the file.
+func OpenParquetFile(name, path string) (*ParquetSource, error) {
+	rdr, fr, err := openParquet(path, memory.DefaultAllocator, 0)
+	if err != nil {
+		return nil, sourceError(name, err, "cannot open parquet file %q", path)
+	}
+	defer rdr.Close()
+	as, err := fr.Schema()
+	if err != nil {
+		return nil, sourceError(name, err, "parquet file %q: cannot read its schema", path)
+	}
+	ps, err := kernel.PlanSchema(as)
+	if err != nil {
+		return nil, sourceError(name, err, "parquet file %q: unsupported schema", path)
+	}
+	return &ParquetSource{name: name, path: path, schema: ps}, nil
+}
+
+func openParquet(path string, mem memory.Allocator, batch int64) (*file.Reader, *pqarrow.FileReader, error) {
+	rdr, err := file.OpenParquetFile(path, false, file.WithReadProps(parquet.NewReaderProperties(mem)))
+	if err != nil {
+		return nil, nil, err
+	}
+	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{BatchSize: batch}, mem)
+	if err != nil {
+		rdr.Close()
+		return nil, nil, err
+	}
+	return rdr, fr, nil
+}
+
+// Name returns the source's name.
+func (s *ParquetSource) Name() string { return s.name }
+
+// Path returns the file's path.
+func (s *ParquetSource) Path() string { return s.path }
+
+// Schema returns the schema read when the source was opened.
+func (s *ParquetSource) Schema() plan.Schema { return s.schema }
+
+// SupportsProjection reports true: only the requested columns are decoded.
+func (s *ParquetSource) SupportsProjection() bool { return true }
+
+// Stats returns the row-group counters.
+func (s *ParquetSource) Stats() ParquetStats {
+	return ParquetStats{RowGroupsRead: s.rowGroupsRead.Load(), RowGroupsSkipped: s.rowGroupsSkipped.Load()}
+}
+
+// ClassifyPredicates answers Inexact for comparisons the source can test
+// against row-group statistics (see pruneable) and Unsupported otherwise.
+// It never answers Exact: skipping a row group still leaves non-matching
+// rows in the groups that are read.
+func (s *ParquetSource) ClassifyPredicates(conjuncts []plan.Expr) []plan.PredicateSupport {
+	out := make([]plan.PredicateSupport, len(conjuncts))
+	for i, c := range conjuncts {
+		if _, ok := parseComparison(c, s.schema); ok {
+			out[i] = plan.Inexact
+		}
+	}
+	return out
+}
+
+// parquetReadBatch is the batch size of the pqarrow reader: large enough
+// that decoding runs in long loops, small enough that cancellation is
+// noticed between batches.
+const parquetReadBatch = 1 << 16
+
+// Scan reads the requested columns of the row groups that the pushed
+// conjuncts do not rule out. It fails with a clear error when the file is
+// gone, unreadable, or no longer has the schema it had when opened.
+func (s *ParquetSource) Scan(ctx context.Context, req ScanRequest) (array.RecordReader, error) {
+	mem := req.Mem
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	rdr, fr, err := openParquet(s.path, mem, parquetReadBatch)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open parquet file %q: %w", s.path, err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			rdr.Close()
+		}
+	}()
+	as, err := fr.Schema()
+	if err != nil {
+		return nil, fmt.Errorf("parquet file %q: cannot read its schema: %w", s.path, err)
+	}
+	if err := sameParquetSchema(s.schema, as); err != nil {
+		return nil, fmt.Errorf("parquet file %q no longer matches the schema it was opened with: %w", s.path, err)
+	}
+	idx, err := columnIndices(s.schema, req.Columns)
+	if err != nil {
+		return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
+	}
+	groups, err := s.selectRowGroups(rdr, req.Predicates)
+	if err != nil {
+		return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
+	}
+	fields := make([]arrow.Field, len(idx))
+	for i, j := range idx {
+		f := s.schema.Field(j)
+		dt, _ := kernel.ArrowType(f.Type)
+		fields[i] = arrow.Field{Name: f.Name, Type: dt, Nullable: f.Nullable}
+	}
+	schema := arrow.NewSchema(fields, nil)
+	if len(idx) == 0 || len(groups) == 0 {
+		// No column to decode (the row count comes from the metadata), or
+		// no row group left: build the answer without reading data.
+		var rows int64
+		if len(idx) == 0 {
+			for _, g := range groups {
+				rows += rdr.MetaData().RowGroup(g).NumRows()
+			}
+		}
+		var batches []arrow.RecordBatch
+		if len(idx) == 0 && rows > 0 {
+			batches = []arrow.RecordBatch{array.NewRecordBatch(schema, nil, rows)}
+		}
+		rr, err := array.NewRecordReader(schema, batches)
+		for _, b := range batches {
+			b.Release()
+		}
+		if err != nil {
+			return nil, err
+		}
+		return rr, nil
+	}
+	// The schema is flat and every column primitive, so a field's leaf
+	// index is its field index.
+	inner, err := fr.GetRecordReader(ctx, idx, groups)
+	if err != nil {
+		return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
+	}
+	ok = true
+	r := &parquetReader{ctx: ctx, inner: inner, file: rdr, schema: schema}
+	r.refs.Store(1)
+	return r, nil
+}
+
+// sameParquetSchema compares the declared schema with the file's by name,
+// type and nullability (the file's fields carry PARQUET:field_id metadata,
+// which is ignored).
+func sameParquetSchema(want plan.Schema, got *arrow.Schema) error {
+	have := map[string]arrow.Field{}
+	for _, f := range got.Fields() {
+		have[f.Name] = f
+	}
+	for i := 0; i < want.Len(); i++ {
+		w := want.Field(i)
+		f, ok := have[w.Name]
+		if !ok {
+			return fmt.Errorf("column %q is missing", w.Name)
+		}
+		t, err := kernel.PlanType(f.Type)
+		if err != nil {
+			return fmt.Errorf("column %q: %w", w.Name, err)
+		}
+		if t != w.Type {
+			return fmt.Errorf("column %q is now %s, was %s", w.Name, t, w.Type)
+		}
+		if f.Nullable != w.Nullable {
+			return fmt.Errorf("column %q changed nullability (nullable=%v, was %v)", w.Name, f.Nullable, w.Nullable)
+		}
+		if j := got.FieldIndices(w.Name); len(j) != 1 || j[0] != i {
+			return fmt.Errorf("column %q moved or is duplicated", w.Name)
+		}
+	}
+	if got.NumFields() != want.Len() {
+		return fmt.Errorf("the file has %d columns, was %d", got.NumFields(), want.Len())
+	}
+	return nil
+}
+
+// selectRowGroups returns the row groups no pushed conjunct rules out, in
+// file order, and counts the read and skipped groups.
+func (s *ParquetSource) selectRowGroups(rdr *file.Reader, pushed []plan.PushedPredicate) ([]int, error) {
+	var tests []comparison
+	for _, p := range pushed {
+		if c, ok := parseComparison(p.Expr, s.schema); ok {
+			tests = append(tests, c)
+		}
+	}
+	md := rdr.MetaData()
+	groups := make([]int, 0, md.NumRowGroups())
+	for g := 0; g < md.NumRowGroups(); g++ {
+		skip := false
+		for _, c := range tests {
+			rg := md.RowGroup(g)
+			cc, err := rg.ColumnChunk(c.column)
+			if err != nil {
+				return nil, err
+			}
+			if c.excludes(cc, rg.NumRows()) {
+				skip = true
+				break
+			}
+		}
+		if skip {
+			s.rowGroupsSkipped.Add(1)
+			continue
+		}
+		s.rowGroupsRead.Add(1)
+		groups = append(groups, g)
+	}
+	return groups, nil
+}
+
+// parquetReader yields the pqarrow batches under the declared schema (no
+// Parquet metadata), checks the context between batches, and closes the
+// file when released.
+type parquetReader struct {
+	refs   atomic.Int64
+	ctx    context.Context
+	inner  pqarrow.RecordReader
+	file   *file.Reader
+	schema *arrow.Schema
+	cur    arrow.RecordBatch
+	err    error
+}
+
+func (r *parquetReader) Schema() *arrow.Schema { return r.schema }
+
+func (r *parquetReader) Next() bool {
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if r.err != nil || r.inner == nil {
+		return false
+	}
+	if err := r.ctx.Err(); err != nil {
+		r.err = err
+		return false
+	}
+	if !r.inner.Next() {
+		if err := r.inner.Err(); err != nil && !errors.Is(err, io.EOF) {
+			r.err = err
+		}
+		return false
+	}
+	b := r.inner.RecordBatch()
+	r.cur = array.NewRecordBatch(r.schema, b.Columns(), b.NumRows())
+	return true
+}
+
+func (r *parquetReader) RecordBatch() arrow.RecordBatch { return r.cur }
+
+// Record returns the current batch (the deprecated name of RecordBatch).
+func (r *parquetReader) Record() arrow.RecordBatch { return r.cur }
+
+func (r *parquetReader) Err() error { return r.err }
+
+func (r *parquetReader) Retain() { r.refs.Add(1) }
+
+func (r *parquetReader) Release() {
+	if r.refs.Add(-1) > 0 {
+		return
+	}
+	if r.cur != nil {
+		r.cur.Release()
+		r.cur = nil
+	}
+	if r.inner != nil {
+		r.inner.Release()
+		r.inner = nil
+	}
+	if r.file != nil {
+		r.file.Close()
+		r.file = nil
+	}
+}

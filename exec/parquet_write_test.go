@@ -1,0 +1,34 @@
+package exec
+
+import (
+	"os"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// writeParquet writes rec to path in row groups of at most groupRows rows,
+// with statistics.
+func writeParquet(tb testing.TB, path string, rec arrow.RecordBatch, groupRows int64) {
+	tb.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	props := parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(groupRows), parquet.WithStats(true),
+		parquet.WithAllocator(memory.DefaultAllocator))
+	w, err := pqarrow.NewFileWriter(rec.Schema(), f, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(memory.DefaultAllocator)))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Write(rec); err != nil {
+		tb.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+}

@@ -1,0 +1,176 @@
+package exec
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/plan"
+)
+
+// Source is the executor's view of a data source: a plan.Source (name and
+// schema, all the optimizer sees) that can also produce its rows as Arrow
+// record batches. Hosts implement it to plug their own storage in; the
+// package provides NewArrowSource (in-memory Arrow data) and OpenParquet.
+// The executor also scans *plan.Table directly.
+//
+// A source may implement plan.PredicateClassifier. A conjunct it classifies
+// Exact must then be applied exactly by Scan (the optimizer removes it from
+// the plan); an Inexact one may be used to skip data, and is applied again
+// above the scan by the plan itself.
+type Source interface {
+	plan.Source
+	// Scan returns the source's rows, in source order, restricted to
+	// req.Columns. Every batch the reader yields must have exactly the
+	// requested columns, in the requested order, with the types of the
+	// source's schema (nullability is checked against the data, not the
+	// Arrow field flags). The executor releases the reader.
+	Scan(ctx context.Context, req ScanRequest) (array.RecordReader, error)
+}
+
+// ScanRequest is what a scan asks of a Source.
+type ScanRequest struct {
+	// Columns lists the columns to produce, in order; nil means all of the
+	// source's columns in schema order, and an empty non-nil slice means no
+	// column at all (the batches then carry only their row counts).
+	Columns []string
+	// Predicates are the conjuncts pushed into the scan, each with the
+	// classification recorded in the plan. The executor passes them all; a
+	// source applies those it classifies Exact (see Source).
+	Predicates []plan.PushedPredicate
+	// Mem is the allocator every Arrow buffer of the result must come from.
+	Mem memory.Allocator
+}
+
+// ArrowSource is an in-memory source over an Arrow record batch or table,
+// for hosts that already hold their data in Arrow. It is immutable; scans
+// share its buffers (zero copy).
+type ArrowSource struct {
+	name    string
+	schema  plan.Schema
+	arrow   *arrow.Schema
+	batches []arrow.RecordBatch
+	rows    int64
+}
+
+// NewArrowSource wraps data (an arrow.RecordBatch or an arrow.Table) as a
+// named source. The source retains what it needs; call Release when done
+// with it. Only the dfopt types (bool, int32, int64, float64, utf8 string)
+// are accepted; a field's nullability is taken from the Arrow schema.
+func NewArrowSource(name string, data any) (*ArrowSource, error) {
+	s := &ArrowSource{name: name}
+	switch d := data.(type) {
+	case arrow.RecordBatch:
+		if d == nil {
+			return nil, fmt.Errorf("arrow source %q: nil record batch", name)
+		}
+		d.Retain()
+		s.arrow = d.Schema()
+		s.batches = []arrow.RecordBatch{d}
+		s.rows = d.NumRows()
+	case arrow.Table:
+		if d == nil {
+			return nil, fmt.Errorf("arrow source %q: nil table", name)
+		}
+		s.arrow = d.Schema()
+		tr := array.NewTableReader(d, -1)
+		for tr.Next() {
+			rec := tr.RecordBatch()
+			rec.Retain()
+			s.batches = append(s.batches, rec)
+			s.rows += rec.NumRows()
+		}
+		tr.Release()
+	default:
+		return nil, fmt.Errorf("arrow source %q: want an arrow.RecordBatch or arrow.Table, got %T", name, data)
+	}
+	ps, err := kernel.PlanSchema(s.arrow)
+	if err != nil {
+		s.Release()
+		return nil, fmt.Errorf("arrow source %q: %w", name, err)
+	}
+	s.schema = ps
+	return s, nil
+}
+
+// Name returns the source's name.
+func (s *ArrowSource) Name() string { return s.name }
+
+// Schema returns the source's schema.
+func (s *ArrowSource) Schema() plan.Schema { return s.schema }
+
+// EstimatedRows reports the exact row count.
+func (s *ArrowSource) EstimatedRows() (int64, bool) { return s.rows, true }
+
+// SupportsProjection reports true: selecting columns is free.
+func (s *ArrowSource) SupportsProjection() bool { return true }
+
+// Release drops the source's references to its data.
+func (s *ArrowSource) Release() {
+	for _, b := range s.batches {
+		b.Release()
+	}
+	s.batches = nil
+}
+
+// Scan returns the selected columns of the held batches without copying.
+// Pushed predicates are not applied (the source classifies nothing, so the
+// executor applies any Exact conjunct a hand-built plan pushes).
+func (s *ArrowSource) Scan(ctx context.Context, req ScanRequest) (array.RecordReader, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if s.batches == nil && s.rows > 0 {
+		return nil, fmt.Errorf("arrow source %q: scanned after Release", s.name)
+	}
+	idx, err := columnIndices(s.schema, req.Columns)
+	if err != nil {
+		return nil, fmt.Errorf("arrow source %q: %w", s.name, err)
+	}
+	fields := make([]arrow.Field, len(idx))
+	for i, j := range idx {
+		fields[i] = s.arrow.Field(j)
+	}
+	schema := arrow.NewSchema(fields, nil)
+	out := make([]arrow.RecordBatch, 0, len(s.batches))
+	for _, b := range s.batches {
+		cols := make([]arrow.Array, len(idx))
+		for i, j := range idx {
+			cols[i] = b.Column(j)
+		}
+		out = append(out, array.NewRecordBatch(schema, cols, b.NumRows()))
+	}
+	rr, err := array.NewRecordReader(schema, out)
+	for _, b := range out {
+		b.Release()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("arrow source %q: %w", s.name, err)
+	}
+	return rr, nil
+}
+
+// columnIndices maps requested column names to schema positions (nil means
+// all columns).
+func columnIndices(s plan.Schema, columns []string) ([]int, error) {
+	if columns == nil {
+		idx := make([]int, s.Len())
+		for i := range idx {
+			idx[i] = i
+		}
+		return idx, nil
+	}
+	idx := make([]int, len(columns))
+	for i, c := range columns {
+		j := s.Index(c)
+		if j < 0 {
+			return nil, fmt.Errorf("no column %q", c)
+		}
+		idx[i] = j
+	}
+	return idx, nil
+}

@@ -1,0 +1,339 @@
+package exec
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/plan"
+)
+
+// mustTable builds a plan table from columns given as plan values.
+func mustTable(tb testing.TB, name string, fields []plan.Field, cols ...[]plan.Value) *plan.Table {
+	tb.Helper()
+	t, err := plan.NewTable(name, plan.MustSchema(fields...), cols)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return t
+}
+
+func ints(vs ...any) []plan.Value {
+	out := make([]plan.Value, len(vs))
+	for i, v := range vs {
+		if v == nil {
+			out[i] = plan.NullValue(plan.Int64)
+		} else {
+			out[i] = plan.Int64Value(int64(v.(int)))
+		}
+	}
+	return out
+}
+
+func floats(vs ...any) []plan.Value {
+	out := make([]plan.Value, len(vs))
+	for i, v := range vs {
+		if v == nil {
+			out[i] = plan.NullValue(plan.Float64)
+		} else {
+			out[i] = plan.Float64Value(v.(float64))
+		}
+	}
+	return out
+}
+
+func strs(vs ...any) []plan.Value {
+	out := make([]plan.Value, len(vs))
+	for i, v := range vs {
+		if v == nil {
+			out[i] = plan.NullValue(plan.String)
+		} else {
+			out[i] = plan.StringValue(v.(string))
+		}
+	}
+	return out
+}
+
+func bools(vs ...any) []plan.Value {
+	out := make([]plan.Value, len(vs))
+	for i, v := range vs {
+		if v == nil {
+			out[i] = plan.NullValue(plan.Bool)
+		} else {
+			out[i] = plan.BoolValue(v.(bool))
+		}
+	}
+	return out
+}
+
+// readAll drains a reader into per-column plan values.
+func readAll(tb testing.TB, rr array.RecordReader) (names []string, cols [][]plan.Value, rows int64) {
+	tb.Helper()
+	defer rr.Release()
+	for _, f := range rr.Schema().Fields() {
+		names = append(names, f.Name)
+	}
+	cols = make([][]plan.Value, len(names))
+	for rr.Next() {
+		b := rr.RecordBatch()
+		rows += b.NumRows()
+		for c := range cols {
+			for i := 0; i < int(b.NumRows()); i++ {
+				v, err := kernel.ValueAt(b.Column(c), i)
+				if err != nil {
+					tb.Fatal(err)
+				}
+				cols[c] = append(cols[c], v)
+			}
+		}
+	}
+	if err := rr.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return names, cols, rows
+}
+
+func sameValues(a, b []plan.Value) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !a[i].Identical(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// groupedFile writes a 4-row-group file: id 0..3999 (int64), x float64
+// (NaN in every 7th row, null in every 11th), s = "k" + id/1000.
+func groupedFile(tb testing.TB, dir string) (string, *plan.Table) {
+	tb.Helper()
+	const n = 4000
+	id, x, s := make([]plan.Value, n), make([]plan.Value, n), make([]plan.Value, n)
+	for i := 0; i < n; i++ {
+		id[i] = plan.Int64Value(int64(i))
+		switch {
+		case i%11 == 0:
+			x[i] = plan.NullValue(plan.Float64)
+		case i%7 == 0:
+			x[i] = plan.Float64Value(math.NaN())
+		default:
+			x[i] = plan.Float64Value(float64(i) / 2)
+		}
+		s[i] = plan.StringValue("k" + string(rune('0'+i/1000)))
+	}
+	t := mustTable(tb, "g", []plan.Field{{Name: "id", Type: plan.Int64}, {Name: "x", Type: plan.Float64, Nullable: true},
+		{Name: "s", Type: plan.String, Nullable: true}}, id, x, s)
+	rec, err := kernel.TableRecord(memory.DefaultAllocator, t)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rec.Release()
+	path := filepath.Join(dir, "g.parquet")
+	writeParquet(tb, path, rec, 1000)
+	return path, t
+}
+
+func TestParquetScanProjectionAndPruning(t *testing.T) {
+	path, tbl := groupedFile(t, t.TempDir())
+	src, err := OpenParquetFile("g", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !src.Schema().Equal(tbl.Schema()) {
+		t.Fatalf("schema %s, want %s", src.Schema(), tbl.Schema())
+	}
+	gt := func(col string, v plan.Value) plan.PushedPredicate {
+		return plan.PushedPredicate{Expr: &plan.Call{Fn: plan.FuncGt, Args: []plan.Expr{&plan.Column{Name: col}, &plan.Literal{Value: v}}}, Support: plan.Inexact}
+	}
+	flip := func(fn plan.Func, col string, v plan.Value) plan.PushedPredicate {
+		return plan.PushedPredicate{Expr: &plan.Call{Fn: fn, Args: []plan.Expr{&plan.Literal{Value: v}, &plan.Column{Name: col}}}, Support: plan.Inexact}
+	}
+	cases := []struct {
+		name     string
+		columns  []string
+		pushed   []plan.PushedPredicate
+		read     int64
+		firstRow int64 // id of the first row read
+	}{
+		{"all", nil, nil, 4, 0},
+		{"projected", []string{"s", "id"}, nil, 4, 0},
+		{"id > 2500 reads 2 groups", []string{"id"}, []plan.PushedPredicate{gt("id", plan.Int64Value(2500))}, 2, 2000},
+		{"int32 literal", []string{"id"}, []plan.PushedPredicate{gt("id", plan.Int32Value(2999))}, 1, 3000},
+		{"x > 1600 (NaN rows do not match)", []string{"x"}, []plan.PushedPredicate{gt("x", plan.Float64Value(1600))}, 1, 3000},
+		{"literal left: 1000 > id", []string{"id"}, []plan.PushedPredicate{flip(plan.FuncGt, "id", plan.Int64Value(1000))}, 1, 0},
+		{"string eq", []string{"s"}, []plan.PushedPredicate{flip(plan.FuncEq, "s", plan.StringValue("k2"))}, 1, 2000},
+		{"nothing matches", []string{"id"}, []plan.PushedPredicate{gt("id", plan.Int64Value(5000))}, 0, -1},
+		{"no columns", []string{}, []plan.PushedPredicate{gt("id", plan.Int64Value(1999))}, 2, -1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			before := src.Stats()
+			rr, err := src.Scan(context.Background(), ScanRequest{Columns: c.columns, Predicates: c.pushed, Mem: mem})
+			if err != nil {
+				t.Fatal(err)
+			}
+			names, cols, rows := readAll(t, rr)
+			after := src.Stats()
+			if got := after.RowGroupsRead - before.RowGroupsRead; got != c.read {
+				t.Errorf("read %d row groups, want %d", got, c.read)
+			}
+			if got := after.RowGroupsSkipped - before.RowGroupsSkipped; got != 4-c.read {
+				t.Errorf("skipped %d row groups, want %d", got, 4-c.read)
+			}
+			if rows != c.read*1000 {
+				t.Errorf("rows = %d, want %d", rows, c.read*1000)
+			}
+			want := c.columns
+			if want == nil {
+				want = tbl.Schema().Names()
+			}
+			if strings.Join(names, ",") != strings.Join(want, ",") {
+				t.Errorf("columns %v, want %v", names, want)
+			}
+			for i, name := range names {
+				full := tbl.Column(tbl.Schema().Index(name))
+				if c.firstRow >= 0 && !sameValues(cols[i], full[c.firstRow:c.firstRow+rows]) {
+					t.Errorf("column %s differs from the table", name)
+				}
+			}
+		})
+	}
+}
+
+func TestParquetClassify(t *testing.T) {
+	path, _ := groupedFile(t, t.TempDir())
+	src, err := OpenParquetFile("g", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(n string) plan.Expr { return &plan.Column{Name: n} }
+	lit := func(v plan.Value) plan.Expr { return &plan.Literal{Value: v} }
+	cmp := func(fn plan.Func, a, b plan.Expr) plan.Expr { return &plan.Call{Fn: fn, Args: []plan.Expr{a, b}} }
+	conj := []plan.Expr{
+		cmp(plan.FuncLe, col("id"), lit(plan.Int64Value(3))),
+		cmp(plan.FuncNe, lit(plan.StringValue("a")), col("s")),
+		cmp(plan.FuncLt, col("x"), lit(plan.Int64Value(3))),             // mixed int/float: not used
+		cmp(plan.FuncLt, col("id"), lit(plan.NullValue(plan.Int64))),    // null literal
+		cmp(plan.FuncLt, col("id"), col("id")),                          // two columns
+		cmp(plan.FuncAdd, col("id"), lit(plan.Int64Value(1))),           // not a comparison
+		cmp(plan.FuncEq, col("nope"), lit(plan.Int64Value(1))),          // unknown column
+		&plan.Call{Fn: plan.FuncIsNull, Args: []plan.Expr{col("x")}},    // unary
+		cmp(plan.FuncGe, col("x"), lit(plan.Float64Value(math.Inf(1)))), // float
+	}
+	got := src.ClassifyPredicates(conj)
+	want := []plan.PredicateSupport{plan.Inexact, plan.Inexact, plan.Unsupported, plan.Unsupported, plan.Unsupported,
+		plan.Unsupported, plan.Unsupported, plan.Unsupported, plan.Inexact}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%s: %s, want %s", conj[i], got[i], want[i])
+		}
+	}
+}
+
+func TestParquetFloatNeAndNaNBoundsAreNotPruned(t *testing.T) {
+	// A group whose only non-null values are 1.0 and NaN: `x != 1.0` is true
+	// on the NaN rows, so ne on floats must not prune.
+	dir := t.TempDir()
+	tbl := mustTable(t, "f", []plan.Field{{Name: "x", Type: plan.Float64, Nullable: true}},
+		floats(1.0, math.NaN(), 1.0, nil))
+	rec, err := kernel.TableRecord(memory.DefaultAllocator, tbl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	path := filepath.Join(dir, "f.parquet")
+	writeParquet(t, path, rec, 10)
+	src, err := OpenParquetFile("f", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ne := plan.PushedPredicate{Expr: &plan.Call{Fn: plan.FuncNe, Args: []plan.Expr{&plan.Column{Name: "x"}, &plan.Literal{Value: plan.Float64Value(1)}}}}
+	rr, err := src.Scan(context.Background(), ScanRequest{Predicates: []plan.PushedPredicate{ne}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, rows := readAll(t, rr); rows != 4 {
+		t.Fatalf("rows = %d, want 4 (the group must be read)", rows)
+	}
+}
+
+func TestParquetErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := OpenParquet("m", filepath.Join(dir, "missing.parquet")); err == nil {
+		t.Fatal("opening a missing file succeeded")
+	} else if pe, ok := plan.AsError(err); !ok || pe.Kind != plan.SourceError || !strings.Contains(err.Error(), "missing.parquet") || pe.Expr != "m" {
+		t.Fatalf("error %v: want a source_error naming m and the file", err)
+	}
+	path, _ := groupedFile(t, dir)
+	src, err := OpenParquetFile("g", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Replace the file by one with another schema: the scan must refuse it.
+	other := mustTable(t, "o", []plan.Field{{Name: "id", Type: plan.Int32}}, []plan.Value{plan.Int32Value(1)})
+	rec, err := kernel.TableRecord(memory.DefaultAllocator, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeParquet(t, path, rec, 10)
+	rec.Release()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	_, err = src.Scan(context.Background(), ScanRequest{Mem: mem})
+	if err == nil || !strings.Contains(err.Error(), `column "id" is now int32, was int64`) {
+		t.Fatalf("scan of a changed file: %v", err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = src.Scan(context.Background(), ScanRequest{Mem: mem}); err == nil || !strings.Contains(err.Error(), "g.parquet") {
+		t.Fatalf("scan of a removed file: %v", err)
+	}
+}
+
+func TestArrowSource(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	tbl := mustTable(t, "a", []plan.Field{{Name: "i", Type: plan.Int64, Nullable: true}, {Name: "s", Type: plan.String, Nullable: true}},
+		ints(1, nil, 3), strs("x", "y", nil))
+	rec, err := kernel.TableRecord(mem, tbl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arrTbl := array.NewTableFromRecords(rec.Schema(), []arrow.RecordBatch{rec, rec})
+	rec.Release()
+	for _, data := range []any{arrTbl} {
+		src, err := NewArrowSource("a", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr, err := src.Scan(context.Background(), ScanRequest{Columns: []string{"s"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		names, cols, rows := readAll(t, rr)
+		if rows != 6 || len(names) != 1 || names[0] != "s" || !sameValues(cols[0], strs("x", "y", nil, "x", "y", nil)) {
+			t.Fatalf("got %v %v rows=%d", names, cols, rows)
+		}
+		if _, err := src.Scan(context.Background(), ScanRequest{Columns: []string{"zz"}}); err == nil {
+			t.Fatal("scanning an unknown column succeeded")
+		}
+		src.Release()
+	}
+	arrTbl.Release()
+	if _, err := NewArrowSource("bad", 42); err == nil {
+		t.Fatal("NewArrowSource accepted an int")
+	}
+}

@@ -100,7 +100,9 @@ func (e *Alias) WithChildren(args []Expr) Expr { return &Alias{Expr: args[0], Na
 func (e *Call) WithChildren(args []Expr) Expr { return &Call{Fn: e.Fn, Args: args} }
 
 // WithChildren returns a copy casting args[0].
-func (e *Cast) WithChildren(args []Expr) Expr { return &Cast{Expr: args[0], To: e.To, Strict: e.Strict} }
+func (e *Cast) WithChildren(args []Expr) Expr {
+	return &Cast{Expr: args[0], To: e.To, Strict: e.Strict}
+}
 
 // WithChildren returns a copy with args[0] as the aggregate and the rest as keys.
 func (e *Over) WithChildren(args []Expr) Expr {
@@ -111,11 +113,13 @@ func (e *Over) WithChildren(args []Expr) Expr {
 func (e *UDFCall) WithChildren(args []Expr) Expr { return &UDFCall{UDF: e.UDF, Args: args} }
 
 // OutputName is the name a projection gives an expression: an alias's name,
-// else the name of the leftmost column the expression reads, else "literal"
-// (and "len" for a bare len()). This is Polars' rule, so plans ported from
-// Polars keep their column names.
+// else the name of the leftmost column (or len() call, named "len") the
+// expression reads, else "literal". This is Polars' rule, so plans ported
+// from Polars keep their column names: len().over(k) is named "len".
 func OutputName(e Expr) string {
 	switch e := e.(type) {
+	case nil:
+		return "literal"
 	case *Alias:
 		return e.Name
 	case *Column:
@@ -135,10 +139,18 @@ func OutputName(e Expr) string {
 
 func leftmostColumn(e Expr) string {
 	switch e := e.(type) {
+	case nil:
+		return ""
 	case *Column:
 		return e.Name
 	case *Alias:
 		return e.Name
+	case *Call:
+		// len() reads no column but names its result, also under over():
+		// len().over(k) is "len", not "k" (which would replace k).
+		if e.Fn == FuncLen {
+			return "len"
+		}
 	}
 	for _, a := range e.Children() {
 		if n := leftmostColumn(a); n != "" {
@@ -160,9 +172,10 @@ func Unalias(e Expr) Expr {
 }
 
 // Walk calls visit on e and then on each subexpression, depth first in
-// evaluation order, descending only while visit returns true.
+// evaluation order, descending only while visit returns true. A nil
+// expression (an incomplete plan) is not visited.
 func Walk(e Expr, visit func(Expr) bool) {
-	if !visit(e) {
+	if e == nil || !visit(e) {
 		return
 	}
 	for _, a := range e.Children() {
@@ -273,7 +286,10 @@ func render(e Expr, min int) string {
 		prec = precAlias
 		s = render(e.Expr, precAlias+1) + " as " + quoteName(e.Name)
 	case *Call:
-		info := funcs[e.Fn]
+		var info funcInfo
+		if e.Fn < funcCount {
+			info = funcs[e.Fn] // an unknown Fn renders as "invalid(...)"
+		}
 		switch {
 		case e.Fn == FuncNeg && len(e.Args) == 1:
 			prec = precUnary

@@ -115,6 +115,9 @@ func (r *ExtensionRegistry) Lookup(name string) (*ExtensionDef, bool) {
 
 // Names returns the registered names, sorted.
 func (r *ExtensionRegistry) Names() []string {
+	if r == nil {
+		return nil
+	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	names := make([]string, 0, len(r.defs))

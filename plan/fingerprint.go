@@ -35,6 +35,24 @@ func (h hasher) str(s string) hasher {
 	return h
 }
 
+// flag hashes a bool as one byte either way, so that the encoding stays
+// prefix-free (an optional byte would let two different plans hash the
+// same byte sequence).
+func (h hasher) flag(b bool) hasher {
+	if b {
+		return h.byte(1)
+	}
+	return h.byte(0)
+}
+
+func (h hasher) schema(s Schema) hasher {
+	h = h.u64(uint64(s.Len()))
+	for _, f := range s.fields {
+		h = h.str(f.Name).byte(byte(f.Type)).flag(f.Nullable)
+	}
+	return h
+}
+
 func (h hasher) value(v Value) hasher {
 	h = h.byte(byte(v.typ))
 	if !v.valid {
@@ -64,14 +82,11 @@ func (h hasher) expr(e Expr) hasher {
 	case *Call:
 		h = h.byte(4).byte(byte(e.Fn)).u64(uint64(len(e.Args)))
 	case *Cast:
-		h = h.byte(5).byte(byte(e.To))
-		if e.Strict {
-			h = h.byte(1)
-		}
+		h = h.byte(5).byte(byte(e.To)).flag(e.Strict)
 	case *Over:
 		h = h.byte(6).u64(uint64(len(e.PartitionBy)))
 	case *UDFCall:
-		h = h.byte(7).u64(uint64(len(e.Args)))
+		h = h.byte(7).u64(uint64(len(e.Args))).flag(e.UDF != nil)
 		if e.UDF != nil {
 			h = h.str(e.UDF.Name)
 		}
@@ -148,9 +163,9 @@ func fingerprintNode(n Node) (uint64, bool) {
 	}
 	switch n := n.(type) {
 	case *ScanNode:
-		h = h.str(sourceName(n.Source))
+		h = h.str(sourceName(n.Source)).schema(n.SourceSchema).flag(n.Projected)
 		if n.Projected {
-			h = h.byte(1).u64(uint64(len(n.Columns)))
+			h = h.u64(uint64(len(n.Columns)))
 			for _, c := range n.Columns {
 				h = h.str(c)
 			}
@@ -172,13 +187,7 @@ func fingerprintNode(n Node) (uint64, bool) {
 	case *SortNode:
 		h = h.u64(uint64(len(n.Keys)))
 		for _, k := range n.Keys {
-			h = h.expr(k.Expr)
-			if k.Desc {
-				h = h.byte(1)
-			}
-			if k.NullsLast {
-				h = h.byte(2)
-			}
+			h = h.expr(k.Expr).flag(k.Desc).flag(k.NullsLast)
 			det = det && IsDeterministic(k.Expr)
 		}
 	case *LimitNode:
@@ -203,6 +212,7 @@ func fingerprintNode(n Node) (uint64, bool) {
 		h = h.exprs(n.Exprs)
 		exprsDet(n.Exprs)
 	case *ExtensionNode:
+		h = h.flag(n.Def != nil)
 		if n.Def != nil {
 			h = h.str(n.Def.Name)
 		}
@@ -273,8 +283,8 @@ func stringsEqual(a, b []string) bool {
 }
 
 // Equal reports structural equality of two plans: same operators, same
-// parameters, same expressions, same sources (by identity), all the way
-// down. Fingerprints of resolved nodes are compared first as a fast reject.
+// parameters, same expressions, same sources (by identity, with the same
+// captured schema), all the way down. Fingerprints of resolved nodes are compared first as a fast reject.
 func Equal(a, b Node) bool {
 	if a == nil || b == nil {
 		return a == nil && b == nil
@@ -308,7 +318,8 @@ func sameParams(a, b Node) bool {
 	switch a := a.(type) {
 	case *ScanNode:
 		b := b.(*ScanNode)
-		if !sameSource(a.Source, b.Source) || a.Projected != b.Projected || !stringsEqual(a.Columns, b.Columns) || len(a.Pushed) != len(b.Pushed) {
+		if !sameSource(a.Source, b.Source) || !a.SourceSchema.Equal(b.SourceSchema) || a.Projected != b.Projected ||
+			!stringsEqual(a.Columns, b.Columns) || len(a.Pushed) != len(b.Pushed) {
 			return false
 		}
 		for i := range a.Pushed {

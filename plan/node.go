@@ -420,7 +420,7 @@ func (n *ScanNode) Label() string {
 	if len(n.Pushed) > 0 {
 		parts := make([]string, len(n.Pushed))
 		for i, p := range n.Pushed {
-			parts[i] = p.Expr.String() + " (" + p.Support.String() + ")"
+			parts[i] = render(p.Expr, 0) + " (" + p.Support.String() + ")"
 		}
 		b.WriteString(" pushed=[" + strings.Join(parts, ", ") + "]")
 	}

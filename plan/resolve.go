@@ -430,11 +430,22 @@ func resolveJoin(n *JoinNode, p *path) (Schema, error) {
 			out[i].Nullable = true
 		}
 	}
-	names := make(map[string]bool, len(out))
+	// A right column is renamed only when its name is a left column's; the
+	// suffixed name must then be free among the left columns and all kept
+	// right columns, whatever their order (an error otherwise, as in Polars).
+	names := make(map[string]bool, len(out)+rs.Len())
+	left := make(map[string]bool, len(out))
 	for _, f := range out {
 		names[f.Name] = true
+		left[f.Name] = true
 	}
 	dropped := DroppedRightKeys(n)
+	right := make(map[string]bool, rs.Len())
+	for _, name := range rs.Names() {
+		if !dropped[name] {
+			right[name] = true
+		}
+	}
 	suffix := n.EffectiveSuffix()
 	for i := 0; i < rs.Len(); i++ {
 		f := rs.Field(i)
@@ -444,9 +455,9 @@ func resolveJoin(n *JoinNode, p *path) (Schema, error) {
 		if n.How == LeftJoin || n.How == FullJoin {
 			f.Nullable = true
 		}
-		if names[f.Name] {
+		if left[f.Name] {
 			f.Name += suffix
-			if names[f.Name] {
+			if names[f.Name] || right[f.Name] {
 				return Schema{}, &Error{Kind: DuplicateColumn, Expr: quoteName(f.Name), Row: -1, Path: p.child(".suffix").String(),
 					Msg: fmt.Sprintf("join: right column %q collides with %q even after the suffix %q", rs.Field(i).Name, f.Name, suffix)}
 			}
@@ -542,6 +553,10 @@ func resolveWindow(n *WindowNode, p *path) (Schema, error) {
 func resolveExtension(n *ExtensionNode, p *path) (s Schema, err error) {
 	if n.Def == nil {
 		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".name").String(), Msg: "extension: no declaration"}
+	}
+	if len(n.Inputs) == 0 {
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".input").String(),
+			Msg: fmt.Sprintf("extension %s: needs at least one input", n.Def.Name)}
 	}
 	if len(n.Inputs) != n.Def.Inputs {
 		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.String(),

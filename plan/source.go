@@ -63,9 +63,11 @@ type RowCountEstimator interface {
 }
 
 // ClassifyPredicates asks src to classify conjuncts, defending the optimizer
-// against a misbehaving host: a source without the capability, one that
-// panics, one that answers with the wrong number of entries, or one that
-// answers an unknown value gets Unsupported for every conjunct concerned.
+// against a misbehaving host: a source without the capability gets
+// Unsupported for every conjunct, and so does one that panics, answers with
+// the wrong number of entries or answers a value outside the enumeration —
+// those three also return an error saying so (a source that misanswers one
+// conjunct is not trusted on the others).
 func ClassifyPredicates(src Source, conjuncts []Expr) (out []PredicateSupport, err error) {
 	out = make([]PredicateSupport, len(conjuncts))
 	c, ok := src.(PredicateClassifier)
@@ -75,17 +77,19 @@ func ClassifyPredicates(src Source, conjuncts []Expr) (out []PredicateSupport, e
 	defer func() {
 		if r := recover(); r != nil {
 			out = make([]PredicateSupport, len(conjuncts))
-			err = fmt.Errorf("source %q: ClassifyPredicates panicked: %v", src.Name(), r)
+			err = fmt.Errorf("source %s: ClassifyPredicates panicked: %v", sourceName(src), r)
 		}
 	}()
 	got := c.ClassifyPredicates(append([]Expr(nil), conjuncts...))
 	if len(got) != len(conjuncts) {
-		return out, fmt.Errorf("source %q: ClassifyPredicates returned %d answers for %d conjuncts", src.Name(), len(got), len(conjuncts))
+		return out, fmt.Errorf("source %s: ClassifyPredicates returned %d answers for %d conjuncts", sourceName(src), len(got), len(conjuncts))
 	}
 	for i, g := range got {
-		if g <= Exact {
-			out[i] = g
+		if g > Exact {
+			return make([]PredicateSupport, len(conjuncts)), fmt.Errorf("source %s: ClassifyPredicates answered %d, not a PredicateSupport, for conjunct %d `%s`",
+				sourceName(src), g, i, render(conjuncts[i], 0))
 		}
+		out[i] = g
 	}
 	return out, nil
 }

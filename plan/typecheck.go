@@ -32,9 +32,9 @@ func AggTypeOf(e Expr, in Schema) (Field, error) {
 type exprContext uint8
 
 const (
-	rowContext exprContext = iota
-	aggContext             // the top of an aggregate entry: one aggregate allowed
-	windowContext          // the aggregate directly inside over()
+	rowContext    exprContext = iota
+	aggContext                // the top of an aggregate entry: one aggregate allowed
+	windowContext             // the aggregate directly inside over()
 )
 
 func typeOf(e Expr, in Schema, ctx exprContext) (Type, bool, error) {
@@ -49,7 +49,7 @@ func typeOf(e Expr, in Schema, ctx exprContext) (Type, bool, error) {
 		}
 		return f.Type, f.Nullable, nil
 	case *Literal:
-		if e.Value.Type() == Invalid {
+		if t := e.Value.Type(); t == Invalid || int(t) >= len(typeNames) {
 			return Invalid, false, errorf(TypeError, e, "literal: missing type")
 		}
 		return e.Value.Type(), e.Value.IsNull(), nil
@@ -79,6 +79,9 @@ func typeOf(e Expr, in Schema, ctx exprContext) (Type, bool, error) {
 			return Invalid, false, errorf(InvalidPlan, e, "over: the windowed expression must be an aggregate call")
 		}
 		for _, k := range e.PartitionBy {
+			if err := nestedOver(k); err != nil {
+				return Invalid, false, err
+			}
 			if _, _, err := typeOf(k, in, rowContext); err != nil {
 				return Invalid, false, err
 			}
@@ -137,6 +140,13 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 	types := make([]Type, len(e.Args))
 	nulls := make([]bool, len(e.Args))
 	for i, a := range e.Args {
+		if e.Fn.IsAggregate() {
+			// The arguments of an aggregate are row expressions, but a
+			// window among them would be a window inside an aggregate.
+			if err := nestedOver(a); err != nil {
+				return Invalid, false, err
+			}
+		}
 		t, n, err := typeOf(a, in, argCtx)
 		if err != nil {
 			return Invalid, false, err
@@ -239,6 +249,23 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 		return Int64, false, nil
 	}
 	return Invalid, false, errorf(InvalidPlan, e, "unknown function")
+}
+
+// nestedOver rejects a window inside an aggregate's arguments or inside
+// another window's partition keys: synthesis computes only the outermost
+// over() of an expression, so a nested one would never be computed.
+func nestedOver(e Expr) error {
+	var over Expr
+	Walk(e, func(x Expr) bool {
+		if _, ok := x.(*Over); ok {
+			over = x
+		}
+		return over == nil
+	})
+	if over != nil {
+		return errorf(InvalidPlan, over, "over: a window cannot appear inside an aggregate or another window")
+	}
+	return nil
 }
 
 // commonType is the type two branches of if() or coalesce() unify to: the

@@ -50,19 +50,28 @@ func NewUDFRegistry(udfs ...*UDF) (*UDFRegistry, error) {
 	return r, nil
 }
 
-// Register adds u, rejecting unnamed, incomplete and duplicate UDFs and names
-// that shadow a built-in function.
+// Register adds u, rejecting unnamed, incomplete and duplicate UDFs, invalid
+// parameter or result types, and names that shadow a built-in function or
+// would make canonical text ambiguous (a UDF named int32 or cast would print
+// like an int32 literal or a cast).
 func (r *UDFRegistry) Register(u *UDF) error {
 	switch {
 	case u == nil || u.Name == "":
 		return fmt.Errorf("register udf: missing name")
 	case u.Fn == nil:
 		return fmt.Errorf("register udf %q: missing Fn", u.Name)
-	case u.Result == Invalid:
+	case u.Result == Invalid || int(u.Result) >= len(typeNames):
 		return fmt.Errorf("register udf %q: missing result type", u.Name)
 	}
-	if _, builtin := ParseFunc(u.Name); builtin || !isIdent(u.Name) {
-		return fmt.Errorf("register udf %q: the name is a built-in function or not an identifier", u.Name)
+	for i, t := range u.Params {
+		if t == Invalid || int(t) >= len(typeNames) {
+			return fmt.Errorf("register udf %q: parameter %d has an invalid type", u.Name, i+1)
+		}
+	}
+	_, builtin := ParseFunc(u.Name)
+	_, typeName := ParseType(u.Name)
+	if builtin || typeName || u.Name == "cast" || !isIdent(u.Name) {
+		return fmt.Errorf("register udf %q: the name is a built-in function, a type or cast, or not an identifier", u.Name)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -86,6 +95,9 @@ func (r *UDFRegistry) Lookup(name string) (*UDF, bool) {
 
 // Names returns the registered names, sorted.
 func (r *UDFRegistry) Names() []string {
+	if r == nil {
+		return nil
+	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	names := make([]string, 0, len(r.udfs))

@@ -1,0 +1,235 @@
+package plan
+
+import (
+	"strings"
+	"testing"
+)
+
+// fieldOK is an expected TypeOf result.
+type fieldOK struct {
+	name     string
+	typ      Type
+	nullable bool
+}
+
+func TestTypeOfEveryFunction(t *testing.T) {
+	// std: a int64?, b int64, i int32?, f float64?, s string?, p bool?, k int64, q bool
+	a, b, i, f, s, p, k, q := Col("a"), Col("b"), Col("i"), Col("f"), Col("s"), Col("p"), Col("k"), Col("q")
+	in := stdSchema()
+	incWrap := builtinUDF(t, "inc_wrap")
+	for _, tc := range []struct {
+		e    E
+		want fieldOK
+	}{
+		{a, fieldOK{"a", Int64, true}}, {b, fieldOK{"b", Int64, false}}, {a.Alias("z").Alias("y"), fieldOK{"y", Int64, true}},
+		{Lit(1), fieldOK{"literal", Int64, false}}, {Lit(int32(1)), fieldOK{"literal", Int32, false}},
+		{Lit(1.5), fieldOK{"literal", Float64, false}}, {Lit("x"), fieldOK{"literal", String, false}},
+		{Lit(true), fieldOK{"literal", Bool, false}}, {Null(String), fieldOK{"literal", String, true}},
+		{b.Alias("x"), fieldOK{"x", Int64, false}},
+		// arithmetic: promoted type, null if either operand may be null
+		{b.Add(k), fieldOK{"b", Int64, false}}, {a.Add(b), fieldOK{"a", Int64, true}}, {b.Add(a), fieldOK{"b", Int64, true}},
+		{i.Add(i), fieldOK{"i", Int32, true}}, {i.Sub(a), fieldOK{"i", Int64, true}}, {b.Mul(f), fieldOK{"b", Float64, true}},
+		{i.Div(f), fieldOK{"i", Float64, true}}, {b.Div(k), fieldOK{"b", Int64, false}}, {b.Mod(k), fieldOK{"b", Int64, false}},
+		{b.Mod(Lit(1.5)), fieldOK{"b", Float64, false}}, {Lit(int32(1)).Add(Lit(2)), fieldOK{"literal", Int64, false}},
+		{b.Add(Null(Int64)), fieldOK{"b", Int64, true}},
+		{b.Neg(), fieldOK{"b", Int64, false}}, {i.Neg(), fieldOK{"i", Int32, true}}, {f.Abs(), fieldOK{"f", Float64, true}},
+		// comparisons
+		{a.Eq(f), fieldOK{"a", Bool, true}}, {b.Eq(k), fieldOK{"b", Bool, false}}, {s.Ne(s), fieldOK{"s", Bool, true}},
+		{q.Lt(q), fieldOK{"q", Bool, false}}, {i.Le(a), fieldOK{"i", Bool, true}}, {f.Gt(Lit(1)), fieldOK{"f", Bool, true}},
+		{b.Ge(Lit(int32(1))), fieldOK{"b", Bool, false}}, {b.Lt(k).Eq(q), fieldOK{"b", Bool, false}},
+		// logic
+		{p.And(q), fieldOK{"p", Bool, true}}, {q.Or(q), fieldOK{"q", Bool, false}}, {Lit(true).And(Lit(false)), fieldOK{"literal", Bool, false}},
+		{p.Not(), fieldOK{"p", Bool, true}}, {q.Not(), fieldOK{"q", Bool, false}},
+		{a.IsNull(), fieldOK{"a", Bool, false}}, {s.IsNotNull(), fieldOK{"s", Bool, false}},
+		{f.IsNaN(), fieldOK{"f", Bool, false}}, {Null(Float64).IsNaN(), fieldOK{"literal", Bool, false}},
+		// strings
+		{s.StrLen(), fieldOK{"s", Int64, true}}, {Lit("x").StrLen(), fieldOK{"literal", Int64, false}},
+		{Concat(s, Lit("x")), fieldOK{"s", String, true}}, {Concat(Lit("x"), Lit("y")), fieldOK{"literal", String, false}},
+		{Concat(Lit("x")), fieldOK{"literal", String, false}},
+		// if: common type of the branches; null iff a branch may be null (the condition never adds nulls)
+		{If(p, b, k), fieldOK{"p", Int64, false}}, {If(q, i, f), fieldOK{"q", Float64, true}}, {If(q, b, a), fieldOK{"q", Int64, true}},
+		{If(q, i, b), fieldOK{"q", Int64, true}}, {If(q, s, Lit("z")), fieldOK{"q", String, true}},
+		{If(q, q, Lit(false)), fieldOK{"q", Bool, false}},
+		// coalesce: null only when every operand may be null
+		{Coalesce(a, b), fieldOK{"a", Int64, false}}, {Coalesce(a, a), fieldOK{"a", Int64, true}},
+		{Coalesce(i, a), fieldOK{"i", Int64, true}}, {Coalesce(a, f, Lit(0)), fieldOK{"a", Float64, false}},
+		{Coalesce(s), fieldOK{"s", String, true}},
+		// casts: strict keeps nullability, non-strict adds it where the cast can fail
+		{a.Cast(Int32), fieldOK{"a", Int32, true}}, {b.Cast(Int32), fieldOK{"b", Int32, false}},
+		{b.TryCast(Int32), fieldOK{"b", Int32, true}}, {b.TryCast(Float64), fieldOK{"b", Float64, false}},
+		{b.TryCast(String), fieldOK{"b", String, false}}, {Lit("1").TryCast(Int64), fieldOK{"literal", Int64, true}},
+		{Lit(1.5).TryCast(Bool), fieldOK{"literal", Bool, false}}, {q.TryCast(Int32), fieldOK{"q", Int32, false}},
+		// windows
+		{b.Sum().Over(k), fieldOK{"b", Int64, true}}, {i.Sum().Over(k), fieldOK{"i", Int64, true}},
+		{f.Mean().Over(k, s), fieldOK{"f", Float64, true}}, {a.Count().Over(k), fieldOK{"a", Int64, false}},
+		{Len().Over(k), fieldOK{"len", Int64, false}}, {s.Min().Over(k), fieldOK{"s", String, true}},
+		{b.Sum().Alias("t").Over(k), fieldOK{"t", Int64, true}}, {b.Sum().Over(k).Add(Lit(1)), fieldOK{"b", Int64, true}},
+		// udf: the declared result, always nullable
+		{CallUDF(incWrap, b), fieldOK{"b", Int64, true}},
+	} {
+		got, err := TypeOf(tc.e.Expr(), in)
+		if err != nil {
+			t.Errorf("TypeOf(%s): %v", tc.e, err)
+			continue
+		}
+		want := Field{Name: tc.want.name, Type: tc.want.typ, Nullable: tc.want.nullable}
+		if got != want {
+			t.Errorf("TypeOf(%s) = %v, want %v", tc.e, got, want)
+		}
+	}
+}
+
+func TestAggTypeOf(t *testing.T) {
+	in := stdSchema()
+	a, b, i, f, s, p := Col("a"), Col("b"), Col("i"), Col("f"), Col("s"), Col("p")
+	for _, tc := range []struct {
+		e    E
+		want fieldOK
+	}{
+		{b.Sum(), fieldOK{"b", Int64, true}}, {i.Sum(), fieldOK{"i", Int64, true}}, {f.Sum(), fieldOK{"f", Float64, true}},
+		{b.Mean(), fieldOK{"b", Float64, true}}, {i.Mean(), fieldOK{"i", Float64, true}},
+		{s.Min(), fieldOK{"s", String, true}}, {p.Max(), fieldOK{"p", Bool, true}}, {b.Min(), fieldOK{"b", Int64, true}},
+		{a.Count(), fieldOK{"a", Int64, false}}, {Len(), fieldOK{"len", Int64, false}},
+		{b.First(), fieldOK{"b", Int64, true}}, {i.Last(), fieldOK{"i", Int32, true}},
+		{b.Add(a).Sum().Alias("t"), fieldOK{"t", Int64, true}}, {Len().Alias("n"), fieldOK{"n", Int64, false}},
+		{CallUDF(builtinUDF(t, "inc_wrap"), b).Sum(), fieldOK{"b", Int64, true}},
+	} {
+		got, err := AggTypeOf(tc.e.Expr(), in)
+		if err != nil {
+			t.Errorf("AggTypeOf(%s): %v", tc.e, err)
+			continue
+		}
+		if want := (Field{Name: tc.want.name, Type: tc.want.typ, Nullable: tc.want.nullable}); got != want {
+			t.Errorf("AggTypeOf(%s) = %v, want %v", tc.e, got, want)
+		}
+	}
+}
+
+func TestTypeErrors(t *testing.T) {
+	a, b, i, f, s, p, k, q := Col("a"), Col("b"), Col("i"), Col("f"), Col("s"), Col("p"), Col("k"), Col("q")
+	in := stdSchema()
+	incWrap := builtinUDF(t, "inc_wrap")
+	rowCtx := func(e Expr) error { _, err := TypeOf(e, in); return err }
+	aggCtx := func(e Expr) error { _, err := AggTypeOf(e, in); return err }
+	for _, tc := range []struct {
+		e     E
+		agg   bool
+		kind  ErrorKind
+		expr  string
+		msg   string
+		exact bool // msg is the whole message
+	}{
+		{s.Add(a), false, TypeError, "s + a", "add: cannot add string and int64", true},
+		{a.Sub(s), false, TypeError, "a - s", "sub: cannot subtract int64 and string", true},
+		{p.Mul(a), false, TypeError, "p * a", "mul: cannot multiply bool and int64", true},
+		{s.Div(a), false, TypeError, "s / a", "div: cannot divide string and int64", true},
+		{s.Mod(a), false, TypeError, "s % a", "mod: cannot take the remainder of string and int64", true},
+		{q.Add(q), false, TypeError, "q + q", "add: cannot add bool and bool", true},
+		{s.Add(s), false, TypeError, "s + s", "add: cannot add string and string", true},
+		{s.Neg(), false, TypeError, "-s", "neg: expects a number, got string", true},
+		{p.Abs(), false, TypeError, "abs(p)", "abs: expects a number, got bool", true},
+		{a.Eq(s), false, TypeError, "a == s", "eq: cannot compare int64 and string", true},
+		{p.Lt(a), false, TypeError, "p < a", "lt: cannot compare bool and int64", true},
+		{s.Ge(q), false, TypeError, "s >= q", "ge: cannot compare string and bool", true},
+		{a.And(p), false, TypeError, "a and p", "and: expects bool operands, got int64 and bool", true},
+		{p.Or(s), false, TypeError, "p or s", "or: expects bool operands, got bool and string", true},
+		{a.Not(), false, TypeError, "not(a)", "not: expects bool, got int64", true},
+		{a.IsNaN(), false, TypeError, "is_nan(a)", "is_nan: expects float64, got int64", true},
+		{a.StrLen(), false, TypeError, "str_len(a)", "str_len: expects string, got int64", true},
+		{Concat(s, a), false, TypeError, `concat(s, a)`, "concat: argument 2 must be string, got int64", true},
+		{If(a, b, b), false, TypeError, "if(a, b, b)", "if: the condition must be bool, got int64", true},
+		{If(p, a, s), false, TypeError, "if(p, a, s)", "if: branches have incompatible types int64 and string", true},
+		{Coalesce(a, s), false, TypeError, "coalesce(a, s)", "coalesce: arguments have incompatible types int64 and string", true},
+		{Coalesce(a, f, s), false, TypeError, "coalesce(a, f, s)", "coalesce: arguments have incompatible types int64 and string", true},
+		// the innermost failing expression is named
+		{a.Add(s.Neg()).Gt(Lit(1)), false, TypeError, "-s", "neg: expects a number, got string", true},
+		{s.Add(a).Alias("x"), false, TypeError, "s + a", "add: cannot add string and int64", true},
+		// arity
+		{callE(FuncAdd, a), false, TypeError, "add(a)", "add: expects 2 arguments, got 1", true},
+		{callE(FuncIf, p, a), false, TypeError, "if(p, a)", "if: expects 3 arguments, got 2", true},
+		{Concat(), false, TypeError, "concat()", "concat: expects at least 1 arguments, got 0", true},
+		{callE(FuncLen, a), true, TypeError, "len(a)", "len: expects 0 arguments, got 1", true},
+		{callE(Func(200), a), false, InvalidPlan, "invalid(a)", "unknown function", true},
+		{callE(FuncInvalid), false, InvalidPlan, "invalid()", "unknown function", true},
+		// names, literals, casts, aliases
+		{Col("zz"), false, UnknownColumn, "zz", `column "zz" not found; the input has [a b i f s p k q]`, true},
+		{Col("z z").Add(a), false, UnknownColumn, `col("z z")`, `column "z z" not found`, false},
+		{Lit(uint8(1)), false, TypeError, "null(invalid)", "literal: missing type", true},
+		{Null(Type(77)), false, TypeError, "null(type(77))", "literal: missing type", true},
+		{Wrap(&Cast{Expr: a.Expr(), To: Invalid, Strict: true}), false, TypeError, "cast(a, invalid)", "cast: invalid target type", true},
+		{Wrap(&Cast{Expr: a.Expr(), To: Type(9)}), false, TypeError, "cast(a, type(9), strict=false)", "cast: invalid target type", true},
+		{s.Add(a).Cast(Int32), false, TypeError, "s + a", "add: cannot add string and int64", true},
+		{a.Alias(""), false, InvalidPlan, `a as ""`, "alias: empty name", true},
+		// aggregates and windows in the wrong place
+		{a.Sum(), false, InvalidPlan, "sum(a)", "sum: an aggregate is allowed only in an aggregate node or inside over()", true},
+		{Len(), false, InvalidPlan, "len()", "len: an aggregate is allowed only in an aggregate node or inside over()", true},
+		{a.Sum().Add(Lit(1)), false, InvalidPlan, "sum(a)", "an aggregate is allowed only", false},
+		{a.Sum().Add(Lit(1)), true, InvalidPlan, "sum(a) + 1", "aggregate: each entry must be an aggregate call such as sum(a), got `sum(a) + 1`", true},
+		{a, true, InvalidPlan, "a", "aggregate: each entry must be an aggregate call", false},
+		{a.Sum().Sum(), true, InvalidPlan, "sum(a)", "sum: an aggregate is allowed only", false},
+		{s.Sum(), true, TypeError, "sum(s)", "sum: expects a number, got string", true},
+		{p.Mean(), true, TypeError, "mean(p)", "mean: expects a number, got bool", true},
+		{a.Sum().Over(k), true, InvalidPlan, "sum(a).over(k)", "aggregate: each entry must be an aggregate call", false},
+		{a.Over(k), false, InvalidPlan, "a.over(k)", "over: the windowed expression must be an aggregate call", true},
+		{a.Add(b).Over(k), false, InvalidPlan, "(a + b).over(k)", "over: the windowed expression must be an aggregate call", true},
+		{a.Sum().Over(), false, InvalidPlan, "sum(a).over()", "over: at least one partition key is required", true},
+		{a.Sum().Over(Col("zz")), false, UnknownColumn, "zz", "not found", false},
+		{a.Sum().Over(k.Sum()), false, InvalidPlan, "sum(k)", "an aggregate is allowed only", false},
+		{s.Sum().Over(k), false, TypeError, "sum(s)", "sum: expects a number, got string", true},
+		// nested windows are rejected wherever they hide
+		{a.Sum().Over(k).Sum().Over(b), false, InvalidPlan, "sum(a).over(k)", "over: a window cannot appear inside an aggregate or another window", true},
+		{a.Sum().Over(b.Sum().Over(k)), false, InvalidPlan, "sum(b).over(k)", "over: a window cannot appear inside an aggregate or another window", true},
+		{a.Sum().Over(k).Add(Lit(1)).Count(), true, InvalidPlan, "sum(a).over(k)", "over: a window cannot appear inside", false},
+		// UDFs
+		{CallUDF(incWrap, b, b), false, TypeError, "inc_wrap(b, b)", "inc_wrap: expects 1 arguments, got 2", true},
+		{CallUDF(incWrap, i), false, TypeError, "inc_wrap(i)", "inc_wrap: argument 1 must be int64, got int32", true},
+		{CallUDF(incWrap, s.Neg()), false, TypeError, "-s", "neg: expects a number", false},
+		{CallUDF(nil, b), false, InvalidPlan, "udf(b)", "udf: missing definition", true},
+		{CallUDF(incWrap, b.Sum()), false, InvalidPlan, "sum(b)", "an aggregate is allowed only", false},
+		// missing expressions
+		{Wrap(nil), false, InvalidPlan, "", "missing expression", true},
+		{Wrap(&Call{Fn: FuncAdd, Args: []Expr{a.Expr(), nil}}), false, InvalidPlan, "", "missing expression", true},
+	} {
+		check := rowCtx
+		if tc.agg {
+			check = aggCtx
+		}
+		err := check(tc.e.Expr())
+		if err == nil {
+			t.Errorf("%s (agg=%v): no error, want %s %q", tc.e, tc.agg, tc.kind, tc.msg)
+			continue
+		}
+		pe, ok := AsError(err)
+		if !ok {
+			t.Errorf("%s: %v is not a *Error", tc.e, err)
+			continue
+		}
+		if pe.Kind != tc.kind || pe.Expr != tc.expr || pe.Row != -1 {
+			t.Errorf("%s: got kind %s expr %q row %d, want %s %q -1", tc.e, pe.Kind, pe.Expr, pe.Row, tc.kind, tc.expr)
+		}
+		if tc.exact && pe.Msg != tc.msg || !tc.exact && !strings.Contains(pe.Msg, tc.msg) {
+			t.Errorf("%s: message %q, want %q (exact=%v)", tc.e, pe.Msg, tc.msg, tc.exact)
+		}
+	}
+}
+
+func TestCastCanFail(t *testing.T) {
+	// Row: from; column: to (bool, int32, int64, float64, string).
+	want := map[Type][5]bool{
+		Bool:    {false, false, false, false, false},
+		Int32:   {false, false, false, false, false},
+		Int64:   {false, true, false, false, false},
+		Float64: {false, true, true, false, false},
+		String:  {true, true, true, true, false},
+	}
+	for from, row := range want {
+		for j, to := range Types() {
+			if got := CastCanFail(from, to); got != row[j] {
+				t.Errorf("CastCanFail(%s, %s) = %v, want %v", from, to, got, row[j])
+			}
+		}
+	}
+	if !CastCanFail(Invalid, Int64) {
+		t.Error("a cast from an invalid type must count as fallible")
+	}
+}

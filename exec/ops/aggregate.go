@@ -1,0 +1,371 @@
+package ops
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// The aggregates are hand-written because Arrow's Go compute has none, and
+// arrow/math's sums ignore validity and wrap on overflow (go-deps.md §1.1).
+// Each is one pass over the rows in row order, accumulating per group id,
+// which is exactly the sequential, never-reassociated order the semantics
+// require of float reductions.
+
+// Aggregate computes the aggregate fn (plan.FuncSum ... plan.FuncLast) of
+// arg for each of groups groups, where ids[i] is row i's group (as GroupIDs
+// or OneGroup make them). arg is the aggregate's evaluated argument, one
+// value per row; it is ignored (and may be nil) for len. The result has one
+// row per group, from mem:
+//
+//   - sum: int32 and int64 sum to int64, checked — an overflow returns a
+//     *plan.Error{Kind: plan.Overflow, Expr: exprText, Row: the row whose
+//     addition overflowed first in row order}; float64 sums in row order
+//     (the fold starts from the first value, so sum([-0.0]) is -0.0); null
+//     when the group has no non-null value.
+//   - mean: float64, the float64 sum of the non-null values in row order
+//     divided by their count; null when there are none.
+//   - min, max: the operand's type; non-null values, floats by the total
+//     order -Inf < ... < -0.0 < +0.0 < ... < +Inf < NaN, strings by bytes,
+//     false < true; among equal values (two NaNs) the first row's bits win;
+//     null when there are none.
+//   - count: int64, never null: the non-null values. len: int64, never
+//     null: the rows.
+//   - first, last: the value of the group's first / last row, null
+//     included; null for a group with no rows.
+//
+// exprText is the canonical text of the aggregate expression, named by
+// errors.
+func Aggregate(mem memory.Allocator, fn plan.Func, exprText string, arg arrow.Array, ids []int32, groups int) (arrow.Array, error) {
+	if err := checkIDs(ids, groups); err != nil {
+		return nil, fmt.Errorf("aggregate %s: %w", exprText, err)
+	}
+	if fn == plan.FuncLen {
+		return aggLen(mem, ids, groups), nil
+	}
+	if !fn.IsAggregate() {
+		return nil, fmt.Errorf("aggregate %s: %s is not an aggregate function", exprText, fn)
+	}
+	if arg == nil {
+		return nil, fmt.Errorf("aggregate %s: %s needs an argument", exprText, fn)
+	}
+	if arg.Len() != len(ids) {
+		return nil, fmt.Errorf("aggregate %s: argument has %d rows, ids %d", exprText, arg.Len(), len(ids))
+	}
+	var out arrow.Array
+	var err error
+	switch fn {
+	case plan.FuncCount:
+		out = aggCount(mem, arg, ids, groups)
+	case plan.FuncSum:
+		out, err = aggSum(mem, exprText, arg, ids, groups)
+	case plan.FuncMean:
+		out, err = aggMean(mem, arg, ids, groups)
+	case plan.FuncMin, plan.FuncMax:
+		out, err = aggMinMax(mem, fn == plan.FuncMax, arg, ids, groups)
+	case plan.FuncFirst:
+		out, err = Take(mem, arg, FirstRows(ids, groups))
+	case plan.FuncLast:
+		out, err = Take(mem, arg, lastRows(ids, groups))
+	default:
+		err = fmt.Errorf("unknown aggregate %s", fn)
+	}
+	if err != nil {
+		if _, ok := plan.AsError(err); ok {
+			return nil, err
+		}
+		return nil, fmt.Errorf("aggregate %s: %w", exprText, err)
+	}
+	return out, nil
+}
+
+// checkIDs rejects group ids outside [0, groups).
+func checkIDs(ids []int32, groups int) error {
+	if groups < 0 || groups > maxRows {
+		return fmt.Errorf("bad group count %d", groups)
+	}
+	if err := checkRows(len(ids)); err != nil {
+		return err
+	}
+	for i, g := range ids {
+		if uint32(g) >= uint32(groups) {
+			return fmt.Errorf("row %d has group id %d, want [0, %d)", i, g, groups)
+		}
+	}
+	return nil
+}
+
+// lastRows returns the last row of each group (-1 for a group with none).
+func lastRows(ids []int32, groups int) []int32 {
+	last := make([]int32, groups)
+	for g := range last {
+		last[g] = -1
+	}
+	for i, g := range ids {
+		last[g] = int32(i)
+	}
+	return last
+}
+
+// aggLen counts the rows of each group.
+func aggLen(mem memory.Allocator, ids []int32, groups int) arrow.Array {
+	out := newFixedOut[int64](mem, groups)
+	for _, g := range ids {
+		out.vals[g]++
+	}
+	return out.finish(arrow.PrimitiveTypes.Int64, nil)
+}
+
+// aggCount counts the non-null values of each group.
+func aggCount(mem memory.Allocator, arg arrow.Array, ids []int32, groups int) arrow.Array {
+	out := newFixedOut[int64](mem, groups)
+	v := validityOf(arg)
+	if v.all() {
+		for _, g := range ids {
+			out.vals[g]++
+		}
+	} else {
+		for i, g := range ids {
+			if v.valid(i) {
+				out.vals[g]++
+			}
+		}
+	}
+	return out.finish(arrow.PrimitiveTypes.Int64, nil)
+}
+
+// hasBitmap turns a per-group "has a value" flag into a validity bitmap.
+func hasBitmap(mem memory.Allocator, has []bool) *bitmap {
+	bm := newBitmap(mem, len(has))
+	for g, h := range has {
+		if h {
+			bm.set(g)
+		}
+	}
+	return bm
+}
+
+// aggSum dispatches sum by argument type.
+func aggSum(mem memory.Allocator, exprText string, arg arrow.Array, ids []int32, groups int) (arrow.Array, error) {
+	switch a := arg.(type) {
+	case *array.Int64:
+		return sumInts(mem, exprText, a.Int64Values(), validityOf(a), ids, groups)
+	case *array.Int32:
+		return sumInts(mem, exprText, a.Int32Values(), validityOf(a), ids, groups)
+	case *array.Float64:
+		return sumFloats(mem, a.Float64Values(), validityOf(a), ids, groups), nil
+	}
+	return nil, fmt.Errorf("sum of %s", typeName(arg))
+}
+
+// sumInts is the checked integer sum.
+func sumInts[T int32 | int64](mem memory.Allocator, exprText string, vals []T, v validity, ids []int32, groups int) (arrow.Array, error) {
+	out := newFixedOut[int64](mem, groups)
+	acc := out.vals
+	has := make([]bool, groups)
+	for i, g := range ids {
+		if !v.valid(i) {
+			continue
+		}
+		a, x := acc[g], int64(vals[i])
+		s := a + x
+		if (a^s)&(x^s) < 0 {
+			out.buf.Release()
+			return nil, &plan.Error{Kind: plan.Overflow, Expr: exprText, Row: int64(i),
+				Msg: "integer sum overflows int64"}
+		}
+		acc[g] = s
+		has[g] = true
+	}
+	return out.finish(arrow.PrimitiveTypes.Int64, hasBitmap(mem, has)), nil
+}
+
+// sumFloats is the float sum, sequential in row order per group.
+func sumFloats(mem memory.Allocator, vals []float64, v validity, ids []int32, groups int) arrow.Array {
+	out := newFixedOut[float64](mem, groups)
+	acc := out.vals
+	has := make([]bool, groups)
+	for i, g := range ids {
+		if !v.valid(i) {
+			continue
+		}
+		if has[g] {
+			acc[g] += vals[i]
+		} else {
+			acc[g] = vals[i]
+			has[g] = true
+		}
+	}
+	return out.finish(arrow.PrimitiveTypes.Float64, hasBitmap(mem, has))
+}
+
+// aggMean dispatches mean by argument type.
+func aggMean(mem memory.Allocator, arg arrow.Array, ids []int32, groups int) (arrow.Array, error) {
+	switch a := arg.(type) {
+	case *array.Int64:
+		return meanOf(mem, a.Int64Values(), validityOf(a), ids, groups), nil
+	case *array.Int32:
+		return meanOf(mem, a.Int32Values(), validityOf(a), ids, groups), nil
+	case *array.Float64:
+		return meanOf(mem, a.Float64Values(), validityOf(a), ids, groups), nil
+	}
+	return nil, fmt.Errorf("mean of %s", typeName(arg))
+}
+
+// meanOf sums each group's non-null values as float64 in row order and
+// divides by their count.
+func meanOf[T int32 | int64 | float64](mem memory.Allocator, vals []T, v validity, ids []int32, groups int) arrow.Array {
+	out := newFixedOut[float64](mem, groups)
+	acc := out.vals
+	cnt := make([]int64, groups)
+	for i, g := range ids {
+		if !v.valid(i) {
+			continue
+		}
+		if cnt[g] > 0 {
+			acc[g] += float64(vals[i])
+		} else {
+			acc[g] = float64(vals[i])
+		}
+		cnt[g]++
+	}
+	has := make([]bool, groups)
+	for g, c := range cnt {
+		if c > 0 {
+			acc[g] /= float64(c)
+			has[g] = true
+		}
+	}
+	return out.finish(arrow.PrimitiveTypes.Float64, hasBitmap(mem, has))
+}
+
+// aggMinMax dispatches min and max by argument type.
+func aggMinMax(mem memory.Allocator, isMax bool, arg arrow.Array, ids []int32, groups int) (arrow.Array, error) {
+	switch a := arg.(type) {
+	case *array.Int64:
+		return minMaxInts(mem, isMax, a.Int64Values(), validityOf(a), ids, groups, a.DataType()), nil
+	case *array.Int32:
+		return minMaxInts(mem, isMax, a.Int32Values(), validityOf(a), ids, groups, a.DataType()), nil
+	case *array.Float64:
+		return minMaxFloats(mem, isMax, a.Float64Values(), validityOf(a), ids, groups), nil
+	case *array.Boolean:
+		return minMaxBools(mem, isMax, a, ids, groups), nil
+	case *array.String:
+		return minMaxStrings(mem, isMax, a, ids, groups)
+	}
+	return nil, fmt.Errorf("min/max of %s", typeName(arg))
+}
+
+// minMaxInts is min or max over integers.
+func minMaxInts[T int32 | int64](mem memory.Allocator, isMax bool, vals []T, v validity, ids []int32, groups int, dt arrow.DataType) arrow.Array {
+	out := newFixedOut[T](mem, groups)
+	best := out.vals
+	has := make([]bool, groups)
+	for i, g := range ids {
+		if !v.valid(i) {
+			continue
+		}
+		x := vals[i]
+		switch {
+		case !has[g]:
+			best[g], has[g] = x, true
+		case isMax && x > best[g], !isMax && x < best[g]:
+			best[g] = x
+		}
+	}
+	return out.finish(dt, hasBitmap(mem, has))
+}
+
+// minMaxFloats is min or max over floats by the total order; the first of
+// equal values (by the order: NaNs of any payload) keeps its bits.
+func minMaxFloats(mem memory.Allocator, isMax bool, vals []float64, v validity, ids []int32, groups int) arrow.Array {
+	out := newFixedOut[float64](mem, groups)
+	best := out.vals
+	bestKey := make([]uint64, groups)
+	has := make([]bool, groups)
+	for i, g := range ids {
+		if !v.valid(i) {
+			continue
+		}
+		k := floatSortKey(vals[i])
+		switch {
+		case !has[g]:
+			best[g], bestKey[g], has[g] = vals[i], k, true
+		case isMax && k > bestKey[g], !isMax && k < bestKey[g]:
+			best[g], bestKey[g] = vals[i], k
+		}
+	}
+	return out.finish(arrow.PrimitiveTypes.Float64, hasBitmap(mem, has))
+}
+
+// minMaxBools is min (all true) or max (any true) over bools.
+func minMaxBools(mem memory.Allocator, isMax bool, a *array.Boolean, ids []int32, groups int) arrow.Array {
+	v := validityOf(a)
+	bits, off := boolParts(a)
+	best := make([]bool, groups)
+	has := make([]bool, groups)
+	for i, g := range ids {
+		if !v.valid(i) {
+			continue
+		}
+		x := bitAt(bits, off, i)
+		switch {
+		case !has[g]:
+			best[g], has[g] = x, true
+		case isMax:
+			best[g] = best[g] || x
+		default:
+			best[g] = best[g] && x
+		}
+	}
+	vals := newBitmap(mem, groups)
+	for g, b := range best {
+		if b {
+			vals.bits[g>>3] |= 1 << (g & 7)
+		}
+	}
+	return finishArray(arrow.FixedWidthTypes.Boolean, groups, hasBitmap(mem, has), vals.buf)
+}
+
+// minMaxStrings is min or max over strings by bytes, as the row of the
+// winner (so the bytes are copied once, by Take).
+func minMaxStrings(mem memory.Allocator, isMax bool, a *array.String, ids []int32, groups int) (arrow.Array, error) {
+	v := validityOf(a)
+	rows := make([]int32, groups)
+	for g := range rows {
+		rows[g] = -1
+	}
+	best := make([]string, groups)
+	for i, g := range ids {
+		if !v.valid(i) {
+			continue
+		}
+		s := a.Value(i)
+		switch {
+		case rows[g] < 0:
+			rows[g], best[g] = int32(i), s
+		case isMax && s > best[g], !isMax && s < best[g]:
+			rows[g], best[g] = int32(i), s
+		}
+	}
+	return Take(mem, a, rows)
+}
+
+// floatSortKey maps a float to an unsigned key whose order is the total
+// order -Inf < ... < -0.0 < +0.0 < ... < +Inf < NaN, with every NaN (any
+// sign, any payload) equal and greatest.
+func floatSortKey(f float64) uint64 {
+	if f != f {
+		return math.MaxUint64
+	}
+	b := math.Float64bits(f)
+	if b>>63 != 0 {
+		return ^b
+	}
+	return b | 1<<63
+}

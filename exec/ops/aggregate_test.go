@@ -1,0 +1,146 @@
+package ops
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+func TestAggregate(t *testing.T) {
+	// Three groups plus an empty fourth one (ids never name it).
+	ids := i32s(0, 1, 0, 2, 1, 0)
+	const groups = 4
+	cases := []struct {
+		name   string
+		fn     plan.Func
+		dt     arrow.DataType
+		arg    []any
+		wantDT arrow.DataType
+		want   []any
+	}{
+		{"len", plan.FuncLen, nil, nil, tI64, []any{3, 2, 1, 0}},
+		{"count", plan.FuncCount, tI64, []any{1, nil, nil, 4, nil, 6}, tI64, []any{2, 0, 1, 0}},
+		{"sum int64", plan.FuncSum, tI64, []any{1, nil, 2, maxInt64, nil, -10}, tI64, []any{-7, nil, maxInt64, nil}},
+		{"sum int32 widens", plan.FuncSum, tI32, []any{2147483647, 1, 2147483647, -5, nil, 2}, tI64, []any{4294967296, 1, -5, nil}},
+		{"sum float in row order", plan.FuncSum, tF64, []any{1e308, negZero, 1e308, 2.5, negZero, -1e308}, tF64, []any{posInf, negZero, 2.5, nil}},
+		{"sum float first value kept", plan.FuncSum, tF64, []any{negZero, nil, nil, sNaN, nil, nil}, tF64, []any{negZero, nil, sNaN, nil}},
+		{"sum float nan", plan.FuncSum, tF64, []any{1.0, 1.0, payNaN, 1.0, 1.0, 3.0}, tF64, []any{payNaN, 2.0, 1.0, nil}},
+		{"mean int", plan.FuncMean, tI64, []any{1, nil, 2, maxInt64, nil, 4}, tF64, []any{7.0 / 3, nil, 9.223372036854776e18, nil}},
+		{"mean float", plan.FuncMean, tF64, []any{negZero, 1.0, nil, posInf, 2.0, negInf}, tF64, []any{negInf, 1.5, posInf, nil}},
+		{"mean of -0.0", plan.FuncMean, tF64, []any{negZero, nil, negZero, nil, nil, nil}, tF64, []any{negZero, nil, nil, nil}},
+		{"min int", plan.FuncMin, tI64, []any{5, nil, minInt64, 3, 7, nil}, tI64, []any{minInt64, 7, 3, nil}},
+		{"max int32", plan.FuncMax, tI32, []any{5, nil, -1, -3, -7, 9}, tI32, []any{9, -7, -3, nil}},
+		{"min float zeros", plan.FuncMin, tF64, []any{0.0, qNaN, negZero, nil, hwNaN, 0.0}, tF64, []any{negZero, qNaN, nil, nil}},
+		{"max float nan wins, first nan kept", plan.FuncMax, tF64, []any{payNaN, 1.0, posInf, negInf, qNaN, hwNaN}, tF64, []any{payNaN, qNaN, negInf, nil}},
+		{"min float -inf", plan.FuncMin, tF64, []any{hwNaN, 2.0, negInf, 0.0, 1.0, posInf}, tF64, []any{negInf, 1.0, 0.0, nil}},
+		{"max bool", plan.FuncMax, tBool, []any{false, nil, true, false, nil, false}, tBool, []any{true, nil, false, nil}},
+		{"min bool", plan.FuncMin, tBool, []any{true, true, false, nil, false, true}, tBool, []any{false, false, nil, nil}},
+		{"min string", plan.FuncMin, tStr, []any{"b", "", "a\x00", "x", nil, "a"}, tStr, []any{"a", "", "x", nil}},
+		{"max string", plan.FuncMax, tStr, []any{"b", "", "é", "x", "z", "a"}, tStr, []any{"é", "z", "x", nil}},
+		{"first includes null", plan.FuncFirst, tF64, []any{nil, negZero, 1.0, sNaN, 2.0, 3.0}, tF64, []any{nil, negZero, sNaN, nil}},
+		{"last includes null", plan.FuncLast, tStr, []any{"a", "b", "c", "d", nil, nil}, tStr, []any{nil, nil, "d", nil}},
+		{"last bool", plan.FuncLast, tBool, []any{true, false, false, true, true, nil}, tBool, []any{nil, true, true, nil}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := newMem(t)
+			var arg arrow.Array
+			if tc.dt != nil {
+				arg = build(t, mem, tc.dt, tc.arg...)
+				defer arg.Release()
+			}
+			out, err := Aggregate(mem, tc.fn, "agg", arg, ids, groups)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Release()
+			checkArray(t, out)
+			if !arrow.TypeEqual(out.DataType(), tc.wantDT) {
+				t.Fatalf("type %s, want %s", out.DataType(), tc.wantDT)
+			}
+			if got, want := cellsOf(out), expectCells(tc.wantDT, tc.want...); !sameCells(got, want) {
+				t.Errorf("got %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// TestAggregateNoRows covers the keyless aggregate over empty input: one
+// row, count and len 0, everything else null.
+func TestAggregateNoRows(t *testing.T) {
+	ids := OneGroup(0)
+	for _, fn := range []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast} {
+		for _, dt := range []arrow.DataType{tI64, tI32, tF64, tStr, tBool} {
+			if (fn == plan.FuncSum || fn == plan.FuncMean) && (dt == tStr || dt == tBool) {
+				continue
+			}
+			t.Run(fn.String()+"/"+dt.String(), func(t *testing.T) {
+				mem := newMem(t)
+				arg := build(t, mem, dt)
+				defer arg.Release()
+				out, err := Aggregate(mem, fn, "agg", arg, ids, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer out.Release()
+				want := []any{nil}
+				if fn == plan.FuncCount || fn == plan.FuncLen {
+					want = []any{int64(0)}
+				}
+				if got := cellsOf(out); !sameCells(got, want) {
+					t.Errorf("got %v, want %v", got, want)
+				}
+			})
+		}
+	}
+}
+
+func TestAggregateOverflow(t *testing.T) {
+	mem := newMem(t)
+	arg := build(t, mem, tI64, 1, maxInt64, 5, -3, 1, minInt64)
+	defer arg.Release()
+	// Group 1 is rows 1 and 4: MaxInt64 + 1 overflows at row 4, although
+	// group 0 (1 + 5 + -3 + MinInt64) would not.
+	_, err := Aggregate(mem, plan.FuncSum, "sum(a)", arg, i32s(0, 1, 0, 0, 1, 0), 2)
+	var pe *plan.Error
+	if !errors.As(err, &pe) || pe.Kind != plan.Overflow || pe.Expr != "sum(a)" || pe.Row != 4 {
+		t.Fatalf("err = %v, want overflow in sum(a) at row 4", err)
+	}
+	// The same values in other groups do not overflow.
+	out, err := Aggregate(mem, plan.FuncSum, "sum(a)", arg, i32s(0, 1, 0, 0, 0, 0), 2)
+	if err != nil {
+		t.Fatalf("err = %v", err)
+	}
+	defer out.Release()
+	if got, want := cellsOf(out), expectCells(tI64, minInt64+1+5-3+1, maxInt64); !sameCells(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	// A negative overflow is found too.
+	neg := build(t, mem, tI64, minInt64, -1)
+	defer neg.Release()
+	if _, err := Aggregate(mem, plan.FuncSum, "s", neg, i32s(0, 0), 1); err == nil {
+		t.Error("MinInt64 + -1: want overflow")
+	}
+}
+
+func TestAggregateErrors(t *testing.T) {
+	mem := newMem(t)
+	arg := build(t, mem, tStr, "a", "b")
+	defer arg.Release()
+	for name, call := range map[string]func() (arrow.Array, error){
+		"id out of range": func() (arrow.Array, error) { return Aggregate(mem, plan.FuncCount, "c", arg, i32s(0, 2), 2) },
+		"negative id":     func() (arrow.Array, error) { return Aggregate(mem, plan.FuncCount, "c", arg, i32s(0, -1), 2) },
+		"length mismatch": func() (arrow.Array, error) { return Aggregate(mem, plan.FuncCount, "c", arg, i32s(0), 1) },
+		"sum of strings":  func() (arrow.Array, error) { return Aggregate(mem, plan.FuncSum, "s", arg, i32s(0, 0), 1) },
+		"not aggregate":   func() (arrow.Array, error) { return Aggregate(mem, plan.FuncAdd, "x", arg, i32s(0, 0), 1) },
+		"nil argument":    func() (arrow.Array, error) { return Aggregate(mem, plan.FuncMin, "m", nil, i32s(0, 0), 1) },
+	} {
+		if out, err := call(); err == nil {
+			out.Release()
+			t.Errorf("%s: want an error", name)
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package ops
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// GroupIDs assigns each row the id of its key's group, ids dense and in
+// first-appearance order (the first row's group is 0, the next new key's
+// group 1, ...). Keys compare per docs/semantics.md: all NaNs equal, -0.0
+// equal to +0.0, a null equal to a null. firstRows[g] is the first row of
+// group g (so len(firstRows) is the number of groups); Take each key column
+// by firstRows to get the group keys with their first row's bits.
+//
+// keys must be at least one column, all of the same length. An aggregate
+// without keys has exactly one group even over no rows: use OneGroup.
+func GroupIDs(keys []arrow.Array) (ids []int32, firstRows []int32, err error) {
+	n, err := checkKeys(keys)
+	if err != nil {
+		return nil, nil, fmt.Errorf("group: %w", err)
+	}
+	ids = make([]int32, n)
+	groups, err := groupInto(keys, ids)
+	if err != nil {
+		return nil, nil, fmt.Errorf("group: %w", err)
+	}
+	return ids, FirstRows(ids, groups), nil
+}
+
+// OneGroup returns the group ids of a keyless aggregate or an over() with no
+// partition keys: every one of rows rows in group 0. Aggregate with these ids
+// and groups = 1 yields the one output row, also for rows = 0 (count and len
+// 0, the other aggregates null).
+func OneGroup(rows int) []int32 { return make([]int32, rows) }
+
+// FirstRows returns the first row of each group, given ids in
+// first-appearance order (as GroupIDs makes them) and the number of groups.
+// A group with no row gets -1.
+func FirstRows(ids []int32, groups int) []int32 {
+	first := make([]int32, groups)
+	for g := range first {
+		first[g] = -1
+	}
+	seen := 0
+	for i, g := range ids {
+		if int(g) == seen {
+			first[g] = int32(i)
+			seen++
+			if seen == groups {
+				break
+			}
+		}
+	}
+	return first
+}
+
+// DistinctRows returns the first row of each distinct key, in input order:
+// the distinct operator (keys are the subset columns, or all columns). Keys
+// compare as in GroupIDs.
+func DistinctRows(keys []arrow.Array) ([]int32, error) {
+	_, first, err := GroupIDs(keys)
+	if err != nil {
+		return nil, fmt.Errorf("distinct: %w", err)
+	}
+	return first, nil
+}
+
+// checkKeys validates a key list and returns its row count.
+func checkKeys(keys []arrow.Array) (int, error) {
+	if len(keys) == 0 {
+		return 0, fmt.Errorf("no key columns")
+	}
+	for k, c := range keys {
+		if c == nil {
+			return 0, fmt.Errorf("key %d is nil", k)
+		}
+	}
+	n := keys[0].Len()
+	for k, c := range keys[1:] {
+		if c.Len() != n {
+			return 0, fmt.Errorf("key %d has %d rows, key 0 has %d", k+1, c.Len(), n)
+		}
+	}
+	return n, checkRows(n)
+}
+
+// groupInto fills ids with dense first-appearance group ids of the key rows
+// and returns the number of groups. Multi-column keys fold left to right:
+// the ids of the first k columns pair with the next column's ids into one
+// word per row, which is encoded again.
+func groupInto(keys []arrow.Array, ids []int32) (int, error) {
+	c, err := groupCol(keys[0])
+	if err != nil {
+		return 0, fmt.Errorf("key 0: %w", err)
+	}
+	groups, _ := encode(c, true, ids)
+	if len(keys) == 1 {
+		return groups, nil
+	}
+	col := make([]int32, len(ids))
+	for k := 1; k < len(keys); k++ {
+		c, err := groupCol(keys[k])
+		if err != nil {
+			return 0, fmt.Errorf("key %d: %w", k, err)
+		}
+		g, _ := encode(c, true, col)
+		words, v := pairWords(ids, col, g)
+		groups, _ = encodeWords(words, v, true, ids)
+	}
+	return groups, nil
+}
+
+// groupCol normalizes a grouping key column in its own domain.
+func groupCol(a arrow.Array) (*keyCol, error) {
+	dom, err := keyDomain(a)
+	if err != nil {
+		return nil, err
+	}
+	return newKeyCol(a, dom)
+}

@@ -1,0 +1,105 @@
+package ops
+
+import (
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// keySpec is one key column of a test: its type and values.
+type keySpec struct {
+	dt   arrow.DataType
+	vals []any
+}
+
+func TestGroupIDs(t *testing.T) {
+	cases := []struct {
+		name  string
+		keys  []keySpec
+		ids   []int32
+		first []int32
+	}{
+		{"empty", []keySpec{{tI64, nil}}, i32s(), i32s()},
+		{"int64 dense", []keySpec{{tI64, []any{3, 1, 3, 2, 1}}}, i32s(0, 1, 0, 2, 1), i32s(0, 1, 3)},
+		{"int64 nulls group together", []keySpec{{tI64, []any{nil, 1, nil, 1, 2}}}, i32s(0, 1, 0, 1, 2), i32s(0, 1, 4)},
+		{"int64 extremes (hash path)", []keySpec{{tI64, []any{maxInt64, minInt64, 0, -1, maxInt64, minInt64, nil}}},
+			i32s(0, 1, 2, 3, 0, 1, 4), i32s(0, 1, 2, 3, 6)},
+		{"int64 min and max span overflows", []keySpec{{tI64, []any{minInt64, -5, maxInt64, -5}}}, i32s(0, 1, 2, 1), i32s(0, 1, 2)},
+		{"all null", []keySpec{{tI64, []any{nil, nil, nil}}}, i32s(0, 0, 0), i32s(0)},
+		{"int32", []keySpec{{tI32, []any{-1, 5, -1, nil}}}, i32s(0, 1, 0, 2), i32s(0, 1, 3)},
+		{"float NaNs and zeros", []keySpec{{tF64, []any{qNaN, 0.0, hwNaN, negZero, sNaN, payNaN, 1.5, nil, posInf, negInf, posInf}}},
+			i32s(0, 1, 0, 1, 0, 0, 2, 3, 4, 5, 4), i32s(0, 1, 6, 7, 8, 9)},
+		{"string", []keySpec{{tStr, []any{"", "a", nil, "", "a\x00", "a", nil}}}, i32s(0, 1, 2, 0, 3, 1, 2), i32s(0, 1, 2, 4)},
+		{"bool", []keySpec{{tBool, []any{true, nil, false, true, nil}}}, i32s(0, 1, 2, 0, 1), i32s(0, 1, 2)},
+		{"two keys", []keySpec{{tI64, []any{1, 1, 2, 1, 2, nil, nil}}, {tStr, []any{"x", "y", "x", "x", nil, nil, "x"}}},
+			i32s(0, 1, 2, 0, 3, 4, 5), i32s(0, 1, 2, 4, 5, 6)},
+		{"three keys with float", []keySpec{{tBool, []any{true, true, true, true}}, {tF64, []any{0.0, negZero, qNaN, hwNaN}}, {tI32, []any{7, 7, 7, 7}}},
+			i32s(0, 0, 1, 1), i32s(0, 2)},
+		{"heavy duplicates", []keySpec{{tI64, []any{5, 5, 5, 5, 5, 5, 5, 5}}}, i32s(0, 0, 0, 0, 0, 0, 0, 0), i32s(0)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := newMem(t)
+			keys := make([]arrow.Array, len(tc.keys))
+			for k, ks := range tc.keys {
+				keys[k] = build(t, mem, ks.dt, ks.vals...)
+				defer keys[k].Release()
+			}
+			ids, first, err := GroupIDs(keys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameIdx(ids, tc.ids) || !sameIdx(first, tc.first) {
+				t.Errorf("ids %v first %v, want %v %v", ids, first, tc.ids, tc.first)
+			}
+			distinct, err := DistinctRows(keys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameIdx(distinct, tc.first) {
+				t.Errorf("distinct %v, want %v", distinct, tc.first)
+			}
+		})
+	}
+}
+
+func TestGroupIDsSliced(t *testing.T) {
+	mem := newMem(t)
+	a := build(t, mem, tI64, 9, nil, 4, 9, nil, 4, 8)
+	defer a.Release()
+	s := sliceArray(a, 1, 6) // nil, 4, 9, nil, 4
+	defer s.Release()
+	ids, first, err := GroupIDs([]arrow.Array{s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := i32s(0, 1, 2, 0, 1); !sameIdx(ids, want) || !sameIdx(first, i32s(0, 1, 2)) {
+		t.Errorf("ids %v first %v, want %v [0 1 2]", ids, first, want)
+	}
+}
+
+func TestGroupIDsErrors(t *testing.T) {
+	mem := newMem(t)
+	a := build(t, mem, tI64, 1, 2)
+	defer a.Release()
+	b := build(t, mem, tI64, 1)
+	defer b.Release()
+	if _, _, err := GroupIDs(nil); err == nil {
+		t.Error("no keys: want an error")
+	}
+	if _, _, err := GroupIDs([]arrow.Array{a, b}); err == nil {
+		t.Error("ragged keys: want an error")
+	}
+	if _, _, err := GroupIDs([]arrow.Array{a, nil}); err == nil {
+		t.Error("nil key: want an error")
+	}
+}
+
+func TestOneGroupFirstRows(t *testing.T) {
+	if got := OneGroup(3); !sameIdx(got, i32s(0, 0, 0)) {
+		t.Errorf("OneGroup(3) = %v", got)
+	}
+	if got := FirstRows(OneGroup(0), 1); !sameIdx(got, i32s(-1)) {
+		t.Errorf("FirstRows of an empty group = %v, want [-1]", got)
+	}
+}

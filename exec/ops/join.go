@@ -1,0 +1,223 @@
+package ops
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// The join is a hand-written hash join because Arrow's Go library has none.
+// The build side's keys are encoded to dense ids (keys.go), its rows listed
+// per id in row order (a CSR layout), and the probe side looked up row by
+// row in order, which yields the semantics' output order directly: probe
+// rows in order, each followed by its matches in build order.
+
+// JoinIndices returns the row pairs of an equi-join in the output order of
+// docs/semantics.md; li[j] and ri[j] are the left and right rows of output
+// row j, and -1 marks the null-extended side:
+//
+//   - inner: left rows in order, each followed by its matches in right order;
+//   - left: as inner, plus (l, -1) in place for a left row without a match;
+//   - right: right rows in order, each with its matching left rows in left
+//     order, or (-1, r) when it has none;
+//   - full: the left join's pairs, then (-1, r) for every right row that
+//     matched nothing, in right order;
+//   - semi / anti: the left rows with / without a match, in order; ri is nil.
+//
+// left and right are the evaluated key columns (at least one pair, the
+// columns of a side of equal length). Keys compare with all NaNs equal and
+// -0.0 equal to +0.0, keys of different numeric types in the promoted type
+// (int32 with int64 as int64, an integer with float64 as float64), and a
+// null key matches nothing. A cross join has no keys: use CrossIndices.
+func JoinIndices(kind plan.JoinKind, left, right []arrow.Array) (li, ri []int32, err error) {
+	if kind == plan.CrossJoin {
+		return nil, nil, fmt.Errorf("join: a cross join has no keys; use CrossIndices")
+	}
+	if len(left) != len(right) {
+		return nil, nil, fmt.Errorf("join: %d left keys, %d right keys", len(left), len(right))
+	}
+	nl, err := checkKeys(left)
+	if err != nil {
+		return nil, nil, fmt.Errorf("join: left: %w", err)
+	}
+	nr, err := checkKeys(right)
+	if err != nil {
+		return nil, nil, fmt.Errorf("join: right: %w", err)
+	}
+	lids, rids := make([]int32, nl), make([]int32, nr)
+	switch kind {
+	case plan.RightJoin:
+		// Mirror: build on the left, probe the right in order.
+		g, err := joinIDs(right, left, rids, lids)
+		if err != nil {
+			return nil, nil, fmt.Errorf("join: %w", err)
+		}
+		pr, pl, err := probe(rids, lids, g, true, false)
+		if err != nil {
+			return nil, nil, fmt.Errorf("join: %w", err)
+		}
+		return pl, pr, nil
+	case plan.InnerJoin, plan.LeftJoin, plan.FullJoin, plan.SemiJoin, plan.AntiJoin:
+		g, err := joinIDs(left, right, lids, rids)
+		if err != nil {
+			return nil, nil, fmt.Errorf("join: %w", err)
+		}
+		switch kind {
+		case plan.SemiJoin, plan.AntiJoin:
+			return semiAnti(lids, kind == plan.SemiJoin), nil, nil
+		}
+		li, ri, err := probe(lids, rids, g, kind != plan.InnerJoin, kind == plan.FullJoin)
+		if err != nil {
+			return nil, nil, fmt.Errorf("join: %w", err)
+		}
+		return li, ri, nil
+	}
+	return nil, nil, fmt.Errorf("join: unknown join kind %d", kind)
+}
+
+// CrossIndices returns the row pairs of a cross join: every left row, in
+// order, paired with every right row, in order.
+func CrossIndices(leftRows, rightRows int) (li, ri []int32, err error) {
+	if leftRows < 0 || rightRows < 0 {
+		return nil, nil, fmt.Errorf("cross join: negative row count")
+	}
+	total := int64(leftRows) * int64(rightRows)
+	if total > maxRows {
+		return nil, nil, fmt.Errorf("cross join: %d x %d rows exceed %d output rows", leftRows, rightRows, maxRows)
+	}
+	li, ri = make([]int32, total), make([]int32, total)
+	j := 0
+	for l := 0; l < leftRows; l++ {
+		for r := 0; r < rightRows; r++ {
+			li[j], ri[j] = int32(l), int32(r)
+			j++
+		}
+	}
+	return li, ri, nil
+}
+
+// joinIDs encodes the build keys to dense ids (nulls -1) and looks the probe
+// keys up in the same id space (-1 for a null or absent key). It returns
+// the number of build ids. Multi-column keys fold pairwise as in grouping.
+func joinIDs(probeKeys, buildKeys []arrow.Array, pids, bids []int32) (int, error) {
+	var pcol, bcol []int32
+	groups := 0
+	for k := range buildKeys {
+		dom, err := joinDomain(probeKeys[k], buildKeys[k])
+		if err != nil {
+			return 0, fmt.Errorf("key %d: %w", k, err)
+		}
+		pc, err := newKeyCol(probeKeys[k], dom)
+		if err != nil {
+			return 0, fmt.Errorf("key %d: %w", k, err)
+		}
+		bc, err := newKeyCol(buildKeys[k], dom)
+		if err != nil {
+			return 0, fmt.Errorf("key %d: %w", k, err)
+		}
+		if k == 0 {
+			g, d := encode(bc, false, bids)
+			d.lookup(pc, pids)
+			groups = g
+			continue
+		}
+		if pcol == nil {
+			pcol, bcol = make([]int32, len(pids)), make([]int32, len(bids))
+		}
+		g, d := encode(bc, false, bcol)
+		d.lookup(pc, pcol)
+		bw, bv := pairWords(bids, bcol, g)
+		pw, pv := pairWords(pids, pcol, g)
+		g2, d2 := encodeWords(bw, bv, false, bids)
+		d2.lookupWords(pw, pv, pids)
+		groups = g2
+	}
+	return groups, nil
+}
+
+// semiAnti returns the probe rows with (semi) or without (anti) a match.
+func semiAnti(pids []int32, semi bool) []int32 {
+	out := make([]int32, 0)
+	for i, g := range pids {
+		if (g >= 0) == semi {
+			out = append(out, int32(i))
+		}
+	}
+	return out
+}
+
+// probe emits, for each probe row in order, its build matches in build row
+// order; with outer, a probe row without a match appears once paired with
+// -1; with trailing, the build rows no probe row matched follow, paired
+// with -1, in build order.
+func probe(pids, bids []int32, groups int, outer, trailing bool) (pout, bout []int32, err error) {
+	// CSR: start[g] .. start[g+1] indexes rows, the build rows of id g.
+	start := make([]int32, groups+1)
+	for _, g := range bids {
+		if g >= 0 {
+			start[g+1]++
+		}
+	}
+	for g := 0; g < groups; g++ {
+		start[g+1] += start[g]
+	}
+	rows := make([]int32, start[groups])
+	fill := make([]int32, groups)
+	copy(fill, start[:groups])
+	for r, g := range bids {
+		if g >= 0 {
+			rows[fill[g]] = int32(r)
+			fill[g]++
+		}
+	}
+	total := int64(0)
+	for _, g := range pids {
+		switch {
+		case g >= 0:
+			total += int64(start[g+1] - start[g])
+		case outer:
+			total++
+		}
+	}
+	var matched []bool
+	if trailing {
+		hit := make([]bool, groups)
+		for _, g := range pids {
+			if g >= 0 {
+				hit[g] = true
+			}
+		}
+		matched = make([]bool, len(bids))
+		for r, g := range bids {
+			matched[r] = g >= 0 && hit[g]
+			if !matched[r] {
+				total++
+			}
+		}
+	}
+	if total > maxRows {
+		return nil, nil, fmt.Errorf("%d output rows exceed %d", total, maxRows)
+	}
+	pout, bout = make([]int32, total), make([]int32, total)
+	j := 0
+	for p, g := range pids {
+		if g >= 0 {
+			for _, r := range rows[start[g]:start[g+1]] {
+				pout[j], bout[j] = int32(p), r
+				j++
+			}
+		} else if outer {
+			pout[j], bout[j] = int32(p), -1
+			j++
+		}
+	}
+	for r, m := range matched {
+		if !m {
+			pout[j], bout[j] = -1, int32(r)
+			j++
+		}
+	}
+	return pout, bout, nil
+}

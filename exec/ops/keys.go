@@ -1,0 +1,348 @@
+package ops
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// This file normalizes key columns (group, distinct, window and join keys)
+// into a comparison domain and assigns dense ids to their values. It is
+// hand-written because Arrow has no hash grouping, and its unique and
+// dictionary_encode keep -0.0 and +0.0 apart, which dfopt's key semantics
+// merge. Every column becomes either a slice of 64-bit "words" whose
+// equality is exactly key equality (ints as themselves, floats as
+// canonicalized bits, bools as 0/1) or a string column; multi-column keys
+// are folded pairwise into one word per row, so every key shape runs through
+// the same typed int64 hashing with no interface call per row.
+
+// domain is how a key column's values compare.
+type domain uint8
+
+const (
+	domInt    domain = iota // int32 and int64, as int64
+	domFloat                // float64 (and integers promoted to it), by canonical bits
+	domBool                 // false = 0, true = 1
+	domString               // by bytes
+)
+
+// canonicalNaN is the one word every NaN key maps to.
+const canonicalNaN = 0x7ff8000000000000
+
+// floatWord maps a float key to a word whose equality is key equality: all
+// NaNs are one key and -0.0 equals +0.0.
+func floatWord(f float64) int64 {
+	if f != f {
+		return canonicalNaN
+	}
+	if f == 0 {
+		return 0
+	}
+	return int64(math.Float64bits(f))
+}
+
+// keyCol is one key column normalized to its comparison domain.
+type keyCol struct {
+	dom   domain
+	words []int64       // domInt, domFloat, domBool: one comparable word per row
+	strs  *array.String // domString
+	valid validity
+	n     int
+}
+
+// keyDomain is the domain a column of this type compares in on its own.
+func keyDomain(a arrow.Array) (domain, error) {
+	switch a.DataType().ID() {
+	case arrow.INT32, arrow.INT64:
+		return domInt, nil
+	case arrow.FLOAT64:
+		return domFloat, nil
+	case arrow.BOOL:
+		return domBool, nil
+	case arrow.STRING:
+		return domString, nil
+	}
+	return 0, fmt.Errorf("unsupported key type %s", a.DataType())
+}
+
+// joinDomain is the domain two join keys compare in: their promoted type.
+func joinDomain(l, r arrow.Array) (domain, error) {
+	dl, err := keyDomain(l)
+	if err != nil {
+		return 0, err
+	}
+	dr, err := keyDomain(r)
+	if err != nil {
+		return 0, err
+	}
+	switch {
+	case dl == dr:
+		return dl, nil
+	case (dl == domInt || dl == domFloat) && (dr == domInt || dr == domFloat):
+		return domFloat, nil
+	}
+	return 0, fmt.Errorf("join keys of types %s and %s do not compare", l.DataType(), r.DataType())
+}
+
+// newKeyCol normalizes a into domain dom (which must be a's own domain or,
+// for an integer column, domFloat).
+func newKeyCol(a arrow.Array, dom domain) (*keyCol, error) {
+	c := &keyCol{dom: dom, valid: validityOf(a), n: a.Len()}
+	switch a := a.(type) {
+	case *array.Int64:
+		switch dom {
+		case domInt:
+			c.words = a.Int64Values()
+			return c, nil
+		case domFloat:
+			c.words = make([]int64, a.Len())
+			for i, v := range a.Int64Values() {
+				c.words[i] = floatWord(float64(v))
+			}
+			return c, nil
+		}
+	case *array.Int32:
+		switch dom {
+		case domInt:
+			c.words = make([]int64, a.Len())
+			for i, v := range a.Int32Values() {
+				c.words[i] = int64(v)
+			}
+			return c, nil
+		case domFloat:
+			c.words = make([]int64, a.Len())
+			for i, v := range a.Int32Values() {
+				c.words[i] = floatWord(float64(v))
+			}
+			return c, nil
+		}
+	case *array.Float64:
+		if dom == domFloat {
+			c.words = make([]int64, a.Len())
+			for i, v := range a.Float64Values() {
+				c.words[i] = floatWord(v)
+			}
+			return c, nil
+		}
+	case *array.Boolean:
+		if dom == domBool {
+			c.words = make([]int64, a.Len())
+			bits, off := boolParts(a)
+			for i := range c.words {
+				if bitAt(bits, off, i) {
+					c.words[i] = 1
+				}
+			}
+			return c, nil
+		}
+	case *array.String:
+		if dom == domString {
+			c.strs = a
+			return c, nil
+		}
+	}
+	return nil, fmt.Errorf("unsupported key type %s", a.DataType())
+}
+
+// colDict looks up the ids a column's values were given by encode.
+type colDict interface {
+	// lookup sets ids[i] to the id of row i of c, or -1 when row i is null
+	// or its value was never encoded. c must be in the encoded domain.
+	lookup(c *keyCol, ids []int32)
+}
+
+// encode assigns each row of c the id of its value, ids dense in
+// first-appearance order, and returns the number of ids and a dictionary
+// for lookups. With nullGroup nulls form one group of their own (grouping);
+// otherwise they get -1 and no id (a join's build side).
+func encode(c *keyCol, nullGroup bool, ids []int32) (int, colDict) {
+	if c.dom == domString {
+		return encodeStrings(c, nullGroup, ids)
+	}
+	return encodeWords(c.words[:c.n], c.valid, nullGroup, ids)
+}
+
+// directLimit bounds the size of a direct-mapped dictionary (value - min as
+// the index): dense integer keys skip hashing entirely.
+const directLimit = 1 << 22
+
+// wordDict is the dictionary of a word column: direct-mapped when the
+// values are dense, a hash table otherwise.
+type wordDict struct {
+	direct []int32 // id+1 at value-min; 0 = absent
+	min    int64
+	table  *i64Table
+}
+
+// lookup implements colDict.
+func (d *wordDict) lookup(c *keyCol, ids []int32) {
+	d.lookupWords(c.words[:c.n], c.valid, ids)
+}
+
+// lookupWords sets ids[i] to the id of words[i], or -1 when null or absent.
+func (d *wordDict) lookupWords(words []int64, v validity, ids []int32) {
+	ids = ids[:len(words)]
+	if d.direct != nil {
+		span := uint64(len(d.direct))
+		for i, w := range words {
+			off := uint64(w - d.min)
+			if off < span && v.valid(i) {
+				ids[i] = d.direct[off] - 1
+			} else {
+				ids[i] = -1
+			}
+		}
+		return
+	}
+	for i, w := range words {
+		if v.valid(i) {
+			ids[i] = d.table.find(w)
+		} else {
+			ids[i] = -1
+		}
+	}
+}
+
+// encodeWords is encode for a word column.
+func encodeWords(words []int64, v validity, nullGroup bool, ids []int32) (int, *wordDict) {
+	ids = ids[:len(words)]
+	lo, hi, seen := int64(math.MaxInt64), int64(math.MinInt64), false
+	for i, w := range words {
+		if v.valid(i) {
+			lo, hi, seen = min(lo, w), max(hi, w), true
+		}
+	}
+	d := &wordDict{min: lo}
+	next := int32(0)
+	nullID := int32(-1)
+	if !seen {
+		d.direct = []int32{}
+		for i := range ids {
+			if nullGroup {
+				if nullID < 0 {
+					nullID, next = next, next+1
+				}
+			}
+			ids[i] = nullID
+		}
+		return int(next), d
+	}
+	span := uint64(hi - lo)
+	limit := uint64(min(max(2*len(words), 1024), directLimit))
+	if span < limit {
+		d.direct = make([]int32, span+1)
+		slots := d.direct
+		if v.all() {
+			for i, w := range words {
+				s := &slots[uint64(w-lo)]
+				if *s == 0 {
+					next++
+					*s = next
+				}
+				ids[i] = *s - 1
+			}
+			return int(next), d
+		}
+		for i, w := range words {
+			if !v.valid(i) {
+				if nullGroup && nullID < 0 {
+					nullID, next = next, next+1
+				}
+				ids[i] = nullID
+				continue
+			}
+			s := &slots[uint64(w-lo)]
+			if *s == 0 {
+				next++
+				*s = next
+			}
+			ids[i] = *s - 1
+		}
+		return int(next), d
+	}
+	t := newI64Table(64)
+	d.table = t
+	for i, w := range words {
+		if !v.valid(i) {
+			if nullGroup && nullID < 0 {
+				nullID, next = next, next+1
+			}
+			ids[i] = nullID
+			continue
+		}
+		id, added := t.insert(w, next)
+		if added {
+			next++
+		}
+		ids[i] = id
+	}
+	return int(next), d
+}
+
+// strDict is the dictionary of a string column.
+type strDict map[string]int32
+
+// lookup implements colDict.
+func (d strDict) lookup(c *keyCol, ids []int32) {
+	for i := 0; i < c.n; i++ {
+		if !c.valid.valid(i) {
+			ids[i] = -1
+			continue
+		}
+		if id, ok := d[c.strs.Value(i)]; ok {
+			ids[i] = id
+		} else {
+			ids[i] = -1
+		}
+	}
+}
+
+// encodeStrings is encode for a string column. The map's keys alias the
+// array's buffer, which outlives the call.
+func encodeStrings(c *keyCol, nullGroup bool, ids []int32) (int, colDict) {
+	d := strDict{}
+	next := int32(0)
+	nullID := int32(-1)
+	for i := 0; i < c.n; i++ {
+		if !c.valid.valid(i) {
+			if nullGroup && nullID < 0 {
+				nullID, next = next, next+1
+			}
+			ids[i] = nullID
+			continue
+		}
+		s := c.strs.Value(i)
+		id, ok := d[s]
+		if !ok {
+			id = next
+			d[s] = id
+			next++
+		}
+		ids[i] = id
+	}
+	return int(next), d
+}
+
+// pairWords folds two id columns into one word per row (-1 when either is
+// -1): a*gb + b, which is below ga*gb <= 2^62 for int32 ids.
+func pairWords(a, b []int32, gb int) ([]int64, validity) {
+	words := make([]int64, len(a))
+	var bits []byte
+	for i := range a {
+		if a[i] < 0 || b[i] < 0 {
+			if bits == nil {
+				bits = make([]byte, (len(a)+7)/8)
+				for j := range bits {
+					bits[j] = 0xff
+				}
+			}
+			bits[i>>3] &^= 1 << (i & 7)
+			words[i] = -1
+			continue
+		}
+		words[i] = int64(a[i])*int64(gb) + int64(b[i])
+	}
+	return words, validity{bits: bits}
+}

@@ -1,0 +1,378 @@
+package ops
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+)
+
+// The sort is hand-written because arrow/compute's sort_indices leaks 8·n
+// bytes of scratch per call, orders NaN like a null (between the values and
+// the nulls) where dfopt orders it above +Inf, and costs ~850 ns/row
+// (go-deps.md §1.4–1.5). Here every numeric or bool key becomes an unsigned
+// word whose order is the key order (desc folded in), sorted by an LSD radix
+// sort (stable, no comparisons) or, for small runs, pdqsort on (word, row)
+// pairs; strings sort by an 8-byte prefix word and then by their bytes.
+// Multi-key sorts sort by the first key and refine each run of equal keys by
+// the next, so every key gets its typed sort and no comparison goes through
+// an interface.
+
+// SortIndices returns the stable permutation that orders the rows by keys:
+// out[j] is the input row at output position j. Each key sorts ascending
+// unless desc[k], with nulls first unless nullsLast[k] (desc does not move
+// nulls); floats by the total order -Inf < ... < -0.0 < +0.0 < ... < +Inf <
+// NaN (every NaN equal), strings by bytes, false < true; rows with equal
+// keys keep their input order. desc and nullsLast may be nil (all false) or
+// have one entry per key; keys must be at least one column of equal length.
+func SortIndices(keys []arrow.Array, desc, nullsLast []bool) ([]int32, error) {
+	s, n, err := newSorter(keys, desc, nullsLast)
+	if err != nil {
+		return nil, fmt.Errorf("sort: %w", err)
+	}
+	idx := make([]int32, n)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	s.sortRun(idx, 0)
+	return idx, nil
+}
+
+// sortCol is one sort key in sortable form.
+type sortCol struct {
+	words     []uint64 // numeric and bool keys: order word per row, desc folded in
+	isStr     bool
+	offs      []int32 // string keys: offsets and bytes (see stringParts)
+	data      []byte
+	desc      bool
+	nullsLast bool
+	valid     validity
+}
+
+// str returns row i of a string key.
+func (c *sortCol) str(i int32) []byte { return c.data[c.offs[i]:c.offs[i+1]] }
+
+// cmpVals compares the non-null values of rows a and b under this key
+// (desc applied).
+func (c *sortCol) cmpVals(a, b int32) int {
+	if c.isStr {
+		r := bytes.Compare(c.str(a), c.str(b))
+		if c.desc {
+			return -r
+		}
+		return r
+	}
+	return cmp.Compare(c.words[a], c.words[b])
+}
+
+// cmpRows compares rows a and b under this key, nulls included.
+func (c *sortCol) cmpRows(a, b int32) int {
+	if !c.valid.all() {
+		na, nb := c.valid.null(int(a)), c.valid.null(int(b))
+		if na || nb {
+			switch {
+			case na && nb:
+				return 0
+			case na != c.nullsLast:
+				return -1
+			default:
+				return 1
+			}
+		}
+	}
+	return c.cmpVals(a, b)
+}
+
+// sorter sorts row indices by a list of keys.
+type sorter struct {
+	cols    []sortCol
+	pairs   []pair // scratch, reused run after run
+	tmp     []pair
+	scratch []int32
+}
+
+// pair is a row with its sort word.
+type pair struct {
+	w uint64
+	i int32
+}
+
+// newSorter validates the keys and converts them to sortable form.
+func newSorter(keys []arrow.Array, desc, nullsLast []bool) (*sorter, int, error) {
+	n, err := checkKeys(keys)
+	if err != nil {
+		return nil, 0, err
+	}
+	if desc != nil && len(desc) != len(keys) {
+		return nil, 0, fmt.Errorf("%d desc flags for %d keys", len(desc), len(keys))
+	}
+	if nullsLast != nil && len(nullsLast) != len(keys) {
+		return nil, 0, fmt.Errorf("%d nulls_last flags for %d keys", len(nullsLast), len(keys))
+	}
+	s := &sorter{cols: make([]sortCol, len(keys))}
+	for k, a := range keys {
+		c := &s.cols[k]
+		c.desc = desc != nil && desc[k]
+		c.nullsLast = nullsLast != nil && nullsLast[k]
+		c.valid = validityOf(a)
+		if err := c.fill(a); err != nil {
+			return nil, 0, fmt.Errorf("key %d: %w", k, err)
+		}
+	}
+	return s, n, nil
+}
+
+// fill computes the order words (or string parts) of a key column.
+func (c *sortCol) fill(a arrow.Array) error {
+	flip := uint64(0)
+	if c.desc {
+		flip = math.MaxUint64
+	}
+	switch a := a.(type) {
+	case *array.Int64:
+		c.words = make([]uint64, a.Len())
+		for i, v := range a.Int64Values() {
+			c.words[i] = (uint64(v) ^ 1<<63) ^ flip
+		}
+	case *array.Int32:
+		c.words = make([]uint64, a.Len())
+		for i, v := range a.Int32Values() {
+			c.words[i] = (uint64(int64(v)) ^ 1<<63) ^ flip
+		}
+	case *array.Float64:
+		c.words = make([]uint64, a.Len())
+		for i, v := range a.Float64Values() {
+			c.words[i] = floatSortKey(v) ^ flip
+		}
+	case *array.Boolean:
+		c.words = make([]uint64, a.Len())
+		bits, off := boolParts(a)
+		for i := range c.words {
+			w := uint64(0)
+			if bitAt(bits, off, i) {
+				w = 1
+			}
+			c.words[i] = w ^ flip
+		}
+	case *array.String:
+		c.isStr = true
+		c.offs, c.data = stringParts(a)
+	default:
+		return fmt.Errorf("unsupported sort key type %s", a.DataType())
+	}
+	return nil
+}
+
+// sortRun sorts idx (rows in ascending row order, all equal on keys before
+// k) by keys k, k+1, ... Because idx starts ascending, ordering ties by row
+// index is exactly stability.
+func (s *sorter) sortRun(idx []int32, k int) {
+	c := &s.cols[k]
+	vals, nulls := s.partitionNulls(idx, c)
+	if c.isStr {
+		s.sortStrings(vals, c)
+	} else {
+		s.sortWords(vals, c.words)
+	}
+	if k+1 == len(s.cols) {
+		return
+	}
+	if len(nulls) > 1 {
+		s.sortRun(nulls, k+1)
+	}
+	for start := 0; start < len(vals); {
+		end := start + 1
+		for end < len(vals) && c.cmpVals(vals[start], vals[end]) == 0 {
+			end++
+		}
+		if end-start > 1 {
+			s.sortRun(vals[start:end], k+1)
+		}
+		start = end
+	}
+}
+
+// partitionNulls moves the null rows of idx to the front or back (as the key
+// says), keeping order within each part, and returns both parts.
+func (s *sorter) partitionNulls(idx []int32, c *sortCol) (vals, nulls []int32) {
+	if c.valid.all() {
+		return idx, nil
+	}
+	if cap(s.scratch) < len(idx) {
+		s.scratch = make([]int32, len(idx))
+	}
+	nullRows := s.scratch[:0]
+	w := 0
+	for _, r := range idx {
+		if c.valid.valid(int(r)) {
+			idx[w] = r
+			w++
+		} else {
+			nullRows = append(nullRows, r)
+		}
+	}
+	if c.nullsLast {
+		copy(idx[w:], nullRows)
+		return idx[:w], idx[w:]
+	}
+	nn := len(nullRows)
+	copy(idx[nn:], idx[:w])
+	copy(idx, nullRows)
+	return idx[nn:], idx[:nn]
+}
+
+// radixMin is the run length from which numeric runs use the radix sort.
+const radixMin = 1024
+
+// sortWords sorts rows (ascending) by their words, ties by row.
+func (s *sorter) sortWords(idx []int32, words []uint64) {
+	n := len(idx)
+	if n < 2 {
+		return
+	}
+	if n <= 16 {
+		insertionByWord(idx, words)
+		return
+	}
+	p := s.pairBuf(n)
+	for j, r := range idx {
+		p[j] = pair{words[r], r}
+	}
+	if n < radixMin {
+		slices.SortFunc(p, cmpPair)
+	} else {
+		p = radixPairs(p, s.tmp[:n])
+	}
+	for j := range p {
+		idx[j] = p[j].i
+	}
+}
+
+// cmpPair orders pairs by word, then row.
+func cmpPair(a, b pair) int {
+	if a.w != b.w {
+		return cmp.Compare(a.w, b.w)
+	}
+	return cmp.Compare(a.i, b.i)
+}
+
+// insertionByWord is a stable insertion sort for tiny runs.
+func insertionByWord(idx []int32, words []uint64) {
+	for i := 1; i < len(idx); i++ {
+		r := idx[i]
+		w := words[r]
+		j := i
+		for j > 0 && words[idx[j-1]] > w {
+			idx[j] = idx[j-1]
+			j--
+		}
+		idx[j] = r
+	}
+}
+
+// pairBuf returns n pairs of scratch (and makes tmp at least as long).
+func (s *sorter) pairBuf(n int) []pair {
+	if cap(s.pairs) < n {
+		s.pairs = make([]pair, n)
+		s.tmp = make([]pair, n)
+	}
+	return s.pairs[:n]
+}
+
+// radixPairs sorts pairs by word with a stable LSD radix sort, one byte per
+// pass, skipping the bytes every word shares. It returns whichever of a and
+// tmp holds the result.
+func radixPairs(a, tmp []pair) []pair {
+	var counts [8][256]int
+	for _, p := range a {
+		w := p.w
+		counts[0][byte(w)]++
+		counts[1][byte(w>>8)]++
+		counts[2][byte(w>>16)]++
+		counts[3][byte(w>>24)]++
+		counts[4][byte(w>>32)]++
+		counts[5][byte(w>>40)]++
+		counts[6][byte(w>>48)]++
+		counts[7][byte(w>>56)]++
+	}
+	src, dst := a, tmp
+	for b := uint(0); b < 8; b++ {
+		c := &counts[b]
+		shift := 8 * b
+		if c[byte(src[0].w>>shift)] == len(src) {
+			continue
+		}
+		sum := 0
+		for j, cnt := range c {
+			c[j] = sum
+			sum += cnt
+		}
+		for _, p := range src {
+			d := byte(p.w >> shift)
+			dst[c[d]] = p
+			c[d]++
+		}
+		src, dst = dst, src
+	}
+	return src
+}
+
+// prefixWord is the first 8 bytes of a string as a big-endian word (zero
+// padded), so word order agrees with byte order wherever words differ.
+func prefixWord(b []byte) uint64 {
+	if len(b) >= 8 {
+		return binary.BigEndian.Uint64(b)
+	}
+	var buf [8]byte
+	copy(buf[:], b)
+	return binary.BigEndian.Uint64(buf[:])
+}
+
+// sortStrings sorts rows (ascending) by a string key, ties by row: by the
+// prefix word first, then each run of equal prefixes by the full bytes.
+func (s *sorter) sortStrings(idx []int32, c *sortCol) {
+	n := len(idx)
+	if n < 2 {
+		return
+	}
+	flip := uint64(0)
+	if c.desc {
+		flip = math.MaxUint64
+	}
+	p := s.pairBuf(n)
+	for j, r := range idx {
+		p[j] = pair{prefixWord(c.str(r)) ^ flip, r}
+	}
+	full := func(a, b pair) int {
+		if a.w != b.w {
+			return cmp.Compare(a.w, b.w)
+		}
+		if r := c.cmpVals(a.i, b.i); r != 0 {
+			return r
+		}
+		return cmp.Compare(a.i, b.i)
+	}
+	if n < radixMin {
+		slices.SortFunc(p, full)
+	} else {
+		p = radixPairs(p, s.tmp[:n])
+		for start := 0; start < n; {
+			end := start + 1
+			for end < n && p[end].w == p[start].w {
+				end++
+			}
+			if end-start > 1 {
+				slices.SortFunc(p[start:end], full)
+			}
+			start = end
+		}
+	}
+	for j := range p {
+		idx[j] = p[j].i
+	}
+}

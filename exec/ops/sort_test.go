@@ -1,0 +1,91 @@
+package ops
+
+import (
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+func TestSortIndices(t *testing.T) {
+	cases := []struct {
+		name      string
+		keys      []keySpec
+		desc      []bool
+		nullsLast []bool
+		want      []int32
+	}{
+		{"empty", []keySpec{{tI64, nil}}, nil, nil, i32s()},
+		{"int64 stable, nulls first", []keySpec{{tI64, []any{3, nil, 1, 3, minInt64, maxInt64, nil, 1}}}, nil, nil,
+			i32s(1, 6, 4, 2, 7, 0, 3, 5)},
+		{"int64 desc keeps nulls first", []keySpec{{tI64, []any{3, nil, 1, 3, minInt64, maxInt64, nil, 1}}}, []bool{true}, nil,
+			i32s(1, 6, 5, 0, 3, 2, 7, 4)},
+		{"int64 nulls last", []keySpec{{tI64, []any{3, nil, 1, 3, minInt64, maxInt64, nil, 1}}}, nil, []bool{true},
+			i32s(4, 2, 7, 0, 3, 5, 1, 6)},
+		{"int64 desc nulls last", []keySpec{{tI64, []any{3, nil, 1, 3, minInt64, maxInt64, nil, 1}}}, []bool{true}, []bool{true},
+			i32s(5, 0, 3, 2, 7, 4, 1, 6)},
+		{"float total order", []keySpec{{tF64, []any{qNaN, 0.0, negZero, posInf, negInf, nil, hwNaN, -1.5, 1.5, sNaN, negZero}}}, nil, nil,
+			i32s(5, 4, 7, 2, 10, 1, 8, 3, 0, 6, 9)},
+		{"float desc", []keySpec{{tF64, []any{qNaN, 0.0, negZero, posInf, negInf, nil, hwNaN, -1.5, 1.5, sNaN, negZero}}}, []bool{true}, []bool{true},
+			i32s(0, 6, 9, 3, 8, 1, 2, 10, 7, 4, 5)},
+		{"int32", []keySpec{{tI32, []any{-2147483648, 2147483647, 0, -1}}}, nil, nil, i32s(0, 3, 2, 1)},
+		{"strings by bytes", []keySpec{{tStr, []any{"b", "", "a\x00", "a", "B", "é", "abcdefgh", "abcdefgh\x00", "abcdefgg", nil}}}, nil, nil,
+			i32s(9, 1, 4, 3, 2, 8, 6, 7, 0, 5)},
+		{"strings desc", []keySpec{{tStr, []any{"b", "", "a\x00", "a", "B", "é", "abcdefgh", "abcdefgh\x00", "abcdefgg", nil}}}, []bool{true}, nil,
+			i32s(9, 5, 0, 7, 6, 8, 2, 3, 4, 1)},
+		{"bool", []keySpec{{tBool, []any{true, false, nil, true, false}}}, nil, nil, i32s(2, 1, 4, 0, 3)},
+		{"bool desc", []keySpec{{tBool, []any{true, false, nil, true, false}}}, []bool{true}, []bool{true}, i32s(0, 3, 1, 4, 2)},
+		{"two keys", []keySpec{{tI64, []any{2, 1, 2, 1, nil, 2, nil}}, {tStr, []any{"b", "z", "a", "a", "q", "b", "p"}}},
+			[]bool{false, true}, nil, i32s(4, 6, 1, 3, 0, 5, 2)},
+		{"three keys with null runs", []keySpec{{tBool, []any{true, true, true, true, true}}, {tF64, []any{nil, 1.0, nil, 1.0, nil}}, {tI64, []any{3, 2, 1, nil, 2}}},
+			nil, []bool{false, true, true}, i32s(1, 3, 2, 4, 0)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := newMem(t)
+			keys := make([]arrow.Array, len(tc.keys))
+			for k, ks := range tc.keys {
+				keys[k] = build(t, mem, ks.dt, ks.vals...)
+				defer keys[k].Release()
+			}
+			got, err := SortIndices(keys, tc.desc, tc.nullsLast)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameIdx(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+			for k := 0; k <= len(got); k++ {
+				top, err := TopK(keys, tc.desc, tc.nullsLast, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !sameIdx(top, got[:k]) {
+					t.Errorf("TopK(%d) = %v, want %v", k, top, got[:k])
+				}
+			}
+		})
+	}
+}
+
+func TestSortErrors(t *testing.T) {
+	mem := newMem(t)
+	a := build(t, mem, tI64, 1, 2)
+	defer a.Release()
+	b := build(t, mem, tI64, 1)
+	defer b.Release()
+	if _, err := SortIndices(nil, nil, nil); err == nil {
+		t.Error("no keys: want an error")
+	}
+	if _, err := SortIndices([]arrow.Array{a, b}, nil, nil); err == nil {
+		t.Error("ragged keys: want an error")
+	}
+	if _, err := SortIndices([]arrow.Array{a}, []bool{true, false}, nil); err == nil {
+		t.Error("too many desc flags: want an error")
+	}
+	if _, err := TopK([]arrow.Array{a}, nil, nil, -1); err == nil {
+		t.Error("negative k: want an error")
+	}
+	if got, err := TopK([]arrow.Array{a}, nil, nil, 10); err != nil || !sameIdx(got, i32s(0, 1)) {
+		t.Errorf("TopK beyond the rows = %v, %v", got, err)
+	}
+}

@@ -1,0 +1,117 @@
+package ops
+
+import (
+	"cmp"
+	"container/heap"
+	"fmt"
+	"slices"
+
+	"github.com/apache/arrow-go/v18/arrow"
+)
+
+// TopK is hand-written because nothing in Arrow selects the first k rows of
+// a sort order: a bounded max-heap of k rows costs one comparison with the
+// heap's top for almost every row, instead of sorting all of them.
+
+// topKHeapDiv bounds the heap: when k*topKHeapDiv >= rows, sorting every
+// row and truncating is as cheap, so TopK does that.
+const topKHeapDiv = 8
+
+// TopK returns the first k rows of the sort order: exactly
+// SortIndices(keys, desc, nullsLast)[:min(k, rows)], without sorting every
+// row (the sort+limit operator). k < 0 is an error.
+func TopK(keys []arrow.Array, desc, nullsLast []bool, k int) ([]int32, error) {
+	if k < 0 {
+		return nil, fmt.Errorf("top-k: negative k %d", k)
+	}
+	s, n, err := newSorter(keys, desc, nullsLast)
+	if err != nil {
+		return nil, fmt.Errorf("top-k: %w", err)
+	}
+	if k == 0 {
+		return []int32{}, nil
+	}
+	if k*topKHeapDiv >= n {
+		idx := make([]int32, n)
+		for i := range idx {
+			idx[i] = int32(i)
+		}
+		s.sortRun(idx, 0)
+		return idx[:min(k, n)], nil
+	}
+	less := s.rowLess()
+	h := &rowHeap{rows: make([]int32, 0, k), less: less}
+	for i := 0; i < k; i++ {
+		h.rows = append(h.rows, int32(i))
+	}
+	heap.Init(h)
+	if c := &s.cols[0]; len(s.cols) == 1 && !c.isStr && c.valid.all() {
+		// One numeric key without nulls: a later row enters only with a
+		// strictly smaller word than the top's (a tie loses on row order).
+		w := c.words
+		for i := k; i < n; i++ {
+			if w[i] < w[h.rows[0]] {
+				h.rows[0] = int32(i)
+				heap.Fix(h, 0)
+			}
+		}
+	} else {
+		for i := k; i < n; i++ {
+			if less(int32(i), h.rows[0]) {
+				h.rows[0] = int32(i)
+				heap.Fix(h, 0)
+			}
+		}
+	}
+	out := h.rows
+	slices.SortFunc(out, func(a, b int32) int {
+		if less(a, b) {
+			return -1
+		}
+		if less(b, a) {
+			return 1
+		}
+		return 0
+	})
+	return out, nil
+}
+
+// rowLess returns the strict total order of rows under the sort keys, ties
+// broken by row index (which is what stability means).
+func (s *sorter) rowLess() func(a, b int32) bool {
+	cols := s.cols
+	return func(a, b int32) bool {
+		for k := range cols {
+			if r := cols[k].cmpRows(a, b); r != 0 {
+				return r < 0
+			}
+		}
+		return cmp.Less(a, b)
+	}
+}
+
+// rowHeap is a max-heap of rows under less: the top is the row that leaves
+// first.
+type rowHeap struct {
+	rows []int32
+	less func(a, b int32) bool
+}
+
+// Len implements heap.Interface.
+func (h *rowHeap) Len() int { return len(h.rows) }
+
+// Less implements heap.Interface (reversed: a max-heap).
+func (h *rowHeap) Less(i, j int) bool { return h.less(h.rows[j], h.rows[i]) }
+
+// Swap implements heap.Interface.
+func (h *rowHeap) Swap(i, j int) { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
+
+// Push implements heap.Interface (unused: the heap has a fixed size).
+func (h *rowHeap) Push(x any) { h.rows = append(h.rows, x.(int32)) }
+
+// Pop implements heap.Interface (unused: the heap has a fixed size).
+func (h *rowHeap) Pop() any {
+	r := h.rows[len(h.rows)-1]
+	h.rows = h.rows[:len(h.rows)-1]
+	return r
+}

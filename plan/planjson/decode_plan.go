@@ -1,0 +1,572 @@
+package planjson
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// nodeFields lists, per op, the allowed fields and then the required ones.
+// "window" and the scan fields "columns" and "pushed" are optimizer output:
+// they let an optimized plan round-trip (docs/plan-format.md).
+var nodeFields = map[string]struct{ allowed, required []string }{
+	"scan":         {[]string{"op", "table", "columns", "pushed"}, []string{"table"}},
+	"filter":       {[]string{"op", "input", "predicates"}, []string{"input", "predicates"}},
+	"project":      {[]string{"op", "input", "exprs"}, []string{"input", "exprs"}},
+	"with_columns": {[]string{"op", "input", "exprs"}, []string{"input", "exprs"}},
+	"sort":         {[]string{"op", "input", "keys"}, []string{"input", "keys"}},
+	"limit":        {[]string{"op", "input", "n"}, []string{"input", "n"}},
+	"slice":        {[]string{"op", "input", "offset", "len"}, []string{"input", "offset", "len"}},
+	"aggregate":    {[]string{"op", "input", "keys", "aggs"}, []string{"input", "aggs"}},
+	"join":         {[]string{"op", "left", "right", "kind", "left_on", "right_on", "suffix"}, []string{"left", "right", "kind"}},
+	"union":        {[]string{"op", "inputs"}, []string{"inputs"}},
+	"distinct":     {[]string{"op", "input", "subset"}, []string{"input"}},
+	"window":       {[]string{"op", "input", "exprs"}, []string{"input", "exprs"}},
+	"extension":    {[]string{"op", "name", "input", "inputs"}, []string{"name"}},
+}
+
+func opNames() []string {
+	names := make([]string, 0, len(nodeFields))
+	for n := range nodeFields {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// node decodes a plan node.
+func (d *decoder) node(v *jvalue, p *path) (plan.Node, *Error) {
+	if v.kind != jObject {
+		return nil, errAt(v, p, "expected a plan node (an object with \"op\"), got %s", v.kind)
+	}
+	opv := v.get("op")
+	if opv == nil {
+		if isExprObject(v) {
+			return nil, errAt(v, p, "expected a plan node, got an expression (a node has an \"op\" field)")
+		}
+		return nil, errAt(v, p, "missing required field \"op\" in a plan node")
+	}
+	op, err := str(opv, p.field("op"))
+	if err != nil {
+		return nil, err
+	}
+	spec, ok := nodeFields[op]
+	if !ok {
+		return nil, errAt(opv, p, "unknown op %q (known: %s)%s", op, list(opNames()), suggest(op, opNames()))
+	}
+	what := "a " + op + " node"
+	if op == "aggregate" || op == "extension" {
+		what = "an " + op + " node"
+	}
+	if err := checkFields(v, p, what, spec.allowed, spec.required...); err != nil {
+		return nil, err
+	}
+	// Children first, then the node's own fields: errors come out bottom-up,
+	// in the order plan.Resolve reports them.
+	var in plan.Node
+	if v.get("input") != nil && op != "extension" {
+		var err *Error
+		if in, err = d.node(v.get("input"), p.field("input")); err != nil {
+			return nil, err
+		}
+	}
+	exprs := func(field string) ([]plan.Expr, *Error) {
+		if f := v.get(field); f != nil {
+			return d.exprList(f, p.field(field))
+		}
+		return nil, nil
+	}
+	switch op {
+	case "scan":
+		return d.scan(v, p)
+	case "filter":
+		preds, err := exprs("predicates")
+		if err != nil {
+			return nil, err
+		}
+		return &plan.FilterNode{Input: in, Predicates: preds}, nil
+	case "project", "with_columns", "window":
+		es, err := exprs("exprs")
+		if err != nil {
+			return nil, err
+		}
+		switch op {
+		case "project":
+			return &plan.ProjectNode{Input: in, Exprs: es}, nil
+		case "with_columns":
+			return &plan.WithColumnsNode{Input: in, Exprs: es}, nil
+		}
+		return &plan.WindowNode{Input: in, Exprs: es}, nil
+	case "sort":
+		keys, err := d.sortKeys(v.get("keys"), p.field("keys"))
+		if err != nil {
+			return nil, err
+		}
+		return &plan.SortNode{Input: in, Keys: keys}, nil
+	case "limit":
+		n, err := integer(v.get("n"), p.field("n"))
+		if err != nil {
+			return nil, err
+		}
+		return &plan.LimitNode{Input: in, N: n}, nil
+	case "slice":
+		off, err := integer(v.get("offset"), p.field("offset"))
+		if err != nil {
+			return nil, err
+		}
+		n, err := integer(v.get("len"), p.field("len"))
+		if err != nil {
+			return nil, err
+		}
+		return &plan.SliceNode{Input: in, Offset: off, Len: n}, nil
+	case "aggregate":
+		keys, err := exprs("keys")
+		if err != nil {
+			return nil, err
+		}
+		aggs, err := exprs("aggs")
+		if err != nil {
+			return nil, err
+		}
+		return &plan.AggregateNode{Input: in, Keys: keys, Aggs: aggs}, nil
+	case "join":
+		return d.join(v, p)
+	case "union":
+		ins, err := d.nodeList(v.get("inputs"), p.field("inputs"))
+		if err != nil {
+			return nil, err
+		}
+		return &plan.UnionNode{Inputs: ins}, nil
+	case "distinct":
+		var subset []string
+		if s := v.get("subset"); s != nil {
+			if subset, err = stringList(s, p.field("subset")); err != nil {
+				return nil, err
+			}
+		}
+		return &plan.DistinctNode{Input: in, Subset: subset}, nil
+	case "extension":
+		return d.extension(v, p)
+	}
+	return nil, errAt(opv, p, "unknown op %q", op)
+}
+
+func (d *decoder) nodeList(v *jvalue, p *path) ([]plan.Node, *Error) {
+	items, err := array(v, p)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]plan.Node, len(items))
+	for i, it := range items {
+		if out[i], err = d.node(it, p.index(i)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (d *decoder) scan(v *jvalue, p *path) (plan.Node, *Error) {
+	tv := v.get("table")
+	name, err := str(tv, p.field("table"))
+	if err != nil {
+		return nil, err
+	}
+	spec, ok := d.tables[name]
+	if !ok {
+		names := make([]string, 0, len(d.tables))
+		for n := range d.tables {
+			names = append(names, n)
+		}
+		return nil, errAt(tv, p.field("table"), "unknown table %q (declared: %s)%s", name, list(names), suggest(name, names))
+	}
+	src := spec.Source()
+	schema, serr := sourceSchema(src)
+	if serr != nil {
+		e := errAt(tv, p.field("table"), "table %q", name)
+		e.Err = serr
+		return nil, e
+	}
+	n := &plan.ScanNode{Source: src, SourceSchema: schema}
+	if c := v.get("columns"); c != nil {
+		cols, err := stringList(c, p.field("columns"))
+		if err != nil {
+			return nil, err
+		}
+		n.Projected, n.Columns = true, cols
+	}
+	if pv := v.get("pushed"); pv != nil {
+		pp := p.field("pushed")
+		items, err := array(pv, pp)
+		if err != nil {
+			return nil, err
+		}
+		for i, it := range items {
+			ip := pp.index(i)
+			if err := checkFields(it, ip, "a pushed predicate", []string{"expr", "support"}, "expr", "support"); err != nil {
+				return nil, err
+			}
+			e, err := d.expr(it.get("expr"), ip.field("expr"))
+			if err != nil {
+				return nil, err
+			}
+			sv := it.get("support")
+			s, err := str(sv, ip.field("support"))
+			if err != nil {
+				return nil, err
+			}
+			support, ok := parseSupport(s)
+			if !ok {
+				return nil, errAt(sv, ip.field("support"), "unknown predicate support %q (known: exact, inexact, unsupported)", s)
+			}
+			n.Pushed = append(n.Pushed, plan.PushedPredicate{Expr: e, Support: support})
+		}
+	}
+	return n, nil
+}
+
+func parseSupport(s string) (plan.PredicateSupport, bool) {
+	for _, ps := range []plan.PredicateSupport{plan.Unsupported, plan.Inexact, plan.Exact} {
+		if ps.String() == s {
+			return ps, true
+		}
+	}
+	return plan.Unsupported, false
+}
+
+func (d *decoder) sortKeys(v *jvalue, p *path) ([]plan.SortKey, *Error) {
+	items, err := array(v, p)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]plan.SortKey, len(items))
+	for i, it := range items {
+		kp := p.index(i)
+		if err := checkFields(it, kp, `a sort key ({"expr": E, "desc": false, "nulls_last": false})`, []string{"expr", "desc", "nulls_last"}, "expr"); err != nil {
+			return nil, err
+		}
+		if keys[i].Expr, err = d.expr(it.get("expr"), kp.field("expr")); err != nil {
+			return nil, err
+		}
+		if b := it.get("desc"); b != nil {
+			if keys[i].Desc, err = boolean(b, kp.field("desc")); err != nil {
+				return nil, err
+			}
+		}
+		if b := it.get("nulls_last"); b != nil {
+			if keys[i].NullsLast, err = boolean(b, kp.field("nulls_last")); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return keys, nil
+}
+
+// joinKindHints maps other systems' names to ours.
+var joinKindHints = map[string]string{"outer": "full", "full_outer": "full", "left_outer": "left",
+	"right_outer": "right", "left_semi": "semi", "left_anti": "anti"}
+
+func (d *decoder) join(v *jvalue, p *path) (plan.Node, *Error) {
+	kv := v.get("kind")
+	ks, err := str(kv, p.field("kind"))
+	if err != nil {
+		return nil, err
+	}
+	how, ok := plan.ParseJoinKind(ks)
+	if !ok {
+		var names []string
+		for _, k := range plan.JoinKinds() {
+			names = append(names, k.String())
+		}
+		hint := suggest(ks, names)
+		if h, ok := joinKindHints[ks]; ok {
+			hint = fmt.Sprintf("; did you mean %q?", h)
+		}
+		return nil, errAt(kv, p.field("kind"), "unknown join kind %q (known: %s)%s", ks, list(names), hint)
+	}
+	n := &plan.JoinNode{How: how}
+	if n.Left, err = d.node(v.get("left"), p.field("left")); err != nil {
+		return nil, err
+	}
+	if n.Right, err = d.node(v.get("right"), p.field("right")); err != nil {
+		return nil, err
+	}
+	if f := v.get("left_on"); f != nil {
+		if n.LeftOn, err = d.exprList(f, p.field("left_on")); err != nil {
+			return nil, err
+		}
+	}
+	if f := v.get("right_on"); f != nil {
+		if n.RightOn, err = d.exprList(f, p.field("right_on")); err != nil {
+			return nil, err
+		}
+	}
+	if f := v.get("suffix"); f != nil {
+		if n.Suffix, err = str(f, p.field("suffix")); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+func (d *decoder) extension(v *jvalue, p *path) (plan.Node, *Error) {
+	nv := v.get("name")
+	name, err := str(nv, p.field("name"))
+	if err != nil {
+		return nil, err
+	}
+	def, ok := d.exts.Lookup(name)
+	if !ok {
+		names := d.exts.Names()
+		return nil, errAt(nv, p, "unknown extension %q (registered: %s)%s", name, list(names), suggest(name, names))
+	}
+	in, ins := v.get("input"), v.get("inputs")
+	n := &plan.ExtensionNode{Def: def}
+	switch {
+	case in != nil && ins != nil:
+		return nil, errAt(v, p, `an extension node has "input" (one child) or "inputs" (a list), not both`)
+	case in != nil:
+		child, err := d.node(in, p.field("input"))
+		if err != nil {
+			return nil, err
+		}
+		n.Inputs = []plan.Node{child}
+	case ins != nil:
+		if n.Inputs, err = d.nodeList(ins, p.field("inputs")); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, errAt(v, p, `missing required field "input" (or "inputs") in an extension node`)
+	}
+	return n, nil
+}
+
+// exprKeys are the fields that say which expression an object is, each with
+// the other fields it allows.
+var exprKeys = []struct {
+	key   string
+	extra []string
+}{
+	{"col", nil},
+	{"lit", []string{"type"}},
+	{"fn", []string{"args"}},
+	{"cast", []string{"to", "strict"}},
+	{"alias", []string{"name"}},
+	{"over", []string{"partition_by"}},
+	{"udf", []string{"args"}},
+}
+
+func isExprObject(v *jvalue) bool {
+	for _, k := range exprKeys {
+		if v.get(k.key) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *decoder) exprList(v *jvalue, p *path) ([]plan.Expr, *Error) {
+	items, err := array(v, p)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]plan.Expr, len(items))
+	for i, it := range items {
+		if out[i], err = d.expr(it, p.index(i)); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// expr decodes an expression.
+func (d *decoder) expr(v *jvalue, p *path) (plan.Expr, *Error) {
+	if v.kind != jObject {
+		return nil, errAt(v, p, `expected an expression (an object such as {"col": "a"}), got %s`, v.kind)
+	}
+	which := -1
+	for i, k := range exprKeys {
+		if v.get(k.key) == nil {
+			continue
+		}
+		if which >= 0 {
+			return nil, errAt(v, p, "an expression has both %q and %q; write one expression per object", exprKeys[which].key, k.key)
+		}
+		which = i
+	}
+	if which < 0 {
+		if v.get("op") != nil {
+			return nil, errAt(v, p, `expected an expression, got a plan node (an object with "op")`)
+		}
+		var keys []string
+		for _, k := range exprKeys {
+			keys = append(keys, k.key)
+		}
+		hint := ""
+		if len(v.obj) > 0 {
+			hint = suggest(v.obj[0].key, keys)
+		}
+		return nil, errAt(v, p, "expected an expression: an object with one of %s%s", list(keys), hint)
+	}
+	k := exprKeys[which]
+	what := "a " + k.key + " expression"
+	if k.key == "alias" || k.key == "over" {
+		what = "an " + k.key + " expression"
+	}
+	if err := checkFields(v, p, what, append([]string{k.key}, k.extra...)); err != nil {
+		return nil, err
+	}
+	body, bp := v.get(k.key), p.field(k.key)
+	switch k.key {
+	case "col":
+		name, err := str(body, bp)
+		if err != nil {
+			return nil, err
+		}
+		return &plan.Column{Name: name}, nil
+	case "lit":
+		return d.literal(v, body, p)
+	case "fn":
+		name, err := str(body, bp)
+		if err != nil {
+			return nil, err
+		}
+		fn, ok := plan.ParseFunc(name)
+		if !ok {
+			var names []string
+			for _, f := range plan.Funcs() {
+				names = append(names, f.String())
+			}
+			hint := suggest(name, names)
+			if _, isUDF := d.udfs.Lookup(name); isUDF {
+				hint = fmt.Sprintf(`; %q is a udf: write {"udf": %q, "args": [...]}`, name, name)
+			}
+			return nil, errAt(body, p, "unknown function %q%s", name, hint)
+		}
+		args, err := d.args(v, p)
+		if err != nil {
+			return nil, err
+		}
+		return &plan.Call{Fn: fn, Args: args}, nil
+	case "cast":
+		inner, err := d.expr(body, bp)
+		if err != nil {
+			return nil, err
+		}
+		tv := v.get("to")
+		if tv == nil {
+			return nil, errAt(v, p, `missing required field "to" in a cast expression`)
+		}
+		to, err := parseType(tv, p.field("to"))
+		if err != nil {
+			return nil, err
+		}
+		strict := true
+		if sv := v.get("strict"); sv != nil {
+			if strict, err = boolean(sv, p.field("strict")); err != nil {
+				return nil, err
+			}
+		}
+		return &plan.Cast{Expr: inner, To: to, Strict: strict}, nil
+	case "alias":
+		inner, err := d.expr(body, bp)
+		if err != nil {
+			return nil, err
+		}
+		nv := v.get("name")
+		if nv == nil {
+			return nil, errAt(v, p, `missing required field "name" in an alias expression`)
+		}
+		name, err := str(nv, p.field("name"))
+		if err != nil {
+			return nil, err
+		}
+		return &plan.Alias{Expr: inner, Name: name}, nil
+	case "over":
+		agg, err := d.expr(body, bp)
+		if err != nil {
+			return nil, err
+		}
+		var parts []plan.Expr
+		if pv := v.get("partition_by"); pv != nil {
+			if parts, err = d.exprList(pv, p.field("partition_by")); err != nil {
+				return nil, err
+			}
+		}
+		return &plan.Over{Agg: agg, PartitionBy: parts}, nil
+	case "udf":
+		name, err := str(body, bp)
+		if err != nil {
+			return nil, err
+		}
+		u, ok := d.udfs.Lookup(name)
+		if !ok {
+			names := d.udfs.Names()
+			hint := suggest(name, names)
+			if _, builtin := plan.ParseFunc(name); builtin {
+				hint = fmt.Sprintf(`; %q is a built-in function: write {"fn": %q, "args": [...]}`, name, name)
+			}
+			return nil, errAt(body, p, "unknown udf %q (registered: %s)%s", name, list(names), hint)
+		}
+		args, err := d.args(v, p)
+		if err != nil {
+			return nil, err
+		}
+		return &plan.UDFCall{UDF: u, Args: args}, nil
+	}
+	return nil, errAt(v, p, "unknown expression")
+}
+
+func (d *decoder) args(v *jvalue, p *path) ([]plan.Expr, *Error) {
+	if a := v.get("args"); a != nil {
+		return d.exprList(a, p.field("args"))
+	}
+	return nil, nil
+}
+
+// literal decodes {"lit": V, "type": T}. Without "type" the type follows
+// the JSON value: an integer number is int64, any other number float64, a
+// string a string, a bool a bool; a null needs a type.
+func (d *decoder) literal(v, body *jvalue, p *path) (plan.Expr, *Error) {
+	var t plan.Type
+	if tv := v.get("type"); tv != nil {
+		var err *Error
+		if t, err = parseType(tv, p.field("type")); err != nil {
+			return nil, err
+		}
+	} else {
+		switch body.kind {
+		case jNumber:
+			t = plan.Int64
+			for _, c := range body.s {
+				if c == '.' || c == 'e' || c == 'E' {
+					t = plan.Float64
+				}
+			}
+		case jString:
+			t = plan.String
+		case jBool:
+			t = plan.Bool
+		case jNull:
+			return nil, errAt(v, p, `a null literal needs a "type": {"lit": null, "type": "int64"}`)
+		default:
+			return nil, errAt(body, p.field("lit"), "a literal is a number, string, bool or null, got %s", body.kind)
+		}
+	}
+	val, msg := decodeValue(body, t)
+	if msg != "" {
+		return nil, errAt(body, p.field("lit"), "%s", msg)
+	}
+	return &plan.Literal{Value: val}, nil
+}
+
+// sourceSchema asks a (possibly host-provided) source for its schema,
+// turning a panic into an error.
+func sourceSchema(src plan.Source) (s plan.Schema, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the source's Schema panicked: %v", r)
+		}
+	}()
+	return src.Schema(), nil
+}

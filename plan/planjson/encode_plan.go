@@ -1,0 +1,350 @@
+package planjson
+
+import (
+	"github.com/dfopt/dfopt/plan"
+)
+
+// encoder writes plan nodes and expressions. tableName names a scan's
+// source: by the document's tables for Encode, by Source.Name() for
+// EncodePlan.
+type encoder struct {
+	tableName func(plan.Source) (string, bool)
+}
+
+// obj builds an object from alternating keys and values; nil values are
+// skipped (optional fields left out).
+func obj(kv ...any) *jvalue {
+	v := &jvalue{kind: jObject}
+	for i := 0; i+1 < len(kv); i += 2 {
+		val, _ := kv[i+1].(*jvalue)
+		if val == nil {
+			continue
+		}
+		v.obj = append(v.obj, jmember{key: kv[i].(string), val: val})
+	}
+	return v
+}
+
+func jstr(s string) *jvalue { return &jvalue{kind: jString, s: s} }
+
+func jtrue() *jvalue { return &jvalue{kind: jBool, b: true} }
+
+func (e *encoder) node(n plan.Node, p *path) (*jvalue, error) {
+	if n == nil {
+		return nil, encodeError(p, "nil plan node")
+	}
+	op := jstr(n.Kind().String())
+	in := func(c plan.Node) (*jvalue, error) { return e.node(c, p.field("input")) }
+	switch n := n.(type) {
+	case *plan.ScanNode:
+		return e.scan(n, p)
+	case *plan.FilterNode:
+		preds, err := e.exprs(n.Predicates, p.field("predicates"), true)
+		if err != nil {
+			return nil, err
+		}
+		input, err := in(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "predicates", preds, "input", input), nil
+	case *plan.ProjectNode, *plan.WithColumnsNode:
+		var exprs []plan.Expr
+		var child plan.Node
+		if pn, ok := n.(*plan.ProjectNode); ok {
+			exprs, child = pn.Exprs, pn.Input
+		} else {
+			wn := n.(*plan.WithColumnsNode)
+			exprs, child = wn.Exprs, wn.Input
+		}
+		if w, ok := child.(*plan.WindowNode); ok {
+			if folded, ok := foldWindow(exprs, w); ok {
+				exprs, child = folded, w.Input
+			}
+		}
+		es, err := e.exprs(exprs, p.field("exprs"), true)
+		if err != nil {
+			return nil, err
+		}
+		input, err := in(child)
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "exprs", es, "input", input), nil
+	case *plan.WindowNode:
+		es, err := e.exprs(n.Exprs, p.field("exprs"), true)
+		if err != nil {
+			return nil, err
+		}
+		input, err := in(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "exprs", es, "input", input), nil
+	case *plan.SortNode:
+		keys := &jvalue{kind: jArray}
+		for i, k := range n.Keys {
+			kp := p.field("keys").index(i)
+			ev, err := e.expr(k.Expr, kp.field("expr"))
+			if err != nil {
+				return nil, err
+			}
+			var desc, nullsLast *jvalue
+			if k.Desc {
+				desc = jtrue()
+			}
+			if k.NullsLast {
+				nullsLast = jtrue()
+			}
+			keys.arr = append(keys.arr, obj("expr", ev, "desc", desc, "nulls_last", nullsLast))
+		}
+		input, err := in(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "keys", keys, "input", input), nil
+	case *plan.LimitNode:
+		input, err := in(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "n", encodeInt(n.N), "input", input), nil
+	case *plan.SliceNode:
+		input, err := in(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "offset", encodeInt(n.Offset), "len", encodeInt(n.Len), "input", input), nil
+	case *plan.AggregateNode:
+		keys, err := e.exprs(n.Keys, p.field("keys"), false)
+		if err != nil {
+			return nil, err
+		}
+		aggs, err := e.exprs(n.Aggs, p.field("aggs"), true)
+		if err != nil {
+			return nil, err
+		}
+		input, err := in(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "keys", keys, "aggs", aggs, "input", input), nil
+	case *plan.JoinNode:
+		kind := n.How.String()
+		if _, ok := plan.ParseJoinKind(kind); !ok {
+			return nil, encodeError(p.field("kind"), "invalid join kind %d", n.How)
+		}
+		leftOn, err := e.exprs(n.LeftOn, p.field("left_on"), false)
+		if err != nil {
+			return nil, err
+		}
+		rightOn, err := e.exprs(n.RightOn, p.field("right_on"), false)
+		if err != nil {
+			return nil, err
+		}
+		var suffix *jvalue
+		if n.Suffix != "" {
+			if err := checkName(p.field("suffix"), "suffix", n.Suffix); err != nil {
+				return nil, err
+			}
+			suffix = jstr(n.Suffix)
+		}
+		left, err := e.node(n.Left, p.field("left"))
+		if err != nil {
+			return nil, err
+		}
+		right, err := e.node(n.Right, p.field("right"))
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "kind", jstr(kind), "left_on", leftOn, "right_on", rightOn, "suffix", suffix,
+			"left", left, "right", right), nil
+	case *plan.UnionNode:
+		ins, err := e.nodes(n.Inputs, p.field("inputs"))
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "inputs", ins), nil
+	case *plan.DistinctNode:
+		var subset *jvalue
+		if len(n.Subset) > 0 {
+			subset = &jvalue{kind: jArray}
+			for i, c := range n.Subset {
+				if err := checkName(p.field("subset").index(i), "column name", c); err != nil {
+					return nil, err
+				}
+				subset.arr = append(subset.arr, jstr(c))
+			}
+		}
+		input, err := in(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "subset", subset, "input", input), nil
+	case *plan.ExtensionNode:
+		if n.Def == nil {
+			return nil, encodeError(p.field("name"), "extension node without a declaration")
+		}
+		if err := checkName(p.field("name"), "extension name", n.Def.Name); err != nil {
+			return nil, err
+		}
+		name := jstr(n.Def.Name)
+		if len(n.Inputs) == 1 {
+			input, err := in(n.Inputs[0])
+			if err != nil {
+				return nil, err
+			}
+			return obj("op", op, "name", name, "input", input), nil
+		}
+		ins, err := e.nodes(n.Inputs, p.field("inputs"))
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "name", name, "inputs", ins), nil
+	}
+	return nil, encodeError(p, "unknown node type %T", n)
+}
+
+func (e *encoder) nodes(ns []plan.Node, p *path) (*jvalue, error) {
+	out := &jvalue{kind: jArray, arr: make([]*jvalue, 0, len(ns))}
+	for i, c := range ns {
+		v, err := e.node(c, p.index(i))
+		if err != nil {
+			return nil, err
+		}
+		out.arr = append(out.arr, v)
+	}
+	return out, nil
+}
+
+func (e *encoder) scan(n *plan.ScanNode, p *path) (*jvalue, error) {
+	if n.Source == nil {
+		return nil, encodeError(p.field("table"), "scan without a source")
+	}
+	name, ok := e.tableName(n.Source)
+	if !ok {
+		sn, _ := sourceName(n.Source)
+		return nil, encodeError(p.field("table"), "the scan's source %q is not one of the document's tables", sn)
+	}
+	if err := checkName(p.field("table"), "table name", name); err != nil {
+		return nil, err
+	}
+	var cols, pushed *jvalue
+	if n.Projected {
+		cols = &jvalue{kind: jArray}
+		for i, c := range n.Columns {
+			if err := checkName(p.field("columns").index(i), "column name", c); err != nil {
+				return nil, err
+			}
+			cols.arr = append(cols.arr, jstr(c))
+		}
+	}
+	if len(n.Pushed) > 0 {
+		pushed = &jvalue{kind: jArray}
+		for i, pp := range n.Pushed {
+			ip := p.field("pushed").index(i)
+			ev, err := e.expr(pp.Expr, ip.field("expr"))
+			if err != nil {
+				return nil, err
+			}
+			if _, ok := parseSupport(pp.Support.String()); !ok || pp.Support > plan.Exact {
+				return nil, encodeError(ip.field("support"), "invalid predicate support %d", pp.Support)
+			}
+			pushed.arr = append(pushed.arr, obj("expr", ev, "support", jstr(pp.Support.String())))
+		}
+	}
+	return obj("op", jstr("scan"), "table", jstr(name), "columns", cols, "pushed", pushed), nil
+}
+
+// exprs writes a list; an empty optional list (always=false) is left out.
+func (e *encoder) exprs(es []plan.Expr, p *path, always bool) (*jvalue, error) {
+	if len(es) == 0 && !always {
+		return nil, nil
+	}
+	out := &jvalue{kind: jArray, arr: make([]*jvalue, 0, len(es))}
+	for i, x := range es {
+		v, err := e.expr(x, p.index(i))
+		if err != nil {
+			return nil, err
+		}
+		out.arr = append(out.arr, v)
+	}
+	return out, nil
+}
+
+func (e *encoder) expr(x plan.Expr, p *path) (*jvalue, error) {
+	switch x := x.(type) {
+	case *plan.Column:
+		if err := checkName(p.field("col"), "column name", x.Name); err != nil {
+			return nil, err
+		}
+		return obj("col", jstr(x.Name)), nil
+	case *plan.Literal:
+		t := x.Value.Type()
+		if _, ok := plan.ParseType(t.String()); !ok {
+			return nil, encodeError(p.field("type"), "a literal of type %s cannot be written", t)
+		}
+		v, err := encodeValue(x.Value)
+		if err != nil {
+			return nil, encodeError(p.field("lit"), "%v", err)
+		}
+		return obj("lit", v, "type", jstr(t.String())), nil
+	case *plan.Call:
+		name := x.Fn.String()
+		if _, ok := plan.ParseFunc(name); !ok {
+			return nil, encodeError(p.field("fn"), "invalid function %d", x.Fn)
+		}
+		args, err := e.exprs(x.Args, p.field("args"), false)
+		if err != nil {
+			return nil, err
+		}
+		return obj("fn", jstr(name), "args", args), nil
+	case *plan.Cast:
+		inner, err := e.expr(x.Expr, p.field("cast"))
+		if err != nil {
+			return nil, err
+		}
+		if _, ok := plan.ParseType(x.To.String()); !ok {
+			return nil, encodeError(p.field("to"), "a cast to %s cannot be written", x.To)
+		}
+		var strict *jvalue
+		if !x.Strict {
+			strict = &jvalue{kind: jBool}
+		}
+		return obj("cast", inner, "to", jstr(x.To.String()), "strict", strict), nil
+	case *plan.Alias:
+		inner, err := e.expr(x.Expr, p.field("alias"))
+		if err != nil {
+			return nil, err
+		}
+		if err := checkName(p.field("name"), "alias name", x.Name); err != nil {
+			return nil, err
+		}
+		return obj("alias", inner, "name", jstr(x.Name)), nil
+	case *plan.Over:
+		agg, err := e.expr(x.Agg, p.field("over"))
+		if err != nil {
+			return nil, err
+		}
+		parts, err := e.exprs(x.PartitionBy, p.field("partition_by"), false)
+		if err != nil {
+			return nil, err
+		}
+		return obj("over", agg, "partition_by", parts), nil
+	case *plan.UDFCall:
+		if x.UDF == nil {
+			return nil, encodeError(p.field("udf"), "udf call without a declaration")
+		}
+		if err := checkName(p.field("udf"), "udf name", x.UDF.Name); err != nil {
+			return nil, err
+		}
+		args, err := e.exprs(x.Args, p.field("args"), false)
+		if err != nil {
+			return nil, err
+		}
+		return obj("udf", jstr(x.UDF.Name), "args", args), nil
+	case nil:
+		return nil, encodeError(p, "nil expression")
+	}
+	return nil, encodeError(p, "unknown expression type %T", x)
+}

@@ -1,0 +1,159 @@
+package planjson
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+func (d *decoder) decodeTables(v *jvalue, p *path) (map[string]*TableSpec, *Error) {
+	if v.kind != jObject {
+		return nil, errAt(v, p, "expected an object of table names to tables, got %s", v.kind)
+	}
+	if v.dup != nil {
+		return nil, &Error{Path: p.field(v.dup.key).String(), Offset: v.dup.off, Msg: fmt.Sprintf("table %q defined twice", v.dup.key)}
+	}
+	tables := make(map[string]*TableSpec, len(v.obj))
+	for _, m := range v.obj {
+		tp := p.field(m.key)
+		if m.key == "" {
+			return nil, &Error{Path: p.String(), Offset: m.off, Msg: "a table name must not be empty"}
+		}
+		spec, err := d.decodeTable(m.key, m.val, tp)
+		if err != nil {
+			return nil, err
+		}
+		tables[m.key] = spec
+	}
+	return tables, nil
+}
+
+func (d *decoder) decodeTable(name string, v *jvalue, p *path) (*TableSpec, *Error) {
+	if err := checkFields(v, p, "a table", []string{"columns", "parquet"}); err != nil {
+		return nil, err
+	}
+	cols, pq := v.get("columns"), v.get("parquet")
+	switch {
+	case cols != nil && pq != nil:
+		return nil, errAt(v, p, `a table is either inline ("columns") or a Parquet file ("parquet"), not both`)
+	case pq != nil:
+		return d.parquetTable(name, pq, p.field("parquet"))
+	case cols == nil:
+		return nil, errAt(v, p, `a table needs "columns" (inline values) or "parquet" (a file path)`)
+	}
+	return inlineTable(name, cols, p.field("columns"))
+}
+
+func (d *decoder) parquetTable(name string, v *jvalue, p *path) (*TableSpec, *Error) {
+	written, err := str(v, p)
+	if err != nil {
+		return nil, err
+	}
+	if written == "" {
+		return nil, errAt(v, p, "the Parquet path is empty")
+	}
+	resolved := written
+	if !filepath.IsAbs(written) && d.opts.BaseDir != "" {
+		resolved = filepath.Join(d.opts.BaseDir, written)
+	}
+	if d.opts.OpenParquet == nil {
+		return nil, errAt(v, p, "table %q is a Parquet file (%q) but no Parquet reader was given: Options.OpenParquet is nil (the executor supplies one)", name, written)
+	}
+	src, oerr := openParquet(d.opts.OpenParquet, name, resolved)
+	if oerr != nil {
+		e := errAt(v, p, "table %q: open Parquet file %q", name, resolved)
+		e.Err = oerr
+		return nil, e
+	}
+	if src == nil {
+		return nil, errAt(v, p, "table %q: the Parquet reader returned no source for %q", name, resolved)
+	}
+	return &TableSpec{Parquet: written, ParquetPath: resolved, ParquetSource: src}, nil
+}
+
+// openParquet calls the host's reader, turning a panic into an error: the
+// decoder promises never to panic, whatever the host does.
+func openParquet(open func(name, path string) (plan.Source, error), name, path string) (src plan.Source, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			src, err = nil, fmt.Errorf("the Parquet reader panicked: %v", r)
+		}
+	}()
+	return open(name, path)
+}
+
+var columnFields = []string{"name", "type", "values", "nullable"}
+
+func inlineTable(name string, v *jvalue, p *path) (*TableSpec, *Error) {
+	items, err := array(v, p)
+	if err != nil {
+		return nil, err
+	}
+	fields := make([]plan.Field, len(items))
+	columns := make([][]plan.Value, len(items))
+	seen := make(map[string]int, len(items))
+	for i, it := range items {
+		cp := p.index(i)
+		if err := checkFields(it, cp, "a column", columnFields, "name", "type", "values"); err != nil {
+			return nil, err
+		}
+		nv := it.get("name")
+		cname, err := str(nv, cp.field("name"))
+		if err != nil {
+			return nil, err
+		}
+		if cname == "" {
+			return nil, errAt(nv, cp.field("name"), "a column name must not be empty")
+		}
+		if j, dup := seen[cname]; dup {
+			return nil, errAt(nv, cp.field("name"), "duplicate column name %q (also columns[%d])", cname, j)
+		}
+		seen[cname] = i
+		typ, err := parseType(it.get("type"), cp.field("type"))
+		if err != nil {
+			return nil, err
+		}
+		nullable := true
+		if nb := it.get("nullable"); nb != nil {
+			if nullable, err = boolean(nb, cp.field("nullable")); err != nil {
+				return nil, err
+			}
+		}
+		fields[i] = plan.Field{Name: cname, Type: typ, Nullable: nullable}
+		vp := cp.field("values")
+		raw, err := array(it.get("values"), vp)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 && len(raw) != len(columns[0]) {
+			return nil, errAt(it.get("values"), vp, "column %q has %d values but column %q has %d (ragged table)",
+				cname, len(raw), fields[0].Name, len(columns[0]))
+		}
+		col := make([]plan.Value, len(raw))
+		for r, rv := range raw {
+			val, msg := decodeValue(rv, typ)
+			if msg != "" {
+				return nil, errAt(rv, vp.index(r), "%s", msg)
+			}
+			if val.IsNull() && !nullable {
+				return nil, errAt(rv, vp.index(r), "null in the non-nullable column %q", cname)
+			}
+			col[r] = val
+		}
+		columns[i] = col
+	}
+	schema, serr := plan.NewSchema(fields...)
+	if serr != nil {
+		e := errAt(v, p, "invalid schema")
+		e.Err = serr
+		return nil, e
+	}
+	t, terr := plan.NewTable(name, schema, columns)
+	if terr != nil {
+		e := errAt(v, p, "invalid table")
+		e.Err = terr
+		return nil, e
+	}
+	return &TableSpec{Inline: t}, nil
+}

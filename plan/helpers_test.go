@@ -83,10 +83,14 @@ func asPlanError(t testing.TB, err error) *Error {
 	return pe
 }
 
+// testUDFs is one registry shared by all tests, so that UDF declarations
+// (compared by identity) are the same across fixtures.
+var testUDFs = BuiltinUDFs()
+
 // builtinUDF returns one of the built-in UDFs.
 func builtinUDF(t testing.TB, name string) *UDF {
 	t.Helper()
-	u, ok := BuiltinUDFs().Lookup(name)
+	u, ok := testUDFs.Lookup(name)
 	if !ok {
 		t.Fatalf("no built-in udf %q", name)
 	}

@@ -94,6 +94,10 @@ func resolveAt(n Node, p *path) (Node, error) {
 	for i, c := range children {
 		r, err := resolveAt(c, childPath(p, n, i))
 		if err != nil {
+			if c == nil {
+				// A missing input is the parent's fault: name the parent.
+				err = located(err, n, p)
+			}
 			return nil, err
 		}
 		resolved[i] = r

@@ -1,0 +1,167 @@
+package legality
+
+// The cell IDs of the bounded tier. Each is consulted by exactly one code
+// path of one rule; docs/legality.md lists them with their conditions.
+const (
+	// predicate_pushdown
+	PPProject           CellID = "pp.project"
+	PPProjectShadow     CellID = "pp.project.shadow"
+	PPWithColumns       CellID = "pp.with_columns"
+	PPWithColumnsShadow CellID = "pp.with_columns.shadow"
+	PPSort              CellID = "pp.sort"
+	PPScan              CellID = "pp.scan"
+	PPSplit             CellID = "pp.split"
+	PPDeterministic     CellID = "pp.deterministic"
+	PPFilter            CellID = "pp.filter"
+	PPLimit             CellID = "pp.limit"
+	PPSlice             CellID = "pp.slice"
+	PPAggregate         CellID = "pp.aggregate"
+	PPJoin              CellID = "pp.join"
+	PPWindow            CellID = "pp.window"
+	PPUnion             CellID = "pp.union"
+	PPDistinct          CellID = "pp.distinct"
+	PPExtension         CellID = "pp.extension"
+	PPUnknown           CellID = "pp.unknown"
+	FFTotalOuter        CellID = "ff.total_outer"
+	FFBoolean           CellID = "ff.boolean"
+	PFInline            CellID = "pf.inline"
+	PFDeterministic     CellID = "pf.deterministic"
+	PFOnce              CellID = "pf.once"
+	PFCapture           CellID = "pf.capture"
+	PFText              CellID = "pf.text"
+	PFHolder            CellID = "pf.holder"
+	PRProject           CellID = "pr.project"
+	PRWithColumns       CellID = "pr.with_columns"
+	PRScan              CellID = "pr.scan"
+	PRAggregate         CellID = "pr.aggregate"
+	PRJoin              CellID = "pr.join"
+	PRPassthrough       CellID = "pr.passthrough"
+	PRDistinct          CellID = "pr.distinct"
+	PRWindow            CellID = "pr.window"
+	PRUnion             CellID = "pr.union"
+	PRExtension         CellID = "pr.extension"
+	PRUnknown           CellID = "pr.unknown"
+	SSDeterministic     CellID = "ss.deterministic"
+	SSStructural        CellID = "ss.structural"
+	SSNested            CellID = "ss.nested"
+)
+
+// defaultCells is the bounded-tier table (DESIGN §6.1, extended where the
+// code needs a cell of its own). Order: by rule, in the order the rules run.
+var defaultCells = []Cell{
+	// predicate_pushdown: conjunct-level cells first, then one per node kind.
+	{PPDeterministic, RulePredicatePushdown, "any", CrossesIf,
+		"the conjunct calls no non-deterministic UDF",
+		"nd_seq(a) > 5 pushed below a sort sees its rows in another order, so the counter gives other values"},
+	{PPSplit, RulePredicatePushdown, "filter", CrossesIf,
+		"a filter's conjuncts separate only when every conjunct left above is total and deterministic; moved conjuncts keep their order",
+		"filter(a / b > 1, k = 1) over a rename of k: if k = 1 moves alone, a / b meets fewer rows and its error vanishes"},
+	{PPFilter, RulePredicatePushdown, "filter", Barrier, "",
+		"conjuncts never move below another filter's remaining conjuncts (adjacent filters are filter_fusion's): filter(a / b > 1) . filter(b != 0) must keep the guard first"},
+	{PPProject, RulePredicatePushdown, "project", CrossesIf,
+		"every projection expression is total and deterministic",
+		"project(a, a / b as x) . filter(a > 0): below the project, a / b would meet fewer rows"},
+	{PPProjectShadow, RulePredicatePushdown, "project", CrossesIf,
+		"every name the conjunct reads is output by the same-name identity reference (col(a) as a)",
+		"project(b as a) . filter(a > 0) moved below would test the input's a; substituting b would rename the conjunct's errors"},
+	{PPWithColumns, RulePredicatePushdown, "with_columns", CrossesIf,
+		"every with_columns expression is total and deterministic",
+		"with_columns(a / b as x) . filter(b != 0) must still raise divide_by_zero"},
+	{PPWithColumnsShadow, RulePredicatePushdown, "with_columns", CrossesIf,
+		"the conjunct reads no column the node adds or replaces, a same-name identity (col(a) as a) excepted",
+		"with_columns(lit(0) as a) . filter(a = 0) keeps every row; below, it tests the input's a"},
+	{PPSort, RulePredicatePushdown, "sort", CrossesIf,
+		"every sort key is total and deterministic",
+		"sort(a / b) . filter(b != 0) must still raise divide_by_zero"},
+	{PPScan, RulePredicatePushdown, "scan", CrossesIf,
+		"the source classifies the conjunct Exact (the conjunct leaves the plan) or Inexact (it stays above too)",
+		"a source that skips row groups by statistics still returns non-matching rows, so an Inexact conjunct must stay"},
+	{PPLimit, RulePredicatePushdown, "limit", Barrier, "",
+		"a limit keeps the first n rows: head(2) . filter(a > 1) differs from filter(a > 1) . head(2)"},
+	{PPSlice, RulePredicatePushdown, "slice", Barrier, "",
+		"a slice keeps rows by position: slice(1, 2) . filter(a > 1) differs from filter first"},
+	{PPAggregate, RulePredicatePushdown, "aggregate", Barrier, "",
+		"group_by(k).sum(a) . filter(sum > 10) reads a value that exists only after aggregation"},
+	{PPJoin, RulePredicatePushdown, "join", Barrier, "",
+		"left join . filter(x is null) keeps unmatched left rows; pushed into the right input it keeps more"},
+	{PPWindow, RulePredicatePushdown, "window", Barrier, "",
+		"with_columns(sum(a).over(k)) . filter(a > 0): below the window, the sums cover fewer rows"},
+	{PPUnion, RulePredicatePushdown, "union", Barrier, "",
+		"a partial conjunct pushed into the first input raises before the second input's own error"},
+	{PPDistinct, RulePredicatePushdown, "distinct", Barrier, "",
+		"distinct(k) keeps the first row per k; filtering first changes which row is first"},
+	{PPExtension, RulePredicatePushdown, "extension", Barrier, "",
+		"closed world: a host operator may count, drop or reorder rows"},
+	{PPUnknown, RulePredicatePushdown, "any other node", Barrier, "",
+		"closed world: a node kind without a crossing cell is a barrier"},
+
+	// filter_fusion
+	{FFTotalOuter, RuleFilterFusion, "filter over filter", CrossesIf,
+		"every outer conjunct is total and deterministic; the fused filter lists the inner conjuncts first",
+		"filter(b != 0) . filter(a / b > 1) must not fuse: a / b would meet the rows b != 0 removed"},
+	{FFBoolean, RuleFilterFusion, "filter over filter", CrossesIf,
+		"both filters' conjuncts resolve to bool where they evaluate",
+		"a conjunct that is not bool is an error of its own filter; fusing would move that error"},
+
+	// projection_fusion
+	{PFHolder, RuleProjectionFusion, "project over with_columns", CrossesIf,
+		"the with_columns does not own a synthesized window (over())",
+		"with_columns(sum(a).over(k) as s) . select(s): the window must stay directly under its owner"},
+	{PFDeterministic, RuleProjectionFusion, "project over with_columns", CrossesIf,
+		"the value is deterministic",
+		"with_columns(nd_seq(a) as x) . select(nd_seq(b), x): inlined, nd_seq(a) would run after nd_seq(b) and see other counter values"},
+	{PFOnce, RuleProjectionFusion, "project over with_columns", CrossesIf,
+		"exactly one projection expression references the value, exactly once",
+		"with_columns(a / b as x) . select(x, x as y): inlining twice evaluates a / b twice"},
+	{PFCapture, RuleProjectionFusion, "project over with_columns", CrossesIf,
+		"no column the value reads is assigned by the same with_columns (name capture)",
+		"with_columns(a + 1 as x, a * 2 as a) . select(x): inlined, a + 1 would read the new a"},
+	{PFText, RuleProjectionFusion, "project over with_columns", CrossesIf,
+		"every expression enclosing the reference is an alias or a declared-total UDF call",
+		"with_columns(b as x) . select(x + 1): inlined, an overflow would be reported in b + 1 instead of x + 1"},
+	{PFInline, RuleProjectionFusion, "project over with_columns", CrossesIf,
+		"the value is total, or every with_columns value after it, every projection expression before its user and every operand evaluated before the reference is total, and the reference is not inside an if() branch",
+		"with_columns(a / b as x) . select(a * 2 as y, x): inlined, a * 2 would raise before a / b"},
+
+	// projection_pruning
+	{PRProject, RuleProjectionPruning, "project", CrossesIf,
+		"an output nothing downstream reads is dropped only if its expression is total and deterministic",
+		"select(a / b as x, a) . select(a): the dead a / b must still raise"},
+	{PRWithColumns, RuleProjectionPruning, "with_columns", CrossesIf,
+		"a dead added or replaced column is dropped only if its expression is total and deterministic; a with_columns left with nothing is dropped unless it owns a window",
+		"with_columns(a / b as x) . select(a): the dead a / b must still raise"},
+	{PRScan, RuleProjectionPruning, "scan", CrossesIf,
+		"unreferenced source columns are not read; a scan left with no column still yields its row count",
+		"select(lit(1)) over a 4-row table is 4 rows, not 1 and not 0"},
+	{PRAggregate, RuleProjectionPruning, "aggregate", CrossesIf,
+		"the input is narrowed to exactly the key and aggregate columns; a global len() keeps the height",
+		"agg(len()) over a pruned input must still count every row"},
+	{PRJoin, RuleProjectionPruning, "join", CrossesIf,
+		"each input is narrowed, directly above it, to its key columns, the columns read above and every left column a kept right column collides with; nothing below the join is pruned in this tier",
+		"join(l{k, v}, r{k, v}) . select(v_right): dropping l.v would rename r.v to v"},
+	{PRPassthrough, RuleProjectionPruning, "filter, sort, limit, slice", Crosses, "",
+		"requirements pass through, plus the columns the node's own expressions read: filter(a > 1) . select(b) still needs a"},
+	{PRDistinct, RuleProjectionPruning, "distinct", CrossesIf,
+		"the subset columns stay required, every column when the subset is empty",
+		"distinct() . select(a) deduplicates on every column, not on a alone"},
+	{PRWindow, RuleProjectionPruning, "window", CrossesIf,
+		"requirements pass through plus the columns its over() expressions read; the window keeps every entry and stays directly under its owner",
+		"a dead sum(a).over(k) can overflow, so it must still be computed"},
+	{PRUnion, RuleProjectionPruning, "union", Barrier, "",
+		"every input keeps every column: union inputs must keep identical schemas"},
+	{PRExtension, RuleProjectionPruning, "extension", Barrier, "",
+		"closed world: a host operator may read any of its input columns"},
+	{PRUnknown, RuleProjectionPruning, "any other node", Barrier, "",
+		"closed world: a node kind without a pruning cell keeps every input column"},
+
+	// shared_subplans
+	{SSDeterministic, RuleSharedSubplans, "any", CrossesIf,
+		"a subtree is shared only if it is deterministic",
+		"union(S, S) with S = select(nd_seq(a)): two evaluations give different values"},
+	{SSStructural, RuleSharedSubplans, "any", CrossesIf,
+		"identity is fingerprint AND structural equality",
+		"a fingerprint collision must not merge two different plans"},
+	{SSNested, RuleSharedSubplans, "any", CrossesIf,
+		"a subtree inside a served subtree is counted only if the executor evaluates it, which it never does: it is served once, with its parent",
+		"union(join(S, S), join(S, S)) serves 2, not 4"},
+}

@@ -1,0 +1,300 @@
+package legality
+
+import (
+	"fmt"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// FilterFacts summarizes one resolved filter for filter fusion, computed
+// once per filter so that fusing a chain of filters stays linear.
+type FilterFacts struct {
+	boolOK      bool
+	boolDetail  string
+	movable     bool
+	movDetail   string
+	conjunctLen int
+}
+
+// FactsOf computes the facts of a resolved filter: whether every conjunct
+// resolves to bool over the filter's input, and whether every conjunct is
+// total and deterministic.
+func FactsOf(f *plan.FilterNode) FilterFacts {
+	ff := FilterFacts{boolOK: true, conjunctLen: len(f.Predicates)}
+	var in plan.Schema
+	if f.Input != nil {
+		in = f.Input.Schema()
+	}
+	for _, e := range f.Predicates {
+		if e == nil {
+			ff.boolOK, ff.boolDetail = false, "missing conjunct"
+			break
+		}
+		fl, err := plan.TypeOf(e, in)
+		if err != nil {
+			ff.boolOK, ff.boolDetail = false, fmt.Sprintf("`%s` does not resolve: %v", e, err)
+			break
+		}
+		if fl.Type != plan.Bool {
+			ff.boolOK, ff.boolDetail = false, fmt.Sprintf("`%s` is %s, not bool", e, fl.Type)
+			break
+		}
+	}
+	ff.movable, ff.movDetail = firstImmovable(f.Predicates)
+	return ff
+}
+
+// FuseFilters decides whether the outer filter may fuse into the inner one
+// directly below it, consulting ff.total_outer and then ff.boolean.
+func (t *Table) FuseFilters(outer, inner FilterFacts) Ruling {
+	t = t.orDefault()
+	var r Ruling
+	if !r.consult(t.decide(FFTotalOuter, func() (bool, string) { return outer.movable, outer.movDetail })) {
+		return r
+	}
+	r.consult(t.decide(FFBoolean, func() (bool, string) {
+		if !inner.boolOK {
+			return false, "inner: " + inner.boolDetail
+		}
+		if !outer.boolOK {
+			return false, "outer: " + outer.boolDetail
+		}
+		return true, ""
+	}))
+	return r
+}
+
+// InlineCheck is the table's view of one project over one with_columns for
+// projection fusion. It indexes the projection's references once; after the
+// rule rewrites a projection expression it reports the new one with Replace.
+type InlineCheck struct {
+	t      *Table
+	with   *plan.WithColumnsNode
+	exprs  []plan.Expr
+	values []plan.Expr
+	names  []string
+	// refs maps a with_columns output name to the indices of the projection
+	// expressions referencing it, one entry per reference.
+	refs map[string][]int
+	// redefined are the names the with_columns assigns other than by a
+	// same-name identity.
+	redefined map[string]bool
+	// prefixTotal[k]: every projection expression before k is total.
+	prefixTotal []bool
+	// laterTotal[j]: every with_columns value after j is total.
+	laterTotal []bool
+	ownsWindow bool
+}
+
+// NewInlineCheck indexes exprs (the projection's expressions, not modified)
+// over w.
+func (t *Table) NewInlineCheck(exprs []plan.Expr, w *plan.WithColumnsNode) *InlineCheck {
+	c := &InlineCheck{t: t.orDefault(), with: w, exprs: append([]plan.Expr(nil), exprs...), values: w.Exprs,
+		refs: map[string][]int{}, redefined: map[string]bool{}}
+	_, c.ownsWindow = w.Input.(*plan.WindowNode)
+	c.names = make([]string, len(w.Exprs))
+	for j, v := range w.Exprs {
+		c.names[j] = plan.OutputName(v)
+		if !IsIdentity(v) {
+			c.redefined[c.names[j]] = true
+		}
+	}
+	for k, e := range c.exprs {
+		c.index(k, e, +1)
+	}
+	c.prefix()
+	c.laterTotal = make([]bool, len(w.Exprs))
+	ok := true
+	for j := len(w.Exprs) - 1; j >= 0; j-- {
+		c.laterTotal[j] = ok
+		ok = ok && Total(w.Exprs[j])
+	}
+	return c
+}
+
+func (c *InlineCheck) prefix() {
+	c.prefixTotal = make([]bool, len(c.exprs))
+	ok := true
+	for k, e := range c.exprs {
+		c.prefixTotal[k] = ok
+		ok = ok && Total(e)
+	}
+}
+
+func (c *InlineCheck) index(k int, e plan.Expr, delta int) {
+	plan.Walk(e, func(x plan.Expr) bool {
+		if col, ok := x.(*plan.Column); ok {
+			if delta > 0 {
+				c.refs[col.Name] = append(c.refs[col.Name], k)
+			} else {
+				list := c.refs[col.Name]
+				for i, v := range list {
+					if v == k {
+						c.refs[col.Name] = append(list[:i:i], list[i+1:]...)
+						break
+					}
+				}
+			}
+		}
+		return true
+	})
+}
+
+// Users returns the indices of the projection expressions referencing value
+// j, one entry per reference (so a value referenced twice by one expression
+// appears twice). No users means the value is dead: pruning's business.
+func (c *InlineCheck) Users(j int) []int { return c.refs[c.names[j]] }
+
+// Replace records that the rule rewrote projection expression k to e.
+func (c *InlineCheck) Replace(k int, e plan.Expr) {
+	wasTotal := Total(c.exprs[k])
+	c.index(k, c.exprs[k], -1)
+	c.exprs[k] = e
+	c.index(k, e, +1)
+	if Total(e) != wasTotal {
+		c.prefix()
+	}
+}
+
+// Value decides whether with_columns value j may be inlined into the
+// projection expressions that reference it, consulting pf.holder,
+// pf.deterministic, pf.once, pf.capture, pf.text and pf.inline in that order.
+func (c *InlineCheck) Value(j int) Ruling {
+	t, v, name := c.t, c.values[j], c.names[j]
+	users := c.refs[name]
+	var r Ruling
+	if !r.consult(t.decide(PFHolder, func() (bool, string) {
+		if c.ownsWindow {
+			return false, "the with_columns owns a window"
+		}
+		return true, ""
+	})) {
+		return r
+	}
+	if !r.consult(t.decide(PFDeterministic, func() (bool, string) {
+		if !Deterministic(v) {
+			return false, "`" + v.String() + "` is non-deterministic"
+		}
+		return true, ""
+	})) {
+		return r
+	}
+	if !r.consult(t.decide(PFOnce, func() (bool, string) {
+		if len(users) != 1 {
+			return false, fmt.Sprintf("%s is referenced %d times", name, len(users))
+		}
+		return true, ""
+	})) {
+		return r
+	}
+	if !r.consult(t.decide(PFCapture, func() (bool, string) {
+		for _, col := range plan.Columns(v) {
+			if c.redefined[col] {
+				return false, fmt.Sprintf("`%s` reads %s, which the same with_columns assigns", v, col)
+			}
+		}
+		return true, ""
+	})) {
+		return r
+	}
+	if !r.consult(t.decide(PFText, func() (bool, string) {
+		for _, k := range dedup(users) {
+			if ok, detail := enclosedOnlyByTotal(c.exprs[k], name); !ok {
+				return false, detail
+			}
+		}
+		return true, ""
+	})) {
+		return r
+	}
+	r.consult(t.decide(PFInline, func() (bool, string) {
+		if Total(v) {
+			return true, ""
+		}
+		if !c.laterTotal[j] {
+			return false, fmt.Sprintf("`%s` is partial and a later with_columns value is partial", v)
+		}
+		for _, k := range dedup(users) {
+			if !c.prefixTotal[k] {
+				return false, fmt.Sprintf("`%s` is partial and a projection expression before `%s` is partial", v, c.exprs[k])
+			}
+			if ok, detail := evaluatedBeforeTotal(c.exprs[k], name); !ok {
+				return false, fmt.Sprintf("`%s` is partial and %s", v, detail)
+			}
+		}
+		return true, ""
+	}))
+	return r
+}
+
+func dedup(ks []int) []int {
+	out := make([]int, 0, len(ks))
+	for i, k := range ks {
+		if i == 0 || ks[i-1] != k {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// enclosedOnlyByTotal reports whether every expression enclosing a
+// reference to name in e is an alias or a call of a UDF declared total (so
+// that no error can name an enclosing expression's text).
+func enclosedOnlyByTotal(e plan.Expr, name string) (bool, string) {
+	// enclosing is the outermost enclosing expression that may raise, or nil.
+	var walk func(x, enclosing plan.Expr) (bool, string)
+	walk = func(x, enclosing plan.Expr) (bool, string) {
+		if col, ok := x.(*plan.Column); ok && col.Name == name && enclosing != nil {
+			return false, fmt.Sprintf("the reference to %s is enclosed by `%s`", name, enclosing)
+		}
+		next := enclosing
+		if next == nil {
+			switch y := x.(type) {
+			case *plan.Alias:
+			case *plan.UDFCall:
+				if y.UDF == nil || !y.UDF.Total {
+					next = x
+				}
+			default:
+				next = x
+			}
+		}
+		for _, a := range x.Children() {
+			if ok, d := walk(a, next); !ok {
+				return false, d
+			}
+		}
+		return true, ""
+	}
+	return walk(e, nil)
+}
+
+// evaluatedBeforeTotal reports whether every operand e evaluates before its
+// reference to name is total, and that the reference is not inside an if()
+// branch (which sees only some rows).
+func evaluatedBeforeTotal(e plan.Expr, name string) (bool, string) {
+	found := false
+	var walk func(x plan.Expr, inBranch bool) (bool, string)
+	walk = func(x plan.Expr, inBranch bool) (bool, string) {
+		if col, ok := x.(*plan.Column); ok && col.Name == name {
+			found = true
+			if inBranch {
+				return false, fmt.Sprintf("the reference to %s is inside an if() branch", name)
+			}
+			return true, ""
+		}
+		call, isIf := x.(*plan.Call)
+		isIf = isIf && call.Fn == plan.FuncIf
+		for i, a := range x.Children() {
+			if ok, d := walk(a, inBranch || (isIf && i > 0)); !ok || found {
+				return ok, d
+			}
+			// a was evaluated completely before the reference.
+			if !Total(a) {
+				return false, fmt.Sprintf("`%s` is evaluated before the reference to %s and is partial", a, name)
+			}
+		}
+		return true, ""
+	}
+	return walk(e, false)
+}

@@ -1,0 +1,159 @@
+package legality
+
+import (
+	"github.com/dfopt/dfopt/plan"
+)
+
+// PruneEntry decides whether a project or with_columns entry that nothing
+// downstream reads may be dropped (pr.project, pr.with_columns): only a total
+// and deterministic expression may, since a dead partial one must still raise
+// and a dead non-deterministic one still advances its counter.
+func (t *Table) PruneEntry(n plan.Node, e plan.Expr) Decision {
+	t = t.orDefault()
+	id := PRUnknown
+	switch n.(type) {
+	case *plan.ProjectNode:
+		id = PRProject
+	case *plan.WithColumnsNode:
+		id = PRWithColumns
+	}
+	return t.decide(id, func() (bool, string) {
+		if id == PRUnknown {
+			return false, "only project and with_columns entries are pruned"
+		}
+		return firstImmovable([]plan.Expr{e})
+	})
+}
+
+// PruneEmpty decides whether a with_columns left with no entry may be
+// removed (pr.with_columns): yes, unless it owns a synthesized window, whose
+// temporary columns it hides from its parent.
+func (t *Table) PruneEmpty(w *plan.WithColumnsNode) Decision {
+	return t.orDefault().decide(PRWithColumns, func() (bool, string) {
+		if _, owns := w.Input.(*plan.WindowNode); owns {
+			return false, "the with_columns owns a window"
+		}
+		return true, ""
+	})
+}
+
+// PruneThrough decides whether requirements narrow below n: whether n's
+// input may lose the columns nothing needs. Extra lists the input columns n
+// itself needs on top of what is required above it (its key, subset or
+// over() columns) — the condition of a CrossesIf cell; a Crosses mutant
+// drops it. When the decision refuses, every input column stays required.
+// Project, with_columns and join have their own queries (PruneEntry,
+// PruneJoin).
+func (t *Table) PruneThrough(n plan.Node) (d Decision, extra []string) {
+	t = t.orDefault()
+	switch n := n.(type) {
+	case *plan.ScanNode:
+		return t.decide(PRScan, always), nil
+	case *plan.FilterNode:
+		return t.decide(PRPassthrough, always), nil
+	case *plan.SortNode, *plan.LimitNode, *plan.SliceNode:
+		return t.decide(PRPassthrough, always), nil
+	case *plan.AggregateNode:
+		d = t.decide(PRAggregate, always)
+		return d, nil
+	case *plan.DistinctNode:
+		d = t.decide(PRDistinct, always)
+		if d.Verdict == CrossesIf {
+			if len(n.Subset) == 0 && n.Input != nil {
+				extra = n.Input.Schema().Names()
+			} else {
+				extra = append([]string(nil), n.Subset...)
+			}
+		}
+		return d, extra
+	case *plan.WindowNode:
+		d = t.decide(PRWindow, always)
+		if d.Verdict == CrossesIf {
+			for _, e := range n.Exprs {
+				extra = append(extra, plan.Columns(e)...)
+			}
+		}
+		return d, extra
+	case *plan.UnionNode:
+		return t.decide(PRUnion, always), nil
+	case *plan.ExtensionNode:
+		return t.decide(PRExtension, always), nil
+	}
+	return t.decide(PRUnknown, always), nil
+}
+
+// PruneJoin decides whether a join's inputs may be narrowed (pr.join) and to
+// which columns, given the join output columns required above. Each side
+// keeps its key columns and the columns required above; the condition adds
+// every left column whose name a kept right column shares, so that the right
+// column keeps its suffix. keepLeft and keepRight are in input order; nil
+// means "keep every column" (also when the decision refuses).
+func (t *Table) PruneJoin(j *plan.JoinNode, required map[string]bool) (d Decision, keepLeft, keepRight []string) {
+	t = t.orDefault()
+	d = t.decide(PRJoin, always)
+	if !d.Allowed {
+		return d, nil, nil
+	}
+	ls, rs := j.Left.Schema(), j.Right.Schema()
+	leftNames := make(map[string]bool, ls.Len())
+	for _, n := range ls.Names() {
+		leftNames[n] = true
+	}
+	keepL := map[string]bool{}
+	keepR := map[string]bool{}
+	for _, k := range j.LeftOn {
+		for _, c := range plan.Columns(k) {
+			keepL[c] = true
+		}
+	}
+	for _, k := range j.RightOn {
+		for _, c := range plan.Columns(k) {
+			keepR[c] = true
+		}
+	}
+	for _, n := range ls.Names() {
+		if required[n] {
+			keepL[n] = true
+		}
+	}
+	semi := j.How == plan.SemiJoin || j.How == plan.AntiJoin
+	dropped := plan.DroppedRightKeys(j)
+	if !semi {
+		suffix := j.EffectiveSuffix()
+		for _, n := range rs.Names() {
+			if dropped[n] {
+				continue
+			}
+			out := n
+			if leftNames[n] {
+				out = n + suffix
+			}
+			if required[out] {
+				keepR[n] = true
+			}
+		}
+		if d.Verdict == CrossesIf {
+			for _, n := range rs.Names() {
+				if keepR[n] && !dropped[n] && leftNames[n] {
+					keepL[n] = true
+				}
+			}
+		}
+	}
+	return d, ordered(ls.Names(), keepL), ordered(rs.Names(), keepR)
+}
+
+// ordered returns the names of all that keep holds, in all's order, or nil
+// when that is all of them.
+func ordered(all []string, keep map[string]bool) []string {
+	out := make([]string, 0, len(keep))
+	for _, n := range all {
+		if keep[n] {
+			out = append(out, n)
+		}
+	}
+	if len(out) == len(all) {
+		return nil
+	}
+	return out
+}

@@ -1,0 +1,169 @@
+package legality
+
+import (
+	"fmt"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// PushdownConjunct decides whether a conjunct may move at all (cell
+// pp.deterministic): a conjunct that calls a non-deterministic UDF stays
+// where it is, whatever is below it.
+func (t *Table) PushdownConjunct(e plan.Expr) Decision {
+	return t.orDefault().decide(PPDeterministic, func() (bool, string) {
+		if e == nil {
+			return false, "missing conjunct"
+		}
+		if !Deterministic(e) {
+			return false, "`" + e.String() + "` is non-deterministic"
+		}
+		return true, ""
+	})
+}
+
+// PushdownSplit decides whether a filter's conjuncts may separate (cell
+// pp.split): stays are the conjuncts that would be left above while others
+// move below (or are taken by a source). They then see fewer rows, so each
+// must be total and deterministic.
+func (t *Table) PushdownSplit(stays []plan.Expr) Decision {
+	return t.orDefault().decide(PPSplit, func() (bool, string) { return firstImmovable(stays) })
+}
+
+// PushdownPastFilter decides whether conjuncts of a higher filter may move
+// below the conjuncts another filter leaves in place (cell pp.filter, a
+// barrier: the order between filters is filter_fusion's business).
+func (t *Table) PushdownPastFilter() Decision {
+	return t.orDefault().decide(PPFilter, always)
+}
+
+// PushdownScan decides, for one conjunct the source classified, whether it
+// is handed to the source (cell pp.scan): Exact and Inexact are, Unsupported
+// is not. The caller keeps an Inexact conjunct above the scan as well.
+func (t *Table) PushdownScan(s plan.PredicateSupport) Decision {
+	return t.orDefault().decide(PPScan, func() (bool, string) {
+		switch s {
+		case plan.Exact, plan.Inexact:
+			return true, "the source classifies it " + s.String()
+		}
+		return false, "the source classifies it " + s.String()
+	})
+}
+
+// NodeCheck is the table's view of one node for predicate pushdown: the
+// node-level decision (its kind's cell, and for project, with_columns and
+// sort the totality of its expressions), and the names whose readers must be
+// asked about individually (outputs that are not a same-name identity).
+// Building it costs one pass over the node's expressions.
+type NodeCheck struct {
+	t        *Table
+	node     plan.Node
+	decision Decision
+	shadow   CellID
+	// redefined maps each output name that is not a same-name identity to
+	// its defining expression, for project and with_columns.
+	redefined map[string]plan.Expr
+	watch     []string
+}
+
+// PushdownNode returns the check for moving conjuncts from directly above n
+// to directly below it. Closed world: a node kind without a crossing cell is
+// refused by pp.unknown.
+func (t *Table) PushdownNode(n plan.Node) *NodeCheck {
+	t = t.orDefault()
+	c := &NodeCheck{t: t, node: n}
+	switch n := n.(type) {
+	case *plan.ProjectNode:
+		c.decision = t.decide(PPProject, func() (bool, string) { return firstImmovable(n.Exprs) })
+		c.shadow = PPProjectShadow
+		c.setRedefined(n.Exprs)
+	case *plan.WithColumnsNode:
+		c.decision = t.decide(PPWithColumns, func() (bool, string) { return firstImmovable(n.Exprs) })
+		c.shadow = PPWithColumnsShadow
+		c.setRedefined(n.Exprs)
+	case *plan.SortNode:
+		c.decision = t.decide(PPSort, func() (bool, string) {
+			keys := make([]plan.Expr, len(n.Keys))
+			for i, k := range n.Keys {
+				keys[i] = k.Expr
+			}
+			return firstImmovable(keys)
+		})
+	case *plan.ScanNode:
+		// Per conjunct: see PushdownScan. Only the verdict matters here.
+		c.decision = t.decide(PPScan, always)
+	case *plan.FilterNode:
+		c.decision = t.decide(PPFilter, always)
+	case *plan.LimitNode:
+		c.decision = t.decide(PPLimit, always)
+	case *plan.SliceNode:
+		c.decision = t.decide(PPSlice, always)
+	case *plan.AggregateNode:
+		c.decision = t.decide(PPAggregate, always)
+	case *plan.JoinNode:
+		c.decision = t.decide(PPJoin, always)
+	case *plan.WindowNode:
+		c.decision = t.decide(PPWindow, always)
+	case *plan.UnionNode:
+		c.decision = t.decide(PPUnion, always)
+	case *plan.DistinctNode:
+		c.decision = t.decide(PPDistinct, always)
+	case *plan.ExtensionNode:
+		c.decision = t.decide(PPExtension, always)
+	default:
+		c.decision = t.decide(PPUnknown, always)
+	}
+	if c.decision.Detail == "" && !c.decision.Allowed && n != nil {
+		c.decision.Detail = n.Kind().String() + " is a barrier"
+	}
+	return c
+}
+
+// IsIdentity reports whether e is a same-name identity reference: col(a),
+// possibly aliased back to a.
+func IsIdentity(e plan.Expr) bool {
+	c, ok := plan.Unalias(e).(*plan.Column)
+	return ok && c.Name == plan.OutputName(e)
+}
+
+func (c *NodeCheck) setRedefined(exprs []plan.Expr) {
+	for _, e := range exprs {
+		if IsIdentity(e) {
+			continue
+		}
+		if c.redefined == nil {
+			c.redefined = make(map[string]plan.Expr)
+		}
+		name := plan.OutputName(e)
+		if _, dup := c.redefined[name]; !dup {
+			c.watch = append(c.watch, name)
+		}
+		c.redefined[name] = e
+	}
+}
+
+// Decision is the node-level decision: when it refuses, no conjunct crosses.
+func (c *NodeCheck) Decision() Decision { return c.decision }
+
+// Watch lists the output names that are not same-name identities of the
+// node's input. A conjunct that reads none of them needs no decision of its
+// own: Conjunct allows it without consulting any cell.
+func (c *NodeCheck) Watch() []string { return c.watch }
+
+// Conjunct decides whether one conjunct may cross the node, given that the
+// node-level decision allowed it: for project and with_columns it consults
+// the shadowing cell (pp.project.shadow, pp.with_columns.shadow). For other
+// nodes no conjunct-level cell exists and the answer is an allowed Decision
+// with an empty Cell.
+func (c *NodeCheck) Conjunct(e plan.Expr) Decision {
+	if c.shadow == "" {
+		return Decision{Allowed: true}
+	}
+	return c.t.decide(c.shadow, func() (bool, string) {
+		for _, name := range plan.Columns(e) {
+			if def, ok := c.redefined[name]; ok {
+				return false, fmt.Sprintf("reads %s, computed by `%s`", name, def)
+			}
+		}
+		return true, ""
+	})
+}

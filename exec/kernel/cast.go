@@ -1,0 +1,319 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// cast converts an array datum (borrowed) per semantics.md's Casts table. A
+// row "fails" where the value has no image in the target type: a strict cast
+// raises invalid_cast at the first failing valid row, a non-strict one makes
+// that row null. compute's casts differ from the table (its safe float->int
+// cast rejects 1.5 where we truncate, its string->bool accepts "1" and
+// "TRUE", its float->string prints "-0" not "-0.0"; go-deps.md §1.3), so the
+// conversions are written here.
+func (x *evalCtx) cast(e *plan.Cast, in *input, d datum) (datum, error) {
+	from, to := d.typ, e.To
+	if from == to {
+		return retained(d), nil
+	}
+	if d.isNullScalar() {
+		return nullDatum(to), nil
+	}
+	v := viewOf(d)
+	n := v.n
+	c := &caster{x: x, e: e, in: in, v: &v, n: n}
+	switch {
+	case to == plan.String:
+		return c.toString()
+	case from == plan.Int32 && to == plan.Int64, from.IsInteger() && to == plan.Float64:
+		return promoted(x.mem, d, to), nil
+	case to == plan.Bool:
+		return c.toBool()
+	case from == plan.Bool:
+		return c.fromBool(to)
+	case from == plan.Int64 && to == plan.Int32:
+		return c.narrow()
+	case from == plan.Float64 && to.IsInteger():
+		return c.floatToInt(to)
+	case from == plan.String:
+		return c.parse(to)
+	}
+	return datum{}, internalError(e, fmt.Sprintf("no cast from %s to %s", from, to))
+}
+
+// caster carries one cast's state: the operand view and the output
+// validity, which is copied from the operand's only once a non-strict cast
+// first nulls a row.
+type caster struct {
+	x    *evalCtx
+	e    *plan.Cast
+	in   *input
+	v    *view
+	n    int
+	vbuf *memory.Buffer
+	bm   []byte
+}
+
+// failed handles a failing valid row i: an error for a strict cast, a null
+// for a non-strict one.
+func (c *caster) failed(i int) error {
+	if c.e.Strict {
+		val := c.v.valueAt(i)
+		return c.x.fail(plan.InvalidCast, c.e, c.in, i,
+			fmt.Sprintf("cannot cast %s (%s) to %s", val, c.v.typ, c.e.To), nil)
+	}
+	if c.bm == nil {
+		c.vbuf, c.bm = newBitmap(c.x.mem, c.n)
+		if c.v.valid != nil {
+			copyBits(c.bm, c.v.valid, c.v.voff, c.n)
+		} else {
+			for k := range c.bm {
+				c.bm[k] = 0xff
+			}
+		}
+	}
+	c.bm[i>>3] &^= 1 << (i & 7)
+	return nil
+}
+
+// validity returns the output validity and null count.
+func (c *caster) validity() (*memory.Buffer, int) {
+	if c.bm == nil {
+		return shareValidity(c.x.mem, c.v), c.v.nulls
+	}
+	return c.vbuf, countNulls(c.bm, c.n)
+}
+
+// abort releases what the cast allocated before an error.
+func (c *caster) abort(bufs ...*memory.Buffer) {
+	for _, b := range bufs {
+		b.Release()
+	}
+	if c.vbuf != nil {
+		c.vbuf.Release()
+	}
+}
+
+func (c *caster) finish(t plan.Type, bufs ...*memory.Buffer) (datum, error) {
+	valid, nulls := c.validity()
+	return arrayDatum(t, makeArray(t, c.n, nulls, append([]*memory.Buffer{valid}, bufs...)...)), nil
+}
+
+// narrow casts int64 to int32; values outside the int32 range fail.
+func (c *caster) narrow() (datum, error) {
+	buf, out := newFixed[int32](c.x.mem, c.n)
+	a := c.v.i64[:c.n]
+	for i, y := range a {
+		if y < math.MinInt32 || y > math.MaxInt32 {
+			out[i] = 0
+			if !c.v.isValid(i) {
+				continue
+			}
+			if err := c.failed(i); err != nil {
+				c.abort(buf)
+				return datum{}, err
+			}
+			continue
+		}
+		out[i] = int32(y)
+	}
+	return c.finish(plan.Int32, buf)
+}
+
+// floatToInt truncates toward zero; NaN, ±Inf and values whose truncation
+// is outside the target range fail. -2^63 is exactly representable and in
+// range, 2^63 is not.
+func (c *caster) floatToInt(to plan.Type) (datum, error) {
+	lo, hi := -9223372036854775808.0, 9223372036854775808.0 // [lo, hi)
+	if to == plan.Int32 {
+		lo, hi = math.MinInt32, math.MaxInt32+1
+	}
+	f := c.v.f64[:c.n]
+	var buf *memory.Buffer
+	var o32 []int32
+	var o64 []int64
+	if to == plan.Int32 {
+		buf, o32 = newFixed[int32](c.x.mem, c.n)
+	} else {
+		buf, o64 = newFixed[int64](c.x.mem, c.n)
+	}
+	for i, y := range f {
+		t := math.Trunc(y)
+		ok := t >= lo && t < hi // false for NaN
+		var r int64
+		if ok {
+			r = int64(t)
+		} else if c.v.isValid(i) {
+			if err := c.failed(i); err != nil {
+				c.abort(buf)
+				return datum{}, err
+			}
+		}
+		if o32 != nil {
+			o32[i] = int32(r)
+		} else {
+			o64[i] = r
+		}
+	}
+	return c.finish(to, buf)
+}
+
+// toBool maps 0 (and ±0.0) to false and anything else, NaN included, to
+// true; a string must be exactly "true" or "false".
+func (c *caster) toBool() (datum, error) {
+	buf, out := newBitmap(c.x.mem, c.n)
+	v := c.v
+	switch v.typ {
+	case plan.Int32:
+		packNonZero(out, v.i32[:c.n])
+	case plan.Int64:
+		packNonZero(out, v.i64[:c.n])
+	case plan.Float64:
+		packNonZero(out, v.f64[:c.n])
+	case plan.String:
+		for i := 0; i < c.n; i++ {
+			switch v.str(i) {
+			case "true":
+				out[i>>3] |= 1 << (i & 7)
+			case "false":
+			default:
+				if !v.isValid(i) {
+					continue
+				}
+				if err := c.failed(i); err != nil {
+					c.abort(buf)
+					return datum{}, err
+				}
+			}
+		}
+	}
+	return c.finish(plan.Bool, buf)
+}
+
+// packNonZero sets bit i where a[i] != 0 (NaN != 0 is true).
+func packNonZero[T numeric](out []byte, a []T) {
+	var scratch [block]bool
+	for lo := 0; lo < len(a); lo += block {
+		hi := min(lo+block, len(a))
+		t := scratch[:hi-lo]
+		for i := range t {
+			t[i] = a[lo+i] != 0
+		}
+		packBools(out[lo>>3:], t)
+	}
+}
+
+// fromBool maps false to 0 and true to 1 in a numeric type.
+func (c *caster) fromBool(to plan.Type) (datum, error) {
+	v := c.v
+	switch to {
+	case plan.Int32:
+		buf, out := newFixed[int32](c.x.mem, c.n)
+		for i := range out {
+			out[i] = int32(b2u(v.boolAt(i)))
+		}
+		return c.finish(to, buf)
+	case plan.Int64:
+		buf, out := newFixed[int64](c.x.mem, c.n)
+		for i := range out {
+			out[i] = int64(b2u(v.boolAt(i)))
+		}
+		return c.finish(to, buf)
+	default: // plan.Float64
+		buf, out := newFixed[float64](c.x.mem, c.n)
+		for i := range out {
+			out[i] = float64(b2u(v.boolAt(i)))
+		}
+		return c.finish(to, buf)
+	}
+}
+
+// toString renders integers in decimal, floats as plan.FormatFloat ("1.0",
+// "NaN", "Inf", "-0.0") and booleans as "true"/"false"; a null row is empty.
+// Rows are appended to one Go byte slice, then copied into one buffer.
+func (c *caster) toString() (datum, error) {
+	v := c.v
+	obuf, offs := newFixed[int32](c.x.mem, c.n+1)
+	var data []byte
+	for i := 0; i < c.n; i++ {
+		offs[i] = int32(len(data))
+		if !v.isValid(i) {
+			continue
+		}
+		switch v.typ {
+		case plan.Int32:
+			data = strconv.AppendInt(data, int64(v.i32[i]), 10)
+		case plan.Int64:
+			data = strconv.AppendInt(data, v.i64[i], 10)
+		case plan.Float64:
+			data = append(data, plan.FormatFloat(v.f64[i])...)
+		case plan.Bool:
+			data = strconv.AppendBool(data, v.boolAt(i))
+		}
+		if len(data) > math.MaxInt32 {
+			obuf.Release()
+			return datum{}, tooLong(c.e, errStringTooLong)
+		}
+	}
+	offs[c.n] = int32(len(data))
+	dbuf, d := newBytes(c.x.mem, len(data))
+	copy(d, data)
+	return c.finish(plan.String, obuf, dbuf)
+}
+
+// parse converts strings: integers by strconv.ParseInt base 10 of the whole
+// string (range-checked in the target width), floats by strconv.ParseFloat
+// (so "NaN", "Inf", "-0.0" parse; an out-of-range literal fails).
+func (c *caster) parse(to plan.Type) (datum, error) {
+	v := c.v
+	var buf *memory.Buffer
+	var o32 []int32
+	var o64 []int64
+	var of []float64
+	switch to {
+	case plan.Int32:
+		buf, o32 = newFixed[int32](c.x.mem, c.n)
+	case plan.Int64:
+		buf, o64 = newFixed[int64](c.x.mem, c.n)
+	default:
+		buf, of = newFixed[float64](c.x.mem, c.n)
+	}
+	for i := 0; i < c.n; i++ {
+		if !v.isValid(i) {
+			switch {
+			case o32 != nil:
+				o32[i] = 0
+			case o64 != nil:
+				o64[i] = 0
+			default:
+				of[i] = 0
+			}
+			continue
+		}
+		s := v.str(i)
+		var err error
+		switch to {
+		case plan.Int32:
+			var r int64
+			r, err = strconv.ParseInt(s, 10, 32)
+			o32[i] = int32(r)
+		case plan.Int64:
+			o64[i], err = strconv.ParseInt(s, 10, 64)
+		default:
+			of[i], err = strconv.ParseFloat(s, 64)
+		}
+		if err != nil {
+			if ferr := c.failed(i); ferr != nil {
+				c.abort(buf)
+				return datum{}, ferr
+			}
+		}
+	}
+	return c.finish(to, buf)
+}

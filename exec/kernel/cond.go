@@ -1,0 +1,250 @@
+package kernel
+
+import (
+	"math/bits"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// evalIf evaluates if(c, t, e). The condition is evaluated over all rows;
+// each branch only over the rows that take it (c true for t; c false or null
+// for e), so a branch never raises for a row it does not own. A branch that
+// can raise (or calls a UDF) is evaluated over the sub-input of its rows and
+// its errors name the original row; a branch that provably cannot raise is
+// evaluated over all rows instead (the same values on its rows, without
+// gathering its columns). A branch no row takes is not evaluated at all.
+func (x *evalCtx) evalIf(e *plan.Call, in *input) (datum, error) {
+	cond, err := x.eval(e.Args[0], in)
+	if err != nil {
+		return datum{}, err
+	}
+	defer cond.release()
+	rt, _ := x.analyze(e)
+	if cond.isScalar() {
+		if in.n == 0 {
+			return nullDatum(rt), nil
+		}
+		branch := e.Args[2]
+		if !cond.sc.IsNull() && cond.sc.Bool() {
+			branch = e.Args[1]
+		}
+		return x.evalBranch(branch, in, rt)
+	}
+	n := in.n
+	cv := viewOf(cond)
+	takes := alignedBits(cv.bits, cv.boff, n)
+	if cv.valid != nil {
+		valid := alignedBits(cv.valid, cv.voff, n)
+		m := make([]byte, len(takes))
+		for i := range m {
+			m[i] = takes[i] & valid[i]
+		}
+		takes = m
+	}
+	k := countBits(takes, n)
+	switch k {
+	case n:
+		return x.evalBranch(e.Args[1], in, rt)
+	case 0:
+		return x.evalBranch(e.Args[2], in, rt)
+	}
+	tIdx := make([]int32, 0, k)
+	eIdx := make([]int32, 0, n-k)
+	for i := 0; i < n; i++ {
+		if takes[i>>3]&(1<<(i&7)) != 0 {
+			tIdx = append(tIdx, int32(i))
+		} else {
+			eIdx = append(eIdx, int32(i))
+		}
+	}
+	td, tFull, err := x.evalOnRows(e.Args[1], in, tIdx, rt)
+	if err != nil {
+		return datum{}, err
+	}
+	defer td.release()
+	ed, eFull, err := x.evalOnRows(e.Args[2], in, eIdx, rt)
+	if err != nil {
+		return datum{}, err
+	}
+	defer ed.release()
+	which := make([]int8, n)
+	at := make([]int32, n)
+	for k, i := range tIdx {
+		which[i] = 0
+		at[i] = int32(k)
+		if tFull {
+			at[i] = i
+		}
+	}
+	for k, i := range eIdx {
+		which[i] = 1
+		at[i] = int32(k)
+		if eFull {
+			at[i] = i
+		}
+	}
+	out, err := gather(x.mem, rt, n, []view{viewOf(td), viewOf(ed)}, which, at)
+	if err != nil {
+		return datum{}, tooLong(e, err)
+	}
+	return arrayDatum(rt, out), nil
+}
+
+// evalBranch evaluates a branch every row of in takes, promoted to rt.
+func (x *evalCtx) evalBranch(b plan.Expr, in *input, rt plan.Type) (datum, error) {
+	d, err := x.eval(b, in)
+	if err != nil {
+		return datum{}, err
+	}
+	p := promoted(x.mem, d, rt)
+	d.release()
+	return p, nil
+}
+
+// evalOnRows evaluates branch b for the rows idx of in, promoted to rt.
+// full reports that the result covers all rows of in (the branch cannot
+// raise, so it was evaluated everywhere) rather than just idx.
+func (x *evalCtx) evalOnRows(b plan.Expr, in *input, idx []int32, rt plan.Type) (d datum, full bool, err error) {
+	if _, total := x.analyze(b); total {
+		d, err = x.evalBranch(b, in, rt)
+		return d, true, err
+	}
+	sub := in.subset(idx)
+	defer sub.release()
+	d, err = x.evalBranch(b, sub, rt)
+	return d, false, err
+}
+
+// tooLong reports a string result Arrow's utf8 layout cannot hold.
+func tooLong(e plan.Expr, err error) *plan.Error {
+	return &plan.Error{Kind: plan.Overflow, Expr: e.String(), Row: -1, Msg: err.Error()}
+}
+
+// countBits counts the set bits among the first n of bm.
+func countBits(bm []byte, n int) int {
+	c := 0
+	full := n >> 3
+	for _, b := range bm[:full] {
+		c += bits.OnesCount8(b)
+	}
+	if r := n & 7; r != 0 {
+		c += bits.OnesCount8(bm[full] & (1<<r - 1))
+	}
+	return c
+}
+
+// coalesce returns, per row, the first non-null operand (all operands have
+// been evaluated over all rows), promoted to the common type.
+func (x *evalCtx) coalesce(e *plan.Call, in *input, args []datum) (datum, error) {
+	rt, _ := x.analyze(e)
+	var srcs []datum
+	defer func() { releaseAll(srcs) }()
+	n := in.n
+	for _, a := range args {
+		if a.isNullScalar() {
+			continue // contributes nothing
+		}
+		p := promoted(x.mem, a, rt)
+		srcs = append(srcs, p)
+		if p.isScalar() || p.arr.NullN() == 0 {
+			break // every later operand is shadowed
+		}
+	}
+	if len(srcs) == 0 {
+		return nullDatum(rt), nil
+	}
+	if len(srcs) == 1 {
+		return retained(srcs[0]), nil
+	}
+	vs := make([]view, len(srcs))
+	for i := range srcs {
+		vs[i] = viewOf(srcs[i])
+	}
+	which := make([]int8, n)
+	for i := 0; i < n; i++ {
+		which[i] = -1
+		for k := range vs {
+			j := i
+			if vs[k].scalar {
+				j = 0
+			}
+			if vs[k].isValid(j) {
+				which[i] = int8(k)
+				break
+			}
+		}
+	}
+	out, err := gather(x.mem, rt, n, vs, which, nil)
+	if err != nil {
+		return datum{}, tooLong(e, err)
+	}
+	return arrayDatum(rt, out), nil
+}
+
+// analyze returns e's type over the evaluation's schema and whether e is
+// total: it can raise on no input (no checked integer arithmetic, no strict
+// cast that can fail, no UDF, no window or aggregate). Typing was validated
+// by plan.TypeOf before evaluation, so this only restates its result rules.
+func (x *evalCtx) analyze(e plan.Expr) (plan.Type, bool) {
+	switch e := e.(type) {
+	case *plan.Column:
+		f, _ := x.schema.Lookup(e.Name)
+		return f.Type, true
+	case *plan.Literal:
+		return e.Value.Type(), true
+	case *plan.Alias:
+		return x.analyze(e.Expr)
+	case *plan.Cast:
+		t, total := x.analyze(e.Expr)
+		return e.To, total && !(e.Strict && plan.CastCanFail(t, e.To))
+	case *plan.UDFCall:
+		if e.UDF == nil {
+			return plan.Invalid, false
+		}
+		for _, a := range e.Args {
+			x.analyze(a)
+		}
+		return e.UDF.Result, false
+	case *plan.Call:
+		types := make([]plan.Type, len(e.Args))
+		total := true
+		for i, a := range e.Args {
+			t, tot := x.analyze(a)
+			types[i], total = t, total && tot
+		}
+		switch e.Fn {
+		case plan.FuncAdd, plan.FuncSub, plan.FuncMul, plan.FuncDiv, plan.FuncMod:
+			t, _ := plan.Promote(types[0], types[1])
+			return t, total && t == plan.Float64
+		case plan.FuncNeg, plan.FuncAbs:
+			return types[0], total && types[0] == plan.Float64
+		case plan.FuncEq, plan.FuncNe, plan.FuncLt, plan.FuncLe, plan.FuncGt, plan.FuncGe,
+			plan.FuncAnd, plan.FuncOr, plan.FuncNot, plan.FuncIsNull, plan.FuncIsNotNull, plan.FuncIsNaN:
+			return plan.Bool, total
+		case plan.FuncStrLen:
+			return plan.Int64, total
+		case plan.FuncConcat:
+			return plan.String, total
+		case plan.FuncIf:
+			return commonType(types[1], types[2]), total
+		case plan.FuncCoalesce:
+			t := types[0]
+			for _, u := range types[1:] {
+				t = commonType(t, u)
+			}
+			return t, total
+		}
+		return plan.Invalid, false
+	}
+	return plan.Invalid, false
+}
+
+// commonType is the type if/coalesce operands unify to: the same type, or
+// the promotion of two numbers.
+func commonType(a, b plan.Type) plan.Type {
+	if a == b {
+		return a
+	}
+	t, _ := plan.Promote(a, b)
+	return t
+}

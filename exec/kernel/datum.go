@@ -1,0 +1,313 @@
+package kernel
+
+import (
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// datum is an intermediate result: either an array with one value per input
+// row, or a scalar that stands for the same value in every row. Keeping
+// literals scalar lets "a + 1" run an array-scalar loop instead of first
+// materialising a column of ones.
+type datum struct {
+	typ plan.Type
+	arr arrow.Array // nil for a scalar; owned (one reference)
+	sc  plan.Value  // the scalar when arr is nil
+}
+
+func scalarDatum(v plan.Value) datum { return datum{typ: v.Type(), sc: v} }
+
+func nullDatum(t plan.Type) datum { return scalarDatum(plan.NullValue(t)) }
+
+func arrayDatum(t plan.Type, a arrow.Array) datum { return datum{typ: t, arr: a} }
+
+func (d datum) isScalar() bool { return d.arr == nil }
+
+// isNullScalar reports whether d is null in every row without looking at rows.
+func (d datum) isNullScalar() bool { return d.arr == nil && d.sc.IsNull() }
+
+func (d *datum) release() {
+	if d.arr != nil {
+		d.arr.Release()
+		d.arr = nil
+	}
+}
+
+// view is a typed, offset-resolved look at a datum's buffers, built once per
+// operand so kernels index plain Go slices. A scalar is a one-row view (n = 1)
+// with scalar set; kernels either special-case it or index it at 0.
+type view struct {
+	typ    plan.Type
+	n      int
+	scalar bool
+	// valid is the validity bitmap from bit voff, or nil when nothing is null.
+	valid []byte
+	voff  int
+	// vbuf is the validity buffer when it starts at bit 0, so a result with
+	// the same validity can share it instead of copying.
+	vbuf  *memory.Buffer
+	nulls int
+
+	i32  []int32
+	i64  []int64
+	f64  []float64
+	bits []byte // bool values from bit boff
+	boff int
+	offs []int32 // string offsets (n+1, absolute into data)
+	data []byte
+}
+
+// isValid reports whether row i is valid.
+func (v *view) isValid(i int) bool {
+	return v.valid == nil || bitAt(v.valid, v.voff, i)
+}
+
+// str returns row i of a string view.
+func (v *view) str(i int) string {
+	return unsafeString(v.data[v.offs[i]:v.offs[i+1]])
+}
+
+// boolAt returns the value bit of row i of a bool view.
+func (v *view) boolAt(i int) bool { return bitAt(v.bits, v.boff, i) }
+
+var (
+	oneBit  = []byte{1}
+	zeroBit = []byte{0}
+)
+
+// viewOf builds the view of d.
+func viewOf(d datum) view {
+	if d.arr == nil {
+		return scalarView(d.sc, d.typ)
+	}
+	a := d.arr
+	v := view{typ: d.typ, n: a.Len(), nulls: a.NullN()}
+	data := a.Data()
+	if v.nulls > 0 {
+		v.valid, v.voff = a.NullBitmapBytes(), data.Offset()
+		if data.Offset() == 0 {
+			v.vbuf = data.Buffers()[0]
+		}
+	}
+	switch a := a.(type) {
+	case *array.Int32:
+		v.i32 = a.Int32Values()
+	case *array.Int64:
+		v.i64 = a.Int64Values()
+	case *array.Float64:
+		v.f64 = a.Float64Values()
+	case *array.Boolean:
+		if b := data.Buffers()[1]; b != nil {
+			v.bits = b.Bytes()
+		}
+		v.boff = data.Offset()
+	case *array.String:
+		v.offs = a.ValueOffsets()
+		if b := data.Buffers()[2]; b != nil {
+			v.data = b.Bytes()
+		}
+	}
+	return v
+}
+
+// scalarView is the one-row view of a scalar value of type t.
+func scalarView(s plan.Value, t plan.Type) view {
+	v := view{typ: t, n: 1, scalar: true}
+	if s.IsNull() {
+		v.valid, v.nulls = zeroBit, 1
+	}
+	switch t {
+	case plan.Int32:
+		v.i32 = []int32{int32(s.Int())}
+	case plan.Int64:
+		v.i64 = []int64{s.Int()}
+	case plan.Float64:
+		v.f64 = []float64{s.Float()}
+	case plan.Bool:
+		if s.Bool() {
+			v.bits = oneBit
+		} else {
+			v.bits = zeroBit
+		}
+	case plan.String:
+		v.offs = []int32{0, int32(len(s.Str()))}
+		v.data = []byte(s.Str())
+	}
+	return v
+}
+
+// valueAt reads row i of a view as a plan value (scalars at any i). Only the
+// UDF path and scalar folding box values.
+func (v *view) valueAt(i int) plan.Value {
+	if v.scalar {
+		i = 0
+	}
+	if !v.isValid(i) {
+		return plan.NullValue(v.typ)
+	}
+	switch v.typ {
+	case plan.Int32:
+		return plan.Int32Value(v.i32[i])
+	case plan.Int64:
+		return plan.Int64Value(v.i64[i])
+	case plan.Float64:
+		return plan.Float64Value(v.f64[i])
+	case plan.Bool:
+		return plan.BoolValue(v.boolAt(i))
+	case plan.String:
+		return plan.StringValue(string(v.data[v.offs[i]:v.offs[i+1]]))
+	}
+	return plan.NullValue(v.typ)
+}
+
+// broadcast materialises a scalar as an array of n rows.
+func broadcast(mem memory.Allocator, s plan.Value, t plan.Type, n int) (arrow.Array, error) {
+	if t == plan.String && n > 0 && len(s.Str()) > math.MaxInt32/n {
+		return nil, errStringTooLong
+	}
+	var valid *memory.Buffer
+	nulls := 0
+	if s.IsNull() {
+		valid, _ = newBitmap(mem, n)
+		nulls = n
+	}
+	switch t {
+	case plan.Int32:
+		buf, out := newFixed[int32](mem, n)
+		fill(out, int32(s.Int()))
+		return makeArray(t, n, nulls, valid, buf), nil
+	case plan.Int64:
+		buf, out := newFixed[int64](mem, n)
+		fill(out, s.Int())
+		return makeArray(t, n, nulls, valid, buf), nil
+	case plan.Float64:
+		buf, out := newFixed[float64](mem, n)
+		fill(out, s.Float())
+		return makeArray(t, n, nulls, valid, buf), nil
+	case plan.Bool:
+		buf, out := newBitmap(mem, n)
+		if s.Bool() {
+			for i := range out {
+				out[i] = 0xff
+			}
+		}
+		return makeArray(t, n, nulls, valid, buf), nil
+	default: // plan.String
+		str := s.Str()
+		obuf, offs := newFixed[int32](mem, n+1)
+		dbuf, data := newBytes(mem, n*len(str))
+		for i := 0; i < n; i++ {
+			offs[i] = int32(i * len(str))
+			copy(data[i*len(str):], str)
+		}
+		offs[n] = int32(n * len(str))
+		return makeArray(t, n, nulls, valid, obuf, dbuf), nil
+	}
+}
+
+func fill[T numeric](out []T, x T) {
+	for i := range out {
+		out[i] = x
+	}
+}
+
+// materialize returns d as an array of n rows (a scalar is broadcast); it
+// consumes d.
+func materialize(mem memory.Allocator, d datum, n int) (arrow.Array, error) {
+	if d.arr != nil {
+		return d.arr, nil
+	}
+	return broadcast(mem, d.sc, d.typ, n)
+}
+
+// retained returns a new reference to d.
+func retained(d datum) datum {
+	if d.arr != nil {
+		d.arr.Retain()
+	}
+	return d
+}
+
+// promoted returns d converted to the numeric type to (int32 -> int64,
+// integer -> float64, nearest) as a new reference; d stays the caller's.
+func promoted(mem memory.Allocator, d datum, to plan.Type) datum {
+	if d.typ == to {
+		return retained(d)
+	}
+	if d.arr == nil {
+		return scalarDatum(promoteValue(d.sc, to))
+	}
+	v := viewOf(d)
+	n := v.n
+	var out arrow.Array
+	valid := shareValidity(mem, &v)
+	switch {
+	case to == plan.Int64 && d.typ == plan.Int32:
+		buf, o := newFixed[int64](mem, n)
+		widen(o, v.i32)
+		out = makeArray(to, n, v.nulls, valid, buf)
+	case to == plan.Float64 && d.typ == plan.Int32:
+		buf, o := newFixed[float64](mem, n)
+		widen(o, v.i32)
+		out = makeArray(to, n, v.nulls, valid, buf)
+	case to == plan.Float64 && d.typ == plan.Int64:
+		buf, o := newFixed[float64](mem, n)
+		widen(o, v.i64)
+		out = makeArray(to, n, v.nulls, valid, buf)
+	default:
+		// Unreachable after type checking; keep the datum rather than lie.
+		if valid != nil {
+			valid.Release()
+		}
+		return retained(d)
+	}
+	return arrayDatum(to, out)
+}
+
+// widen converts every element; Go's conversion is exact for int32->int64
+// and rounds to nearest for integer->float64, as semantics.md requires.
+func widen[F, T numeric](out []T, in []F) {
+	for i, x := range in {
+		out[i] = T(x)
+	}
+}
+
+// promoteValue converts a numeric scalar to the wider numeric type to.
+func promoteValue(v plan.Value, to plan.Type) plan.Value {
+	if v.Type() == to {
+		return v
+	}
+	if v.IsNull() {
+		return plan.NullValue(to)
+	}
+	switch {
+	case to == plan.Int64 && v.Type() == plan.Int32:
+		return plan.Int64Value(v.Int())
+	case to == plan.Float64 && v.Type().IsInteger():
+		return plan.Float64Value(float64(v.Int()))
+	}
+	return v
+}
+
+// shareValidity returns a validity buffer equal to v's (nil when v has no
+// nulls): v's own buffer retained when it starts at bit 0, else a copy.
+func shareValidity(mem memory.Allocator, v *view) *memory.Buffer {
+	if v.valid == nil {
+		return nil
+	}
+	if v.vbuf != nil && v.voff == 0 && !v.scalar {
+		v.vbuf.Retain()
+		return v.vbuf
+	}
+	buf, bm := newBitmap(mem, v.n)
+	copyBits(bm, v.valid, v.voff, v.n)
+	return buf
+}
+
+// isNaN is math.IsNaN, restated so the float kernels read uniformly.
+func isNaN(f float64) bool { return math.IsNaN(f) }

@@ -1,0 +1,176 @@
+package kernel
+
+import (
+	"errors"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// gather builds an array of n rows of type t whose row i is row at[i] of
+// source which[i]. which nil means source 0 for every row; which[i] < 0
+// means a null row; at nil means row i. A scalar source is read at its one
+// row whatever at says.
+//
+// It is the one assembly loop behind if() (merging the branches), coalesce()
+// (first non-null source) and the gathering of a branch's rows (a take).
+// compute.Take would serve the last only, at 7-10 µs per call, and Arrow has
+// no if_else or coalesce kernel (go-deps.md §1.1).
+func gather(mem memory.Allocator, t plan.Type, n int, srcs []view, which []int8, at []int32) (arrow.Array, error) {
+	needValid := false
+	for i := range srcs {
+		if srcs[i].valid != nil {
+			needValid = true
+		}
+	}
+	if which != nil && !needValid {
+		for _, w := range which {
+			if w < 0 {
+				needValid = true
+				break
+			}
+		}
+	}
+	var vbuf *memory.Buffer
+	var bm []byte
+	if needValid {
+		vbuf, bm = newBitmap(mem, n)
+	}
+	src := func(i int) (s *view, j int, ok bool) {
+		k := 0
+		if which != nil {
+			if which[i] < 0 {
+				return nil, 0, false
+			}
+			k = int(which[i])
+		}
+		s = &srcs[k]
+		j = i
+		if at != nil {
+			j = int(at[i])
+		}
+		if s.scalar {
+			j = 0
+		}
+		return s, j, true
+	}
+	nulls := 0
+	switch t {
+	case plan.Int32:
+		buf, out := newFixed[int32](mem, n)
+		nulls = gatherFixed(out, bm, srcs, func(v *view) []int32 { return v.i32 }, which, at)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Int64:
+		buf, out := newFixed[int64](mem, n)
+		nulls = gatherFixed(out, bm, srcs, func(v *view) []int64 { return v.i64 }, which, at)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Float64:
+		buf, out := newFixed[float64](mem, n)
+		nulls = gatherFixed(out, bm, srcs, func(v *view) []float64 { return v.f64 }, which, at)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Bool:
+		buf, out := newBitmap(mem, n)
+		for i := 0; i < n; i++ {
+			s, j, ok := src(i)
+			if !ok || !s.isValid(j) {
+				nulls++
+				continue
+			}
+			if bm != nil {
+				bm[i>>3] |= 1 << (i & 7)
+			}
+			if s.boolAt(j) {
+				out[i>>3] |= 1 << (i & 7)
+			}
+		}
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	default: // plan.String
+		total := 0
+		for i := 0; i < n; i++ {
+			if s, j, ok := src(i); ok && s.isValid(j) {
+				total += int(s.offs[j+1] - s.offs[j])
+			}
+		}
+		if total > math.MaxInt32 {
+			// A scalar repeated n times can exceed Arrow's int32 offsets.
+			if vbuf != nil {
+				vbuf.Release()
+			}
+			return nil, errStringTooLong
+		}
+		obuf, offs := newFixed[int32](mem, n+1)
+		dbuf, data := newBytes(mem, total)
+		pos := 0
+		for i := 0; i < n; i++ {
+			offs[i] = int32(pos)
+			s, j, ok := src(i)
+			if !ok || !s.isValid(j) {
+				nulls++
+				continue
+			}
+			if bm != nil {
+				bm[i>>3] |= 1 << (i & 7)
+			}
+			pos += copy(data[pos:], s.data[s.offs[j]:s.offs[j+1]])
+		}
+		offs[n] = int32(pos)
+		return makeArray(t, n, nulls, vbuf, obuf, dbuf), nil
+	}
+}
+
+// errStringTooLong reports a string result beyond the 2 GiB that Arrow's
+// int32 offsets can address.
+var errStringTooLong = errors.New("the string result exceeds 2 GiB, the limit of Arrow's utf8 layout")
+
+// gatherFixed is gather's loop for fixed-width values; it returns the null
+// count and sets the validity bits in bm when bm is not nil.
+func gatherFixed[T numeric](out []T, bm []byte, srcs []view, vals func(*view) []T, which []int8, at []int32) int {
+	n := len(out)
+	if which == nil && len(srcs) == 1 && srcs[0].valid == nil && !srcs[0].scalar {
+		// A take with no nulls: the tight loop.
+		v := vals(&srcs[0])
+		if at == nil {
+			copy(out, v[:n])
+			return 0
+		}
+		for i, j := range at[:n] {
+			out[i] = v[j]
+		}
+		return 0
+	}
+	vs := make([][]T, len(srcs))
+	for k := range srcs {
+		vs[k] = vals(&srcs[k])
+	}
+	nulls := 0
+	for i := 0; i < n; i++ {
+		k := 0
+		if which != nil {
+			if which[i] < 0 {
+				nulls++
+				continue
+			}
+			k = int(which[i])
+		}
+		s := &srcs[k]
+		j := i
+		if at != nil {
+			j = int(at[i])
+		}
+		if s.scalar {
+			j = 0
+		}
+		if !s.isValid(j) {
+			nulls++
+			continue
+		}
+		out[i] = vs[k][j]
+		if bm != nil {
+			bm[i>>3] |= 1 << (i & 7)
+		}
+	}
+	return nulls
+}

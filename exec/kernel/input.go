@@ -1,0 +1,89 @@
+package kernel
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// input is the set of rows an expression evaluates over: the whole batch, or
+// (inside an if branch) the subset of a parent input's rows that take the
+// branch. A subset gathers the columns it needs lazily, so a branch that
+// reads one column of a wide batch copies one column.
+type input struct {
+	n      int
+	batch  arrow.RecordBatch // the root only
+	parent *input
+	sel    []int32 // the parent rows this input holds, in order (subsets only)
+	cols   map[string]arrow.Array
+	owned  bool // whether cols holds references this input must release
+}
+
+func rootInput(batch arrow.RecordBatch) *input {
+	return &input{n: int(batch.NumRows()), batch: batch, cols: map[string]arrow.Array{}}
+}
+
+// subset returns the input holding the parent rows sel, in order.
+func (in *input) subset(sel []int32) *input {
+	return &input{n: len(sel), parent: in, sel: sel, cols: map[string]arrow.Array{}, owned: true}
+}
+
+// column returns the named column over this input's rows, borrowed (valid
+// until the input is released) and its plan type.
+func (in *input) column(x *evalCtx, name string) (arrow.Array, plan.Type, error) {
+	if a, ok := in.cols[name]; ok {
+		t, err := PlanType(a.DataType())
+		return a, t, err
+	}
+	var a arrow.Array
+	if in.parent == nil {
+		idx := in.batch.Schema().FieldIndices(name)
+		if len(idx) == 0 {
+			return nil, plan.Invalid, fmt.Errorf("column %q not in the batch", name)
+		}
+		a = in.batch.Column(idx[0])
+		if a.Len() != in.n {
+			return nil, plan.Invalid, fmt.Errorf("column %q has %d rows in a batch of %d", name, a.Len(), in.n)
+		}
+	} else {
+		pa, t, err := in.parent.column(x, name)
+		if err != nil {
+			return nil, plan.Invalid, err
+		}
+		pv := viewOf(arrayDatum(t, pa))
+		if a, err = gather(x.mem, t, len(in.sel), []view{pv}, nil, in.sel); err != nil {
+			return nil, plan.Invalid, fmt.Errorf("column %q: %w", name, err)
+		}
+	}
+	t, err := PlanType(a.DataType())
+	if err != nil {
+		if in.owned {
+			a.Release()
+		}
+		return nil, plan.Invalid, fmt.Errorf("column %q: %w", name, err)
+	}
+	in.cols[name] = a
+	return a, t, nil
+}
+
+// origRow maps row i of this input to the row of the batch Eval was given.
+func (in *input) origRow(i int) int64 {
+	for in.parent != nil {
+		i = int(in.sel[i])
+		in = in.parent
+	}
+	return int64(i)
+}
+
+// release drops the columns a subset gathered.
+func (in *input) release() {
+	if !in.owned {
+		return
+	}
+	for name, a := range in.cols {
+		a.Release()
+		delete(in.cols, name)
+	}
+}

@@ -165,7 +165,7 @@ func TestEvalTable(t *testing.T) {
 			expr: lit(0.0).Sub(col("f")), want: f64s(0.0, ninf)},
 
 		// mul
-		{name: "mul ok", cols: []column{colOf("a", plan.Int64, i64s(3037000499, -(1 << 32), 0, nil)...), colOf("b", plan.Int64, i64s(3037000499, 1<<31, minI64, 2)...)},
+		{name: "mul ok", cols: []column{colOf("a", plan.Int64, i64s(3037000499, -(1<<32), 0, nil)...), colOf("b", plan.Int64, i64s(3037000499, 1<<31, minI64, 2)...)},
 			expr: col("a").Mul(col("b")), want: i64s(9223372030926249001, minI64, 0, nil)},
 		{name: "mul overflow 2^63", cols: []column{colOf("a", plan.Int64, i64s(1<<32)...), colOf("b", plan.Int64, i64s(1<<31)...)},
 			expr: col("a").Mul(col("b")), err: &wantErr{plan.Overflow, "a * b", 0}},
@@ -427,7 +427,7 @@ func TestEvalTable(t *testing.T) {
 			expr: plan.CallUDF(ndSeq, col("a")), want: i64s(10, 11, 12)},
 		{name: "udf nd_seq literal arg per row", cols: []column{colOf("a", plan.Int64, i64s(0, 0, 0)...)},
 			expr: plan.CallUDF(ndSeq, lit(100)), want: i64s(100, 101, 102)},
-		{name: "udf inside arithmetic", cols: []column{colOf("a", plan.Int64, i64s(maxI64 - 1)...)},
+		{name: "udf inside arithmetic", cols: []column{colOf("a", plan.Int64, i64s(maxI64-1)...)},
 			expr: plan.CallUDF(incWrap, col("a")).Add(lit(1)), err: &wantErr{plan.Overflow, "inc_wrap(a) + 1", 0}},
 
 		// innermost expression is reported

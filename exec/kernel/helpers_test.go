@@ -15,16 +15,16 @@ import (
 )
 
 // Value shorthands for the tables.
-func i64(v int64) plan.Value     { return plan.Int64Value(v) }
-func i32(v int32) plan.Value     { return plan.Int32Value(v) }
-func f64(v float64) plan.Value   { return plan.Float64Value(v) }
-func str(v string) plan.Value    { return plan.StringValue(v) }
-func bl(v bool) plan.Value       { return plan.BoolValue(v) }
+func i64(v int64) plan.Value      { return plan.Int64Value(v) }
+func i32(v int32) plan.Value      { return plan.Int32Value(v) }
+func f64(v float64) plan.Value    { return plan.Float64Value(v) }
+func str(v string) plan.Value     { return plan.StringValue(v) }
+func bl(v bool) plan.Value        { return plan.BoolValue(v) }
 func null(t plan.Type) plan.Value { return plan.NullValue(t) }
 
 // Expression shorthands.
-func col(n string) plan.E   { return plan.Col(n) }
-func lit(v any) plan.E      { return plan.Lit(v) }
+func col(n string) plan.E      { return plan.Col(n) }
+func lit(v any) plan.E         { return plan.Lit(v) }
 func litv(v plan.Value) plan.E { return plan.Lit(v) }
 
 // nanPayload is a quiet NaN with a non-default payload, to check that bits

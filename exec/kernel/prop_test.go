@@ -1,0 +1,418 @@
+package kernel
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/prop"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// The law: vectorised evaluation equals the row-at-a-time reference
+// (ref_test.go) — the same values bit for bit, the same validity, or the
+// same error (kind, expression text, row) — over the whole batch and over a
+// slice of it (arrays with a non-zero offset), with no memory left behind.
+
+// propSchema is the random expressions' input: two columns of every type.
+var propSchema = plan.MustSchema(
+	plan.Field{Name: "a", Type: plan.Int64, Nullable: true},
+	plan.Field{Name: "b", Type: plan.Int64, Nullable: true},
+	plan.Field{Name: "x", Type: plan.Int32, Nullable: true},
+	plan.Field{Name: "y", Type: plan.Int32, Nullable: true},
+	plan.Field{Name: "f", Type: plan.Float64, Nullable: true},
+	plan.Field{Name: "g", Type: plan.Float64, Nullable: true},
+	plan.Field{Name: "s", Type: plan.String, Nullable: true},
+	plan.Field{Name: "t", Type: plan.String, Nullable: true},
+	plan.Field{Name: "p", Type: plan.Bool, Nullable: true},
+	plan.Field{Name: "q", Type: plan.Bool, Nullable: true},
+)
+
+var (
+	poolI64 = []int64{0, 1, -1, 2, 3, 7, 100, math.MinInt64, math.MaxInt64, math.MinInt64 + 1, math.MaxInt64 - 1,
+		1 << 32, 1<<53 + 1, math.MinInt32, math.MaxInt32, 1 << 62, -(1 << 62), 3037000500}
+	poolI32 = []int32{0, 1, -1, 2, 7, math.MinInt32, math.MaxInt32, math.MinInt32 + 1, 65536, 46341, -46341}
+	poolF64 = []float64{0, negZer, 1, -1, 1.5, -2.5, nanPayload, negNaN, math.NaN(), inf, ninf, 9223372036854775808.0,
+		-9223372036854775808.0, 1e300, 2147483648.0, -2147483649.0, 0.5, 3}
+	poolStr = []string{"", "a", "B", "é", "日本", "12", "-5", "+7", "true", "false", "NaN", "-0.0", "Inf", "1.5", "x1",
+		" 1", "9223372036854775808", "2147483648", "-2147483648"}
+)
+
+// propCase is one generated test: an expression and the seed and size of
+// its data.
+type propCase struct {
+	Expr   plan.Expr
+	Rows   int
+	Seed   int64
+	Offset int64
+}
+
+func (c propCase) String() string {
+	return fmt.Sprintf("expr=%s rows=%d seed=%d offset=%d", c.Expr, c.Rows, c.Seed, c.Offset)
+}
+
+// genValue draws one value of type t; nullPct percent are null.
+func genValue(r *rand.Rand, t plan.Type, nullPct int) plan.Value {
+	if r.Intn(100) < nullPct {
+		return plan.NullValue(t)
+	}
+	switch t {
+	case plan.Int64:
+		if r.Intn(4) == 0 {
+			return plan.Int64Value(r.Int63n(41) - 20)
+		}
+		return plan.Int64Value(poolI64[r.Intn(len(poolI64))])
+	case plan.Int32:
+		if r.Intn(4) == 0 {
+			return plan.Int32Value(int32(r.Intn(41) - 20))
+		}
+		return plan.Int32Value(poolI32[r.Intn(len(poolI32))])
+	case plan.Float64:
+		if r.Intn(4) == 0 {
+			return plan.Float64Value(float64(r.Intn(41)-20) / 4)
+		}
+		return plan.Float64Value(poolF64[r.Intn(len(poolF64))])
+	case plan.String:
+		return plan.StringValue(poolStr[r.Intn(len(poolStr))])
+	default:
+		return plan.BoolValue(r.Intn(2) == 0)
+	}
+}
+
+// genData draws the columns row by row, so a smaller Rows keeps a prefix
+// of the same data (shrinking rows keeps the failure's rows).
+func genData(seed int64, rows int) map[string][]plan.Value {
+	r := rand.New(rand.NewSource(seed))
+	cols := map[string][]plan.Value{}
+	nullPct := map[string]int{}
+	for _, f := range propSchema.Fields() {
+		switch r.Intn(8) {
+		case 0:
+			nullPct[f.Name] = 0
+		case 1:
+			nullPct[f.Name] = 100 // an all-null column
+		default:
+			nullPct[f.Name] = 20
+		}
+	}
+	for i := 0; i < rows; i++ {
+		for _, f := range propSchema.Fields() {
+			cols[f.Name] = append(cols[f.Name], genValue(r, f.Type, nullPct[f.Name]))
+		}
+	}
+	return cols
+}
+
+var (
+	colsOf = map[plan.Type][]string{plan.Int64: {"a", "b"}, plan.Int32: {"x", "y"}, plan.Float64: {"f", "g"},
+		plan.String: {"s", "t"}, plan.Bool: {"p", "q"}}
+	propUDFs = plan.BuiltinUDFs()
+)
+
+func genLeaf(r *rand.Rand, t plan.Type) plan.Expr {
+	if r.Intn(3) > 0 {
+		names := colsOf[t]
+		return &plan.Column{Name: names[r.Intn(len(names))]}
+	}
+	return &plan.Literal{Value: genValue(r, t, 10)}
+}
+
+func call(fn plan.Func, args ...plan.Expr) plan.Expr { return &plan.Call{Fn: fn, Args: args} }
+
+var numTypes = []plan.Type{plan.Int32, plan.Int64, plan.Float64}
+
+// genExpr draws a well-typed expression of type t.
+func genExpr(r *rand.Rand, t plan.Type, depth int) plan.Expr {
+	if depth <= 0 || r.Intn(5) == 0 {
+		return genLeaf(r, t)
+	}
+	d := depth - 1
+	anyType := func() plan.Type { return plan.Types()[r.Intn(5)] }
+	// Operand types whose promotion is t.
+	promoPair := func() (plan.Type, plan.Type) {
+		switch t {
+		case plan.Int32:
+			return plan.Int32, plan.Int32
+		case plan.Int64:
+			pair := [][2]plan.Type{{plan.Int64, plan.Int64}, {plan.Int32, plan.Int64}, {plan.Int64, plan.Int32}}[r.Intn(3)]
+			return pair[0], pair[1]
+		}
+		u := numTypes[r.Intn(3)]
+		if r.Intn(2) == 0 {
+			return plan.Float64, u
+		}
+		return u, plan.Float64
+	}
+	common := func() (plan.Type, plan.Type) {
+		if t.IsNumeric() {
+			return promoPair()
+		}
+		return t, t
+	}
+	var e plan.Expr
+	switch k := r.Intn(10); {
+	case k == 0:
+		var s plan.Type = anyType()
+		e = &plan.Cast{Expr: genExpr(r, s, d), To: t, Strict: r.Intn(2) == 0}
+	case k == 1:
+		u, v := common()
+		e = call(plan.FuncIf, genExpr(r, plan.Bool, d), genExpr(r, u, d), genExpr(r, v, d))
+	case k == 2:
+		u, v := common()
+		args := []plan.Expr{genExpr(r, u, d), genExpr(r, v, d)}
+		if r.Intn(2) == 0 {
+			args = append(args, genExpr(r, t, d))
+		}
+		e = call(plan.FuncCoalesce, args...)
+	case k == 3 && r.Intn(3) == 0:
+		e = &plan.Alias{Expr: genExpr(r, t, d), Name: "z"}
+	default:
+		e = genOp(r, t, d, promoPair)
+	}
+	return e
+}
+
+// genOp draws a type-specific function of type t.
+func genOp(r *rand.Rand, t plan.Type, d int, promoPair func() (plan.Type, plan.Type)) plan.Expr {
+	switch t {
+	case plan.Int32, plan.Int64, plan.Float64:
+		switch k := r.Intn(10); {
+		case k < 6:
+			u, v := promoPair()
+			fn := []plan.Func{plan.FuncAdd, plan.FuncSub, plan.FuncMul, plan.FuncDiv, plan.FuncMod}[r.Intn(5)]
+			return call(fn, genExpr(r, u, d), genExpr(r, v, d))
+		case k < 8:
+			return call([]plan.Func{plan.FuncNeg, plan.FuncAbs}[r.Intn(2)], genExpr(r, t, d))
+		case t == plan.Int64 && k == 8:
+			return call(plan.FuncStrLen, genExpr(r, plan.String, d))
+		case t == plan.Int64:
+			name := []string{"inc_wrap", "checked_double", "nd_seq"}[r.Intn(3)]
+			u, _ := propUDFs.Lookup(name)
+			return &plan.UDFCall{UDF: u, Args: []plan.Expr{genExpr(r, plan.Int64, d)}}
+		}
+		return call(plan.FuncNeg, genExpr(r, t, d))
+	case plan.Bool:
+		switch k := r.Intn(10); {
+		case k < 4:
+			fn := []plan.Func{plan.FuncEq, plan.FuncNe, plan.FuncLt, plan.FuncLe, plan.FuncGt, plan.FuncGe}[r.Intn(6)]
+			var u, v plan.Type
+			if r.Intn(2) == 0 {
+				u, v = numTypes[r.Intn(3)], numTypes[r.Intn(3)]
+			} else {
+				u = plan.Types()[r.Intn(5)]
+				v = u
+			}
+			return call(fn, genExpr(r, u, d), genExpr(r, v, d))
+		case k < 6:
+			return call([]plan.Func{plan.FuncAnd, plan.FuncOr}[r.Intn(2)], genExpr(r, plan.Bool, d), genExpr(r, plan.Bool, d))
+		case k == 6:
+			return call(plan.FuncNot, genExpr(r, plan.Bool, d))
+		case k == 7:
+			return call([]plan.Func{plan.FuncIsNull, plan.FuncIsNotNull}[r.Intn(2)], genExpr(r, plan.Types()[r.Intn(5)], d))
+		default:
+			return call(plan.FuncIsNaN, genExpr(r, plan.Float64, d))
+		}
+	default: // plan.String
+		n := 1 + r.Intn(3)
+		args := make([]plan.Expr, n)
+		for i := range args {
+			args[i] = genExpr(r, plan.String, d)
+		}
+		return call(plan.FuncConcat, args...)
+	}
+}
+
+// genCase is a gopter generator of propCases with a tree shrinker.
+func genCase() gopter.Gen {
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		r := p.Rng
+		depth := 1 + p.MaxSize/25
+		c := propCase{
+			Expr:   genExpr(r, plan.Types()[r.Intn(5)], depth),
+			Rows:   []int{0, 1, 2, 3, 7, 8, 9, 17, 40}[r.Intn(9)],
+			Seed:   r.Int63(),
+			Offset: int64(r.Intn(3)) * 1000,
+		}
+		return gopter.NewGenResult(c, shrinkCase)
+	}
+}
+
+// shrinkCase proposes smaller cases: fewer rows (a prefix of the same data),
+// then smaller expressions of the same type.
+func shrinkCase(v interface{}) gopter.Shrink {
+	c := v.(propCase)
+	var cands []interface{}
+	if c.Rows > 0 {
+		for _, n := range []int{0, c.Rows / 2, c.Rows - 1} {
+			if n < c.Rows {
+				d := c
+				d.Rows = n
+				cands = append(cands, d)
+			}
+		}
+	}
+	for _, e := range shrinkExpr(c.Expr) {
+		d := c
+		d.Expr = e
+		cands = append(cands, d)
+	}
+	i := 0
+	return func() (interface{}, bool) {
+		if i >= len(cands) {
+			return nil, false
+		}
+		i++
+		return cands[i-1], true
+	}
+}
+
+// shrinkExpr lists same-typed smaller variants of e: a child of the same
+// type, a literal of the type, or e with one child shrunk.
+func shrinkExpr(e plan.Expr) []plan.Expr {
+	f, err := plan.TypeOf(e, propSchema)
+	if err != nil {
+		return nil
+	}
+	var out []plan.Expr
+	kids := e.Children()
+	for _, k := range kids {
+		if g, err := plan.TypeOf(k, propSchema); err == nil && g.Type == f.Type {
+			out = append(out, k)
+		}
+	}
+	if _, isLit := e.(*plan.Literal); !isLit {
+		if _, isCol := e.(*plan.Column); !isCol {
+			out = append(out, &plan.Literal{Value: plan.NullValue(f.Type)})
+		}
+	}
+	for i, k := range kids {
+		for _, s := range shrinkExpr(k) {
+			args := append([]plan.Expr(nil), kids...)
+			args[i] = s
+			out = append(out, e.WithChildren(args))
+		}
+	}
+	return out
+}
+
+// propSeed is the fixed seed, overridable with DFOPT_SEED to replay or to
+// explore.
+func propSeed(t *testing.T) int64 {
+	if s := os.Getenv("DFOPT_SEED"); s != "" {
+		v, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			t.Fatalf("DFOPT_SEED=%q: %v", s, err)
+		}
+		return v
+	}
+	return 20261130
+}
+
+func TestPropertyVectorisedEqualsRowwise(t *testing.T) {
+	seed := propSeed(t)
+	params := gopter.DefaultTestParametersWithSeed(seed)
+	params.MinSuccessfulTests = 3000
+	if testing.Short() {
+		params.MinSuccessfulTests = 300
+	}
+	params.Workers = 1
+	props := gopter.NewProperties(params)
+	props.Property("Eval == row-wise reference", prop.ForAll(func(c propCase) string {
+		return checkCase(t, c)
+	}, genCase()))
+	if !props.Run(gopter.NewFormatedReporter(true, 100, os.Stdout)) {
+		t.Errorf("property failed; replay with DFOPT_SEED=%d", seed)
+	}
+}
+
+// checkCase runs one case over the full batch and over a slice of it.
+func checkCase(t *testing.T, c propCase) string {
+	if _, err := plan.TypeOf(c.Expr, propSchema); err != nil {
+		return "generator produced an ill-typed expression: " + err.Error()
+	}
+	data := genData(c.Seed, c.Rows)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	cols := make([]column, 0, propSchema.Len())
+	for _, f := range propSchema.Fields() {
+		cols = append(cols, colOf(f.Name, f.Type, data[f.Name]...))
+	}
+	rec := mkBatch(t, mem, cols...)
+	msg := compareWithRef(mem, c, rec, data, 0, c.Rows)
+	if msg == "" && c.Rows >= 3 {
+		lo, hi := 1, c.Rows-1
+		sl := rec.NewSlice(int64(lo), int64(hi))
+		sliced := map[string][]plan.Value{}
+		for k, v := range data {
+			sliced[k] = v[lo:hi]
+		}
+		msg = compareWithRef(mem, c, sl, sliced, lo, hi)
+		sl.Release()
+	}
+	rec.Release()
+	if msg == "" && mem.CurrentAlloc() != 0 {
+		msg = fmt.Sprintf("leak: %d bytes still allocated", mem.CurrentAlloc())
+	}
+	return msg
+}
+
+func compareWithRef(mem memory.Allocator, c propCase, rec arrow.RecordBatch, data map[string][]plan.Value, lo, hi int) string {
+	where := fmt.Sprintf("rows [%d,%d)", lo, hi)
+	n := int(rec.NumRows())
+	rows := make([]int, n)
+	for i := range rows {
+		rows[i] = i
+	}
+	env := &refEnv{ctx: plan.WithCallCounter(context.Background()), cols: data, schema: propSchema, offset: c.Offset}
+	want, werr := refEval(env, c.Expr, rows)
+	ev := &Evaluator{Mem: mem}
+	out, err := ev.Eval(plan.WithCallCounter(context.Background()), c.Expr, rec, c.Offset)
+	if werr != nil || err != nil {
+		pe, _ := plan.AsError(err)
+		switch {
+		case werr == nil:
+			return fmt.Sprintf("%s: unexpected error %v", where, err)
+		case pe == nil:
+			if out != nil {
+				out.Release()
+			}
+			return fmt.Sprintf("%s: want error %s, got success", where, werr)
+		case pe.Kind != werr.kind || pe.Expr != werr.expr || pe.Row != werr.row:
+			return fmt.Sprintf("%s: got error %s in `%s` at row %d (%v), want %s", where, pe.Kind, pe.Expr, pe.Row, pe, werr)
+		}
+		return ""
+	}
+	defer out.Release()
+	got := make([]plan.Value, out.Len())
+	for i := range got {
+		v, err := ValueAt(out, i)
+		if err != nil {
+			return err.Error()
+		}
+		got[i] = v
+	}
+	if !identicalValues(got, want) {
+		return fmt.Sprintf("%s: got %s, want %s", where, showValues(got), showValues(want))
+	}
+	// EvalPredicate agrees with "valid and true" of the same bool expression.
+	if f, _ := plan.TypeOf(c.Expr, propSchema); f.Type == plan.Bool && plan.IsDeterministic(c.Expr) {
+		sel, err := ev.EvalPredicate(context.Background(), []plan.Expr{c.Expr}, rec, c.Offset)
+		if err != nil {
+			return fmt.Sprintf("%s: predicate: %v", where, err)
+		}
+		defer sel.Release()
+		for i, w := range want {
+			if sel.IsNull(i) || sel.Value(i) != (!w.IsNull() && w.Bool()) {
+				return fmt.Sprintf("%s: predicate row %d: got %v for %s", where, i, sel.Value(i), showValue(w))
+			}
+		}
+	}
+	return ""
+}

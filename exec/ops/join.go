@@ -153,45 +153,37 @@ func semiAnti(pids []int32, semi bool) []int32 {
 // -1; with trailing, the build rows no probe row matched follow, paired
 // with -1, in build order.
 func probe(pids, bids []int32, groups int, outer, trailing bool) (pout, bout []int32, err error) {
-	// CSR: start[g] .. start[g+1] indexes rows, the build rows of id g.
-	start := make([]int32, groups+1)
+	// Ids are shifted by one below so that -1 (no match) indexes slot 0 and
+	// the hot loops need no branch on it. cnt1[g+1] is the number of output
+	// rows a probe row of id g yields; cnt1[0] is what an unmatched one does.
+	cnt1 := make([]int32, groups+1)
 	for _, g := range bids {
-		if g >= 0 {
-			start[g+1]++
-		}
+		cnt1[g+1]++ // null build keys (-1) land in slot 0, overwritten below
 	}
-	for g := 0; g < groups; g++ {
-		start[g+1] += start[g]
+	cnt1[0] = 0
+	if outer {
+		cnt1[0] = 1
 	}
-	rows := make([]int32, start[groups])
-	fill := make([]int32, groups)
-	copy(fill, start[:groups])
-	for r, g := range bids {
-		if g >= 0 {
-			rows[fill[g]] = int32(r)
-			fill[g]++
+	unique := true
+	for _, c := range cnt1[1:] {
+		if c != 1 {
+			unique = false
+			break
 		}
 	}
 	total := int64(0)
 	for _, g := range pids {
-		switch {
-		case g >= 0:
-			total += int64(start[g+1] - start[g])
-		case outer:
-			total++
-		}
+		total += int64(cnt1[g+1])
 	}
 	var matched []bool
 	if trailing {
-		hit := make([]bool, groups)
+		hit := make([]bool, groups+1)
 		for _, g := range pids {
-			if g >= 0 {
-				hit[g] = true
-			}
+			hit[g+1] = true
 		}
 		matched = make([]bool, len(bids))
 		for r, g := range bids {
-			matched[r] = g >= 0 && hit[g]
+			matched[r] = g >= 0 && hit[g+1]
 			if !matched[r] {
 				total++
 			}
@@ -200,17 +192,50 @@ func probe(pids, bids []int32, groups int, outer, trailing bool) (pout, bout []i
 	if total > maxRows {
 		return nil, nil, fmt.Errorf("%d output rows exceed %d", total, maxRows)
 	}
-	pout, bout = make([]int32, total), make([]int32, total)
+	// One spare slot lets the unique-key loop write before it knows whether
+	// the row is kept.
+	pout, bout = make([]int32, total+1), make([]int32, total+1)
 	j := 0
-	for p, g := range pids {
-		if g >= 0 {
-			for _, r := range rows[start[g]:start[g+1]] {
-				pout[j], bout[j] = int32(p), r
+	if unique {
+		// Every build key occurs once (a dimension table): one branch-free
+		// step per probe row.
+		row1 := make([]int32, groups+1)
+		row1[0] = -1
+		for r, g := range bids {
+			if g >= 0 {
+				row1[g+1] = int32(r)
+			}
+		}
+		for p, g := range pids {
+			pout[j], bout[j] = int32(p), row1[g+1]
+			j += int(cnt1[g+1])
+		}
+	} else {
+		// start[g] .. start[g+1] indexes rows, the build rows of id g in
+		// build order (a CSR layout).
+		start := make([]int32, groups+1)
+		for g := 0; g < groups; g++ {
+			start[g+1] = start[g] + cnt1[g+1]
+		}
+		rows := make([]int32, start[groups])
+		fill := make([]int32, groups)
+		copy(fill, start[:groups])
+		for r, g := range bids {
+			if g >= 0 {
+				rows[fill[g]] = int32(r)
+				fill[g]++
+			}
+		}
+		for p, g := range pids {
+			if g >= 0 {
+				for _, r := range rows[start[g]:start[g+1]] {
+					pout[j], bout[j] = int32(p), r
+					j++
+				}
+			} else if outer {
+				pout[j], bout[j] = int32(p), -1
 				j++
 			}
-		} else if outer {
-			pout[j], bout[j] = int32(p), -1
-			j++
 		}
 	}
 	for r, m := range matched {
@@ -219,5 +244,5 @@ func probe(pids, bids []int32, groups int, outer, trailing bool) (pout, bout []i
 			j++
 		}
 	}
-	return pout, bout, nil
+	return pout[:total:total], bout[:total:total], nil
 }

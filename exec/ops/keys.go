@@ -1,7 +1,9 @@
 package ops
 
 import (
+	"bytes"
 	"fmt"
+	"hash/maphash"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -281,28 +283,110 @@ func encodeWords(words []int64, v validity, nullGroup bool, ids []int32) (int, *
 	return int(next), d
 }
 
-// strDict is the dictionary of a string column.
-type strDict map[string]int32
+// strDict is the dictionary of a string column: a hash table whose slots
+// keep the 64-bit hash, and an arena holding each distinct key's bytes
+// once, contiguously, so the comparisons after a hash hit stay in cache.
+// It replaced a Go map[string]int32, which cost ~20 ns per probe.
+type strDict struct {
+	seed  maphash.Seed
+	slots []strSlot
+	mask  uint64
+	count int
+	arena []byte
+	koff  []int // key k is arena[koff[k]:koff[k+1]]
+}
+
+// strSlot is one slot: k indexes the key in the arena; id1 is the id plus
+// one (0 = empty).
+type strSlot struct {
+	h   uint64
+	k   int32
+	id1 int32
+}
+
+// newStrDict makes an empty dictionary.
+func newStrDict() *strDict {
+	d := &strDict{seed: maphash.MakeSeed(), koff: []int{0}}
+	d.slots = make([]strSlot, 64)
+	d.mask = 63
+	return d
+}
+
+// key returns the bytes of distinct key k.
+func (d *strDict) key(k int32) []byte { return d.arena[d.koff[k]:d.koff[k+1]] }
+
+// find returns the id of b (hash h), or -1.
+func (d *strDict) find(b []byte, h uint64) int32 {
+	i := h & d.mask
+	for {
+		s := &d.slots[i]
+		if s.id1 == 0 {
+			return -1
+		}
+		if s.h == h && bytes.Equal(d.key(s.k), b) {
+			return s.id1 - 1
+		}
+		i = (i + 1) & d.mask
+	}
+}
+
+// insert returns the id of key b, giving it id when new.
+func (d *strDict) insert(b []byte, id int32) (int32, bool) {
+	h := maphash.Bytes(d.seed, b)
+	i := h & d.mask
+	for {
+		s := &d.slots[i]
+		if s.id1 == 0 {
+			d.arena = append(d.arena, b...)
+			d.koff = append(d.koff, len(d.arena))
+			*s = strSlot{h: h, k: int32(len(d.koff) - 2), id1: id + 1}
+			d.count++
+			if 2*d.count > len(d.slots) {
+				d.grow()
+			}
+			return id, true
+		}
+		if s.h == h && bytes.Equal(d.key(s.k), b) {
+			return s.id1 - 1, false
+		}
+		i = (i + 1) & d.mask
+	}
+}
+
+// grow doubles the table.
+func (d *strDict) grow() {
+	old := d.slots
+	d.slots = make([]strSlot, 2*len(old))
+	d.mask = uint64(len(d.slots) - 1)
+	for _, s := range old {
+		if s.id1 == 0 {
+			continue
+		}
+		i := s.h & d.mask
+		for d.slots[i].id1 != 0 {
+			i = (i + 1) & d.mask
+		}
+		d.slots[i] = s
+	}
+}
 
 // lookup implements colDict.
-func (d strDict) lookup(c *keyCol, ids []int32) {
+func (d *strDict) lookup(c *keyCol, ids []int32) {
+	offs, data := stringParts(c.strs)
 	for i := 0; i < c.n; i++ {
 		if !c.valid.valid(i) {
 			ids[i] = -1
 			continue
 		}
-		if id, ok := d[c.strs.Value(i)]; ok {
-			ids[i] = id
-		} else {
-			ids[i] = -1
-		}
+		b := data[offs[i]:offs[i+1]]
+		ids[i] = d.find(b, maphash.Bytes(d.seed, b))
 	}
 }
 
-// encodeStrings is encode for a string column. The map's keys alias the
-// array's buffer, which outlives the call.
+// encodeStrings is encode for a string column.
 func encodeStrings(c *keyCol, nullGroup bool, ids []int32) (int, colDict) {
-	d := strDict{}
+	d := newStrDict()
+	offs, data := stringParts(c.strs)
 	next := int32(0)
 	nullID := int32(-1)
 	for i := 0; i < c.n; i++ {
@@ -313,11 +397,8 @@ func encodeStrings(c *keyCol, nullGroup bool, ids []int32) (int, colDict) {
 			ids[i] = nullID
 			continue
 		}
-		s := c.strs.Value(i)
-		id, ok := d[s]
-		if !ok {
-			id = next
-			d[s] = id
+		id, added := d.insert(data[offs[i]:offs[i+1]], next)
+		if added {
 			next++
 		}
 		ids[i] = id

@@ -25,7 +25,8 @@ func SliceRecord(rec arrow.RecordBatch, offset, length int64) arrow.RecordBatch 
 
 // ConcatRecords concatenates records with the given schema in order (the
 // union operator). Every record must have the schema's column types. With
-// one record it returns that record, retained; with none, an empty record.
+// one record it returns its columns under schema without copying; with
+// none, an empty record.
 // array.Concatenate is exactly right here (a typed buffer copy at ~2 ns/row).
 func ConcatRecords(mem memory.Allocator, schema *arrow.Schema, recs []arrow.RecordBatch) (arrow.RecordBatch, error) {
 	for k, r := range recs {
@@ -38,9 +39,8 @@ func ConcatRecords(mem memory.Allocator, schema *arrow.Schema, recs []arrow.Reco
 			}
 		}
 	}
-	if len(recs) == 1 && recs[0].Schema().Equal(schema) {
-		recs[0].Retain()
-		return recs[0], nil
+	if len(recs) == 1 {
+		return array.NewRecordBatch(schema, recs[0].Columns(), recs[0].NumRows()), nil
 	}
 	cols := make([]arrow.Array, schema.NumFields())
 	release := func() {

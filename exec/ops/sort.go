@@ -366,7 +366,7 @@ func (s *sorter) sortStrings(idx []int32, c *sortCol) {
 			for end < n && p[end].w == p[start].w {
 				end++
 			}
-			if end-start > 1 {
+			if end-start > 1 && !sameStrings(c, p[start:end]) {
 				slices.SortFunc(p[start:end], full)
 			}
 			start = end
@@ -375,4 +375,17 @@ func (s *sorter) sortStrings(idx []int32, c *sortCol) {
 	for j := range p {
 		idx[j] = p[j].i
 	}
+}
+
+// sameStrings reports whether every row of a run has the same string; such
+// a run (a heavily repeated key) is already in row order after the stable
+// radix pass and needs no comparison sort.
+func sameStrings(c *sortCol, run []pair) bool {
+	first := c.str(run[0].i)
+	for _, p := range run[1:] {
+		if !bytes.Equal(c.str(p.i), first) {
+			return false
+		}
+	}
+	return true
 }

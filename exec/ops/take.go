@@ -146,41 +146,51 @@ func takeBool(mem memory.Allocator, a *array.Boolean, idx []int32) (arrow.Array,
 	return finishArray(a.DataType(), len(idx), valid, vals.buf), nil
 }
 
-// takeString gathers a string column in two passes: sizes, then bytes.
+// takeString gathers a string column in one pass, copying each row's bytes
+// into a buffer sized from the input's average length and grown when
+// needed (a sizing pass would read every random row's offsets twice).
 func takeString(mem memory.Allocator, a *array.String, idx []int32) (arrow.Array, error) {
 	n := a.Len()
 	offs, data := stringParts(a)
-	total := 0
-	anyNeg := false
-	for j, i := range idx {
-		if uint32(i) < uint32(n) {
-			total += int(offs[i+1] - offs[i])
-		} else if i == -1 {
-			anyNeg = true
-		} else {
-			return nil, badIndex(j, i, n)
-		}
-	}
-	if total > math.MaxInt32 {
-		return nil, fmt.Errorf("take: %d bytes of strings exceed the 2 GiB string array limit", total)
-	}
 	obuf := newFixedOut[int32](mem, len(idx)+1)
-	dbuf := newBuffer(mem, total)
-	dst := dbuf.Bytes()
 	oo := obuf.vals
-	pos := int32(0)
-	for j, i := range idx {
-		oo[j] = pos
-		if i >= 0 {
-			pos += int32(copy(dst[pos:], data[offs[i]:offs[i+1]]))
-		}
+	dbuf := memory.NewResizableBuffer(mem)
+	if n > 0 {
+		avg := int(offs[n]-offs[0])/n + 1
+		dbuf.Reserve(min(len(idx)*avg, math.MaxInt32))
 	}
-	oo[len(idx)] = pos
-	valid, err := takeValidity(mem, a, idx, anyNeg)
-	if err != nil {
+	dst := dbuf.Buf()
+	pos := 0
+	anyNeg := false
+	fail := func(err error) (arrow.Array, error) {
 		obuf.buf.Release()
 		dbuf.Release()
 		return nil, err
+	}
+	for j, i := range idx {
+		oo[j] = int32(pos)
+		if uint32(i) >= uint32(n) {
+			if i != -1 {
+				return fail(badIndex(j, i, n))
+			}
+			anyNeg = true
+			continue
+		}
+		s := data[offs[i]:offs[i+1]]
+		if pos+len(s) > len(dst) {
+			if pos+len(s) > math.MaxInt32 {
+				return fail(fmt.Errorf("take: more than %d bytes of strings exceed the 2 GiB string array limit", math.MaxInt32))
+			}
+			dbuf.Reserve(min(max(2*len(dst), pos+len(s)), math.MaxInt32))
+			dst = dbuf.Buf()
+		}
+		pos += copy(dst[pos:], s)
+	}
+	oo[len(idx)] = int32(pos)
+	dbuf.Resize(pos)
+	valid, err := takeValidity(mem, a, idx, anyNeg)
+	if err != nil {
+		return fail(err)
 	}
 	return finishArray(a.DataType(), len(idx), valid, obuf.buf, dbuf), nil
 }

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -9,6 +10,7 @@ import (
 )
 
 func TestTake(t *testing.T) {
+	long := strings.Repeat("0123456789", 10)
 	cases := []struct {
 		name string
 		dt   arrow.DataType
@@ -21,6 +23,7 @@ func TestTake(t *testing.T) {
 		{"float bits", tF64, []any{negZero, sNaN, hwNaN, nil}, i32s(1, 0, 2, 3, -1), []any{sNaN, negZero, hwNaN, nil, nil}},
 		{"string", tStr, []any{"", "ab", nil, "é"}, i32s(3, 0, 1, 2, -1, 1), []any{"é", "", "ab", nil, nil, "ab"}},
 		{"bool", tBool, []any{true, false, nil}, i32s(0, 1, 2, -1, 0, 0, 1, 0, 1), []any{true, false, nil, nil, true, true, false, true, false}},
+		{"string buffer growth", tStr, []any{"", "", "", long}, i32s(3, 3, 0, 3, 3, 3, 3), []any{long, long, "", long, long, long, long}},
 		{"empty index", tStr, []any{"a"}, i32s(), []any{}},
 		{"empty input all -1", tI64, []any{}, i32s(-1, -1), []any{nil, nil}},
 	}

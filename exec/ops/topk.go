@@ -2,7 +2,6 @@ package ops
 
 import (
 	"cmp"
-	"container/heap"
 	"fmt"
 	"slices"
 
@@ -40,26 +39,24 @@ func TopK(keys []arrow.Array, desc, nullsLast []bool, k int) ([]int32, error) {
 		return idx[:min(k, n)], nil
 	}
 	less := s.rowLess()
-	h := &rowHeap{rows: make([]int32, 0, k), less: less}
-	for i := 0; i < k; i++ {
-		h.rows = append(h.rows, int32(i))
+	h := &rowHeap{rows: make([]int32, k), less: less}
+	for i := range h.rows {
+		h.rows[i] = int32(i)
 	}
-	heap.Init(h)
+	h.init()
 	if c := &s.cols[0]; len(s.cols) == 1 && !c.isStr && c.valid.all() {
 		// One numeric key without nulls: a later row enters only with a
 		// strictly smaller word than the top's (a tie loses on row order).
 		w := c.words
 		for i := k; i < n; i++ {
 			if w[i] < w[h.rows[0]] {
-				h.rows[0] = int32(i)
-				heap.Fix(h, 0)
+				h.replaceTop(int32(i))
 			}
 		}
 	} else {
 		for i := k; i < n; i++ {
 			if less(int32(i), h.rows[0]) {
-				h.rows[0] = int32(i)
-				heap.Fix(h, 0)
+				h.replaceTop(int32(i))
 			}
 		}
 	}
@@ -90,28 +87,41 @@ func (s *sorter) rowLess() func(a, b int32) bool {
 	}
 }
 
-// rowHeap is a max-heap of rows under less: the top is the row that leaves
-// first.
+// rowHeap is a fixed-size max-heap of rows under less: the top is the row
+// that leaves first.
 type rowHeap struct {
 	rows []int32
 	less func(a, b int32) bool
 }
 
-// Len implements heap.Interface.
-func (h *rowHeap) Len() int { return len(h.rows) }
+// init establishes the heap order.
+func (h *rowHeap) init() {
+	for i := len(h.rows)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
 
-// Less implements heap.Interface (reversed: a max-heap).
-func (h *rowHeap) Less(i, j int) bool { return h.less(h.rows[j], h.rows[i]) }
+// replaceTop puts r in place of the top and restores the heap order.
+func (h *rowHeap) replaceTop(r int32) {
+	h.rows[0] = r
+	h.down(0)
+}
 
-// Swap implements heap.Interface.
-func (h *rowHeap) Swap(i, j int) { h.rows[i], h.rows[j] = h.rows[j], h.rows[i] }
-
-// Push implements heap.Interface (unused: the heap has a fixed size).
-func (h *rowHeap) Push(x any) { h.rows = append(h.rows, x.(int32)) }
-
-// Pop implements heap.Interface (unused: the heap has a fixed size).
-func (h *rowHeap) Pop() any {
-	r := h.rows[len(h.rows)-1]
-	h.rows = h.rows[:len(h.rows)-1]
-	return r
+// down sifts the row at i down to its place.
+func (h *rowHeap) down(i int) {
+	rows, n := h.rows, len(h.rows)
+	for {
+		big := i
+		if l := 2*i + 1; l < n && h.less(rows[big], rows[l]) {
+			big = l
+		}
+		if r := 2*i + 2; r < n && h.less(rows[big], rows[r]) {
+			big = r
+		}
+		if big == i {
+			return
+		}
+		rows[i], rows[big] = rows[big], rows[i]
+		i = big
+	}
 }

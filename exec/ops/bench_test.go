@@ -1,0 +1,341 @@
+package ops
+
+import (
+	"fmt"
+	"math/rand"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// The benchmarks run 1M-row batches and report ns/row (per input row).
+
+const benchRows = 1 << 20
+
+var benchMem = memory.NewGoAllocator()
+
+// benchInt64 makes n int64 values drawn uniformly from [0, card) (card <= 0:
+// any int64), with every nullEvery-th row null (0: no nulls).
+func benchInt64(n int, card int64, nullEvery int) arrow.Array {
+	rng := rand.New(rand.NewSource(1))
+	b := array.NewInt64Builder(benchMem)
+	defer b.Release()
+	b.Reserve(n)
+	for i := 0; i < n; i++ {
+		if nullEvery > 0 && i%nullEvery == 0 {
+			b.AppendNull()
+			continue
+		}
+		if card <= 0 {
+			b.UnsafeAppend(int64(rng.Uint64()))
+		} else {
+			b.UnsafeAppend(rng.Int63n(card))
+		}
+	}
+	return b.NewArray()
+}
+
+// benchFloat64 makes n floats: card distinct values, or any finite value.
+func benchFloat64(n int, card int64) arrow.Array {
+	rng := rand.New(rand.NewSource(2))
+	b := array.NewFloat64Builder(benchMem)
+	defer b.Release()
+	b.Reserve(n)
+	for i := 0; i < n; i++ {
+		if card > 0 {
+			b.UnsafeAppend(float64(rng.Int63n(card)) * 0.25)
+		} else {
+			b.UnsafeAppend(rng.NormFloat64() * 1e6)
+		}
+	}
+	return b.NewArray()
+}
+
+// benchString makes n strings "key-<k>" with card distinct k (card <= 0:
+// random 8–16 byte strings).
+func benchString(n int, card int64) arrow.Array {
+	rng := rand.New(rand.NewSource(3))
+	b := array.NewStringBuilder(benchMem)
+	defer b.Release()
+	buf := make([]byte, 16)
+	for i := 0; i < n; i++ {
+		if card > 0 {
+			b.Append(fmt.Sprintf("key-%d", rng.Int63n(card)))
+			continue
+		}
+		l := 8 + rng.Intn(9)
+		for j := 0; j < l; j++ {
+			buf[j] = byte('a' + rng.Intn(26))
+		}
+		b.Append(string(buf[:l]))
+	}
+	return b.NewArray()
+}
+
+// perRow reports the time per input row.
+func perRow(b *testing.B, rows int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(rows), "ns/row")
+}
+
+func BenchmarkGroupIDs(b *testing.B) {
+	cases := []struct {
+		name string
+		keys func() []arrow.Array
+	}{
+		{"int64_1000", func() []arrow.Array { return []arrow.Array{benchInt64(benchRows, 1000, 0)} }},
+		{"int64_1000_nulls", func() []arrow.Array { return []arrow.Array{benchInt64(benchRows, 1000, 10)} }},
+		{"int64_sparse_1000", func() []arrow.Array {
+			return []arrow.Array{mulArray(benchInt64(benchRows, 1000, 0), 1_000_003_567)}
+		}},
+		{"int64_unique", func() []arrow.Array { return []arrow.Array{benchInt64(benchRows, 0, 0)} }},
+		{"float64_1000", func() []arrow.Array { return []arrow.Array{benchFloat64(benchRows, 1000)} }},
+		{"string_1000", func() []arrow.Array { return []arrow.Array{benchString(benchRows, 1000)} }},
+		{"int64_x_string_100x10", func() []arrow.Array {
+			return []arrow.Array{benchInt64(benchRows, 100, 0), benchString(benchRows, 10)}
+		}},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			keys := tc.keys()
+			defer releaseAll(keys)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, _, err := GroupIDs(keys); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perRow(b, benchRows)
+		})
+	}
+}
+
+// permArray is a random permutation of 0..n-1 (unique keys).
+func permArray(n int) arrow.Array {
+	b := array.NewInt64Builder(benchMem)
+	defer b.Release()
+	for _, v := range rand.New(rand.NewSource(6)).Perm(n) {
+		b.Append(int64(v))
+	}
+	return b.NewArray()
+}
+
+// mulArray multiplies an int64 array by m (wrapping), to spread its values.
+func mulArray(a arrow.Array, m int64) arrow.Array {
+	defer a.Release()
+	b := array.NewInt64Builder(benchMem)
+	defer b.Release()
+	for _, v := range a.(*array.Int64).Int64Values() {
+		b.Append(v * m)
+	}
+	return b.NewArray()
+}
+
+func BenchmarkAggregate(b *testing.B) {
+	key := benchInt64(benchRows, 1000, 0)
+	defer key.Release()
+	ids, first, err := GroupIDs([]arrow.Array{key})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ints := benchInt64(benchRows, 1_000_000, 0)
+	defer ints.Release()
+	intsNull := benchInt64(benchRows, 1_000_000, 10)
+	defer intsNull.Release()
+	floats := benchFloat64(benchRows, 0)
+	defer floats.Release()
+	strs := benchString(benchRows, 0)
+	defer strs.Release()
+	cases := []struct {
+		name string
+		fn   plan.Func
+		arg  arrow.Array
+	}{
+		{"sum_int64", plan.FuncSum, ints},
+		{"sum_int64_nulls", plan.FuncSum, intsNull},
+		{"sum_float64", plan.FuncSum, floats},
+		{"mean_int64", plan.FuncMean, ints},
+		{"mean_float64", plan.FuncMean, floats},
+		{"count_nulls", plan.FuncCount, intsNull},
+		{"len", plan.FuncLen, nil},
+		{"min_float64", plan.FuncMin, floats},
+		{"max_int64", plan.FuncMax, ints},
+		{"max_string", plan.FuncMax, strs},
+		{"first_float64", plan.FuncFirst, floats},
+		{"last_string", plan.FuncLast, strs},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				out, err := Aggregate(benchMem, tc.fn, "agg", tc.arg, ids, len(first))
+				if err != nil {
+					b.Fatal(err)
+				}
+				out.Release()
+			}
+			perRow(b, benchRows)
+		})
+	}
+}
+
+// sortBenchCases are the sort inputs shared by the sort and top-k benchmarks.
+func sortBenchCases() []struct {
+	name string
+	keys func() []arrow.Array
+	desc []bool
+} {
+	return []struct {
+		name string
+		keys func() []arrow.Array
+		desc []bool
+	}{
+		{"int64_random", func() []arrow.Array { return []arrow.Array{benchInt64(benchRows, 0, 0)} }, nil},
+		{"int64_1M_range_nulls", func() []arrow.Array { return []arrow.Array{benchInt64(benchRows, 1_000_000, 10)} }, nil},
+		{"float64_random_desc", func() []arrow.Array { return []arrow.Array{benchFloat64(benchRows, 0)} }, []bool{true}},
+		{"string_random", func() []arrow.Array { return []arrow.Array{benchString(benchRows, 0)} }, nil},
+		{"string_1000", func() []arrow.Array { return []arrow.Array{benchString(benchRows, 1000)} }, nil},
+		{"int64_1000_then_float64", func() []arrow.Array {
+			return []arrow.Array{benchInt64(benchRows, 1000, 0), benchFloat64(benchRows, 0)}
+		}, nil},
+	}
+}
+
+func BenchmarkSortIndices(b *testing.B) {
+	for _, tc := range sortBenchCases() {
+		b.Run(tc.name, func(b *testing.B) {
+			keys := tc.keys()
+			defer releaseAll(keys)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := SortIndices(keys, tc.desc, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perRow(b, benchRows)
+		})
+	}
+}
+
+func BenchmarkTopK100(b *testing.B) {
+	for _, tc := range sortBenchCases() {
+		b.Run(tc.name, func(b *testing.B) {
+			keys := tc.keys()
+			defer releaseAll(keys)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := TopK(keys, tc.desc, nil, 100); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perRow(b, benchRows)
+		})
+	}
+}
+
+func BenchmarkJoin(b *testing.B) {
+	cases := []struct {
+		name        string
+		kind        plan.JoinKind
+		left, right func() arrow.Array
+	}{
+		{"inner_int64_1000", plan.InnerJoin, func() arrow.Array { return benchInt64(benchRows, 2000, 0) },
+			func() arrow.Array { return benchInt64(1000, 2000, 0) }},
+		{"inner_int64_unique_1000", plan.InnerJoin, func() arrow.Array { return benchInt64(benchRows, 2000, 0) },
+			func() arrow.Array { return permArray(1000) }},
+		{"left_int64_unique_1000", plan.LeftJoin, func() arrow.Array { return benchInt64(benchRows, 2000, 0) },
+			func() arrow.Array { return permArray(1000) }},
+		{"left_int64_1000", plan.LeftJoin, func() arrow.Array { return benchInt64(benchRows, 2000, 0) },
+			func() arrow.Array { return benchInt64(1000, 2000, 0) }},
+		{"inner_int64_sparse_1000", plan.InnerJoin, func() arrow.Array { return mulArray(benchInt64(benchRows, 2000, 0), 1_000_003_567) },
+			func() arrow.Array { return mulArray(benchInt64(1000, 2000, 0), 1_000_003_567) }},
+		{"semi_int64_1000", plan.SemiJoin, func() arrow.Array { return benchInt64(benchRows, 2000, 0) },
+			func() arrow.Array { return benchInt64(1000, 2000, 0) }},
+		{"right_int64_1000", plan.RightJoin, func() arrow.Array { return benchInt64(benchRows, 2000, 0) },
+			func() arrow.Array { return benchInt64(1000, 2000, 0) }},
+		{"inner_string_1000", plan.InnerJoin, func() arrow.Array { return benchString(benchRows, 2000) },
+			func() arrow.Array { return benchString(1000, 2000) }},
+		{"inner_float64_1000", plan.InnerJoin, func() arrow.Array { return benchFloat64(benchRows, 2000) },
+			func() arrow.Array { return benchFloat64(1000, 2000) }},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			l, r := tc.left(), tc.right()
+			defer l.Release()
+			defer r.Release()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, _, err := JoinIndices(tc.kind, []arrow.Array{l}, []arrow.Array{r}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perRow(b, benchRows)
+		})
+	}
+}
+
+func BenchmarkTake(b *testing.B) {
+	rng := rand.New(rand.NewSource(4))
+	random := make([]int32, benchRows)
+	for i := range random {
+		random[i] = int32(rng.Intn(benchRows))
+	}
+	ints := benchInt64(benchRows, 0, 0)
+	defer ints.Release()
+	intsNull := benchInt64(benchRows, 0, 10)
+	defer intsNull.Release()
+	strs := benchString(benchRows, 0)
+	defer strs.Release()
+	cases := []struct {
+		name string
+		arr  arrow.Array
+	}{{"int64", ints}, {"int64_nulls", intsNull}, {"string", strs}}
+	for _, tc := range cases {
+		b.Run(tc.name+"_random", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				out, err := Take(benchMem, tc.arr, random)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out.Release()
+			}
+			perRow(b, benchRows)
+		})
+	}
+}
+
+func BenchmarkFilter(b *testing.B) {
+	rng := rand.New(rand.NewSource(5))
+	mb := array.NewBooleanBuilder(benchMem)
+	for i := 0; i < benchRows; i++ {
+		mb.Append(rng.Intn(2) == 0)
+	}
+	mask := mb.NewArray()
+	mb.Release()
+	defer mask.Release()
+	ints := benchInt64(benchRows, 0, 0)
+	defer ints.Release()
+	floats := benchFloat64(benchRows, 0)
+	defer floats.Release()
+	strs := benchString(benchRows, 0)
+	defer strs.Release()
+	for _, tc := range []struct {
+		name string
+		cols []arrow.Array
+	}{{"int64", []arrow.Array{ints}}, {"int64_float64_string", []arrow.Array{ints, floats, strs}}} {
+		rec := record(tc.cols...)
+		b.Run(tc.name+"_50pct", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				out, err := FilterRecord(benchMem, rec, mask)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out.Release()
+			}
+			perRow(b, benchRows)
+		})
+		rec.Release()
+	}
+}

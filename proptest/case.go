@@ -1,0 +1,299 @@
+package proptest
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// Case is one generated test case: source tables, a plan over them, and the
+// seed that generated it.
+type Case struct {
+	// Seed is the seed Generate was called with; Generate(Seed, cfg)
+	// rebuilds the case (before any shrinking).
+	Seed int64
+	// Tables are the plan's sources (one to three), named t0, t1, t2. Every
+	// scan in Plan reads one of them (by pointer identity).
+	Tables []*plan.Table
+	// Plan is the plan as a user would write it: unresolved, with over()
+	// still inside project and with_columns (Resolve synthesizes the window
+	// nodes). Subtrees may be shared by pointer (union(S, S)).
+	Plan plan.Node
+	// IllTyped reports that the plan does not resolve: it was corrupted on
+	// purpose (see Corruption), and the three ways must fail with the same
+	// resolution error. The shrinker keeps it accurate for its candidates.
+	IllTyped bool
+	// Corruption names how an ill-typed plan was broken (unknown_column,
+	// type_error, aggregate_outside, duplicate_name, window_outside); empty
+	// for a well-typed case.
+	Corruption string
+}
+
+// udfs and extensions are the one registry of each the generators use. UDF
+// calls and extension nodes hold pointers into them, and plan.Equal compares
+// UDFs and extensions by pointer, so a loader that maps names back to
+// definitions must use these same registries (see UDFs, Extensions).
+var (
+	udfs       = plan.BuiltinUDFs()
+	extensions = plan.BuiltinExtensions()
+
+	udfIncWrap       = mustUDF("inc_wrap")
+	udfCheckedDouble = mustUDF("checked_double")
+	udfNdSeq         = mustUDF("nd_seq")
+	extIdentity      = mustExtension("identity")
+)
+
+func mustUDF(name string) *plan.UDF {
+	u, ok := udfs.Lookup(name)
+	if !ok {
+		panic("proptest: built-in UDF " + name + " is missing") // fixed set: a programming error
+	}
+	return u
+}
+
+func mustExtension(name string) *plan.ExtensionDef {
+	d, ok := extensions.Lookup(name)
+	if !ok {
+		panic("proptest: built-in extension " + name + " is missing")
+	}
+	return d
+}
+
+// UDFs returns the registry whose definitions generated plans call. Plan
+// files written from a Case must be read back through it so that the UDF
+// pointers (which plan.Equal compares) are the same.
+func UDFs() *plan.UDFRegistry { return udfs }
+
+// Extensions returns the registry whose declarations generated plans use.
+func Extensions() *plan.ExtensionRegistry { return extensions }
+
+// Table returns the case's table with the given name, or nil.
+func (c Case) Table(name string) *plan.Table {
+	for _, t := range c.Tables {
+		if t.Name() == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// String renders the case for failure reports: the seed, every table with
+// its schema and values (NaN payloads shown), and the plan as explain prints
+// it. gopter prints candidates with %+v, which uses this method.
+func (c Case) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "case seed=%d %s", c.Seed, Size(c))
+	if c.IllTyped {
+		fmt.Fprintf(&b, " ill-typed(%s)", c.Corruption)
+	}
+	b.WriteByte('\n')
+	for _, t := range c.Tables {
+		fmt.Fprintf(&b, "table %s (%d rows) %s\n", t.Name(), t.Rows(), t.Schema())
+		for i := 0; i < t.Schema().Len(); i++ {
+			col := t.Column(i)
+			parts := make([]string, len(col))
+			for r, v := range col {
+				parts[r] = formatValue(v)
+			}
+			fmt.Fprintf(&b, "  %s: [%s]\n", t.Schema().Field(i).Name, strings.Join(parts, ", "))
+		}
+	}
+	b.WriteString("plan:\n")
+	if c.Plan == nil {
+		b.WriteString("<nil>\n")
+	} else {
+		b.WriteString(plan.Explain(c.Plan))
+	}
+	return b.String()
+}
+
+// TablesEqual reports whether two tables have the same name, schema and
+// values, floats compared by bits.
+func TablesEqual(a, b *plan.Table) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil || a.Name() != b.Name() || a.Rows() != b.Rows() || !a.Schema().Equal(b.Schema()) {
+		return false
+	}
+	for i := 0; i < a.Schema().Len(); i++ {
+		ca, cb := a.Column(i), b.Column(i)
+		for r := range ca {
+			if !ca[r].Identical(cb[r]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// Equal reports whether two cases are the same case: equal seeds and flags,
+// bitwise-equal tables, and structurally equal plans once b's scans are
+// mapped to a's tables (plan.Equal compares sources by identity, and two
+// generations of one seed build distinct but identical tables).
+func Equal(a, b Case) bool {
+	if a.Seed != b.Seed || a.IllTyped != b.IllTyped || a.Corruption != b.Corruption || len(a.Tables) != len(b.Tables) {
+		return false
+	}
+	remap := make(map[*plan.Table]*plan.Table, len(b.Tables))
+	for i := range a.Tables {
+		if !TablesEqual(a.Tables[i], b.Tables[i]) {
+			return false
+		}
+		remap[b.Tables[i]] = a.Tables[i]
+	}
+	return plan.Equal(a.Plan, rebindScans(b.Plan, remap))
+}
+
+// rebindScans returns the plan with every scan of a table in remap reading
+// the mapped table instead (its schema captured afresh). Shared subtrees
+// stay shared; untouched subtrees are returned as they are.
+func rebindScans(root plan.Node, remap map[*plan.Table]*plan.Table) plan.Node {
+	return rewrite(root, func(n plan.Node) plan.Node {
+		s, ok := n.(*plan.ScanNode)
+		if !ok {
+			return n
+		}
+		t, ok := s.Source.(*plan.Table)
+		if !ok {
+			return n
+		}
+		nt, ok := remap[t]
+		if !ok {
+			return n
+		}
+		return &plan.ScanNode{Source: nt, SourceSchema: nt.Schema()}
+	})
+}
+
+// rewrite rebuilds the plan bottom-up: children first, then fn on the node
+// (rebuilt over its new children when any changed). A subtree shared by
+// pointer is rewritten once and stays shared. fn returns its argument to
+// keep a node.
+func rewrite(root plan.Node, fn func(plan.Node) plan.Node) plan.Node {
+	memo := map[plan.Node]plan.Node{}
+	var walk func(n plan.Node) plan.Node
+	walk = func(n plan.Node) plan.Node {
+		if n == nil {
+			return nil
+		}
+		if r, ok := memo[n]; ok {
+			return r
+		}
+		ch := n.Children()
+		out := n
+		if len(ch) > 0 {
+			nc := make([]plan.Node, len(ch))
+			changed := false
+			for i, c := range ch {
+				nc[i] = walk(c)
+				changed = changed || nc[i] != c
+			}
+			if changed {
+				out = n.WithChildren(nc)
+			}
+		}
+		out = fn(out)
+		memo[n] = out
+		return out
+	}
+	return walk(root)
+}
+
+// replaceNode returns the plan with every occurrence of old (by pointer)
+// replaced by repl.
+func replaceNode(root, old, repl plan.Node) plan.Node {
+	memo := map[plan.Node]plan.Node{}
+	var walk func(n plan.Node) plan.Node
+	walk = func(n plan.Node) plan.Node {
+		if n == old {
+			return repl
+		}
+		if r, ok := memo[n]; ok {
+			return r
+		}
+		ch := n.Children()
+		out := n
+		if len(ch) > 0 {
+			nc := make([]plan.Node, len(ch))
+			changed := false
+			for i, c := range ch {
+				nc[i] = walk(c)
+				changed = changed || nc[i] != c
+			}
+			if changed {
+				out = n.WithChildren(nc)
+			}
+		}
+		memo[n] = out
+		return out
+	}
+	return walk(root)
+}
+
+// resolver resolves a user-written plan node by node and remembers, for each
+// node of the plan (by pointer), its resolved counterpart, so that the
+// generator and the shrinker know every node's input and output schemas.
+type resolver struct {
+	memo map[plan.Node]plan.Node // nil value: the node does not resolve
+	errs map[plan.Node]error
+}
+
+func newResolver() *resolver {
+	return &resolver{memo: map[plan.Node]plan.Node{}, errs: map[plan.Node]error{}}
+}
+
+// resolve returns the resolved form of n, or the first error below or at n.
+func (r *resolver) resolve(n plan.Node) (plan.Node, error) {
+	if n == nil {
+		return nil, fmt.Errorf("resolve: missing node")
+	}
+	if res, ok := r.memo[n]; ok {
+		if res == nil {
+			return nil, r.errs[n]
+		}
+		return res, nil
+	}
+	ch := n.Children()
+	rc := make([]plan.Node, len(ch))
+	for i, c := range ch {
+		res, err := r.resolve(c)
+		if err != nil {
+			r.memo[n], r.errs[n] = nil, err
+			return nil, err
+		}
+		rc[i] = res
+	}
+	res, err := plan.Resolve(n.WithChildren(rc))
+	if err != nil {
+		r.memo[n], r.errs[n] = nil, err
+		return nil, err
+	}
+	r.memo[n] = res
+	return res, nil
+}
+
+// inputSchema returns the schema a node's expressions are typed against:
+// its (first) input's output schema. ok is false when the input does not
+// resolve or the node has no input.
+func (r *resolver) inputSchema(n plan.Node, i int) (plan.Schema, bool) {
+	ch := n.Children()
+	if i >= len(ch) {
+		return plan.Schema{}, false
+	}
+	res, err := r.resolve(ch[i])
+	if err != nil {
+		return plan.Schema{}, false
+	}
+	return res.Schema(), true
+}
+
+// resolves reports whether the case's plan resolves.
+func resolves(c Case) bool {
+	if c.Plan == nil {
+		return false
+	}
+	_, err := plan.Resolve(c.Plan)
+	return err == nil
+}

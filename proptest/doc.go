@@ -1,0 +1,37 @@
+// Package proptest generates the random cases of dfopt's differential
+// oracle and shrinks failing ones (DESIGN §8).
+//
+// A Case is one or more in-memory tables (plan.Table) and a plan over them,
+// as a user would write it (unresolved; over() stays inside project and
+// with_columns). Generate builds a Case from a seed alone, drawing only from
+// a math/rand source seeded with it, so any case replays on its own;
+// CaseSeed derives the seed of plan i of a campaign (splitmix64), so a
+// campaign never depends on gopter's shared RNG or on worker scheduling.
+//
+// What the generator aims at (the bug classes of notes/polars.md §2 and the
+// legality cells of DESIGN §6.1):
+//   - adversarial data: nulls, NaN with payloads, ±0.0, ±Inf, MinInt64,
+//     MaxInt64, the int32 extremes, 0, ±1, empty and non-ASCII strings,
+//     low-cardinality key columns (heavy duplicates, NaN and -0.0 keys);
+//   - well-typed expressions built type-directed (plan.TypeOf agrees), in
+//     three modes: bounded-total (columns, literals, inc_wrap), extended-total
+//     (never raise: comparisons, logic, float arithmetic, non-strict casts,
+//     ...) and anything (including partial expressions that really raise on
+//     the data: x / col with zeros, overflowing products, strict casts of
+//     unparsable strings, neg(MinInt64), checked_double, sum overflow);
+//   - plans of every node kind up to the configured depth, weighted toward
+//     the shapes that make each legality cell fire and refuse: filters over
+//     every node kind, shadowed and renamed columns, total and partial
+//     computed columns and sort keys, adjacent filters, with_columns feeding
+//     a select, dead projection entries, self-joins and unions of identical
+//     subtrees (also nested), nd_seq in filters over sorts and in shared
+//     subtrees;
+//   - a configurable share of deliberately ill-typed plans (unknown column,
+//     type error, aggregate outside an aggregate, duplicate output names,
+//     window outside a projection) that plan.Resolve rejects.
+//
+// Shrink minimizes a failing case greedily and without gopter; CaseGen wraps
+// Generate and the same candidate stream as a gopter generator with a
+// shrinker (built with gopter.NewGenResult, since gopter's combinators drop
+// shrinkers). Size and Features describe a case for reports and coverage.
+package proptest

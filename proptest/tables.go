@@ -1,0 +1,133 @@
+package proptest
+
+import (
+	"strconv"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// columnNames is the pool of source column names: short, and shared between
+// tables so that joins meet colliding names (suffixes, dropped keys).
+var columnNames = []string{"a", "b", "c", "d", "k", "s", "x", "y", "v", "w"}
+
+// typeWeights skews column types toward int64 (the UDFs' type) while
+// keeping every type common.
+var typeWeights = []struct {
+	t plan.Type
+	w int
+}{{plan.Int64, 30}, {plan.Int32, 15}, {plan.Float64, 20}, {plan.String, 20}, {plan.Bool, 15}}
+
+func (g *gen) columnType() plan.Type {
+	x := g.r.Intn(100)
+	for _, tw := range typeWeights {
+		if x < tw.w {
+			return tw.t
+		}
+		x -= tw.w
+	}
+	return plan.Int64
+}
+
+// pickRows chooses a table's row count, skewed small: empty tables and one
+// to three rows are common, larger tables up to cfg.MaxRows.
+func (g *gen) pickRows() int {
+	max := g.cfg.MaxRows
+	if max == 0 {
+		return 0
+	}
+	x := g.r.Intn(100)
+	switch {
+	case x < 8:
+		return 0
+	case x < 28:
+		return 1 + g.r.Intn(minInt(3, max))
+	case x < 68 || max <= 16:
+		return 1 + g.r.Intn(minInt(16, max))
+	default:
+		return 17 + g.r.Intn(max-16)
+	}
+}
+
+func minInt(a, b int) int {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+// genTables draws one to cfg.MaxTables tables named t0, t1, t2.
+func (g *gen) genTables() {
+	n := 1
+	switch x := g.r.Intn(100); {
+	case x < 25:
+		n = 3
+	case x < 60:
+		n = 2
+	}
+	n = minInt(n, g.cfg.MaxTables)
+	for i := 0; i < n; i++ {
+		g.tables = append(g.tables, g.table(i))
+	}
+}
+
+// table draws one table. Later tables reuse some of the first table's
+// column names (usually with the same type) to provoke join-suffix
+// collisions and make same-name join keys common.
+func (g *gen) table(i int) *plan.Table {
+	ncols := 1 + g.r.Intn(minInt(5, g.cfg.MaxColumns))
+	if g.r.Intn(100) < 30 {
+		ncols = 1 + g.r.Intn(g.cfg.MaxColumns)
+	}
+	fields := make([]plan.Field, 0, ncols)
+	used := map[string]bool{}
+	if i > 0 && g.r.Intn(2) == 0 {
+		first := g.tables[0].Schema()
+		share := 1 + g.r.Intn(minInt(ncols, first.Len()))
+		perm := g.r.Perm(first.Len())
+		for _, j := range perm[:share] {
+			f := first.Field(j)
+			if g.r.Intn(100) < 30 {
+				f.Type = g.columnType()
+			}
+			f.Nullable = g.r.Intn(100) < 70
+			fields = append(fields, f)
+			used[f.Name] = true
+		}
+	}
+	perm := g.r.Perm(len(columnNames))
+	for _, j := range perm {
+		if len(fields) >= ncols {
+			break
+		}
+		name := columnNames[j]
+		if used[name] {
+			continue
+		}
+		used[name] = true
+		fields = append(fields, plan.Field{Name: name, Type: g.columnType(), Nullable: g.r.Intn(100) < 70})
+	}
+	name := "t" + strconv.Itoa(i)
+	schema, err := plan.NewSchema(fields...)
+	if err != nil {
+		schema = plan.MustSchema(plan.Field{Name: "a", Type: plan.Int64, Nullable: true})
+		fields = schema.Fields()
+	}
+	rows := g.pickRows()
+	cols := make([][]plan.Value, len(fields))
+	for j, f := range fields {
+		spec := colSpec{field: f, nullRate: g.nullRate(f.Nullable)}
+		spec.prof = g.pickProfile(f)
+		if spec.prof == profLowCard {
+			spec.pool = g.lowCardPool(f.Type)
+		}
+		cols[j] = g.column(&spec, rows)
+	}
+	t, err := plan.NewTable(name, schema, cols)
+	if err != nil {
+		// Unreachable: the columns are built from the schema. Fall back to
+		// an empty table rather than panic.
+		empty := make([][]plan.Value, len(fields))
+		t, _ = plan.NewTable(name, schema, empty)
+	}
+	return t
+}

@@ -1,0 +1,301 @@
+package proptest
+
+import (
+	"github.com/dfopt/dfopt/plan"
+)
+
+// The templates below build multi-node shapes that a legality cell of
+// DESIGN §6.1 is about, with both the variants that let the rule fire and
+// the counterexamples that must stop it.
+
+// fusion builds with_columns(x = v, ...) then a select that references x
+// zero, one or two times, among other entries (pf.inline, pr.with_columns).
+// v is bounded-total, partial, non-deterministic (nd_seq) or never-raising;
+// sometimes the same with_columns also replaces a column v reads (name
+// capture, Polars #26456).
+func (g *gen) fusion(depth int) frame {
+	if depth < 2 {
+		return g.withColumns(g.node(depth-1), false)
+	}
+	in := g.node(depth - 2)
+	c := g.ctx(in, anyMode)
+	sc := c.sc
+	var v plan.Expr
+	t := g.colType(sc)
+	switch x := g.r.Intn(100); {
+	case x < 35:
+		t = plan.Int64
+		v = g.expr(c.with(boundedTotal), t, 2)
+	case x < 65:
+		if e := g.partialExpr(c, t); e != nil {
+			v = e
+		} else {
+			v = g.expr(c, t, g.exprDepth())
+		}
+	case x < 80:
+		t = plan.Int64
+		v = udfCall(udfNdSeq, g.expr(c.with(extTotal), plan.Int64, 1))
+	default:
+		v = g.expr(c.with(extTotal), t, g.exprDepth())
+	}
+	used := map[string]bool{}
+	x := g.freshName(used, sc)
+	used[x] = true
+	wexprs := []plan.Expr{alias(v, x)}
+	if cols := plan.Columns(v); len(cols) > 0 && g.r.Intn(4) == 0 {
+		f, _ := sc.lookup(cols[0])
+		wexprs = append(wexprs, alias(lit(g.literal(f.Type)), cols[0]))
+		used[cols[0]] = true
+	}
+	wc := g.finish(&plan.WithColumnsNode{Input: in.raw, Exprs: wexprs}, in.rows, in)
+	if wc.raw == in.raw {
+		return wc
+	}
+	// The select: references to x, and other entries before or after.
+	psc := newScope(wc.schema())
+	pc := ectx{sc: psc, mode: g.nodeMode()}
+	pused := map[string]bool{}
+	var refs []plan.Expr
+	switch r := g.r.Intn(100); {
+	case r < 10:
+	case r < 70:
+		refs = append(refs, g.refExpr(x, t, false))
+	case r < 85:
+		refs = append(refs, g.refExpr(x, t, true))
+	default:
+		refs = append(refs, g.refExpr(x, t, false), g.refExpr(x, t, false))
+	}
+	var before, after []plan.Expr
+	for i := 0; i < g.r.Intn(3); i++ {
+		var e plan.Expr
+		if f, ok := g.anyCol(psc); ok && f.Name != x && g.r.Intn(2) == 0 {
+			e = col(f.Name)
+		} else if g.r.Intn(2) == 0 {
+			e = g.partialExpr(pc, plan.Int64)
+		}
+		if e == nil {
+			e = g.expr(pc, g.colType(psc), 2)
+		}
+		if g.r.Intn(2) == 0 {
+			before = append(before, e)
+		} else {
+			after = append(after, e)
+		}
+	}
+	var exprs []plan.Expr
+	for _, group := range [][]plan.Expr{before, refs, after} {
+		for _, e := range group {
+			name := plan.OutputName(e)
+			if pused[name] {
+				name = g.freshName(pused, psc)
+				e = alias(e, name)
+			}
+			pused[name] = true
+			exprs = append(exprs, e)
+		}
+	}
+	if len(exprs) == 0 {
+		exprs = []plan.Expr{col(psc.fields[0].Name)}
+	}
+	return g.finish(&plan.ProjectNode{Input: wc.raw, Exprs: exprs}, wc.rows, wc)
+}
+
+// refExpr is an expression reading column x (of type t) once, or twice when
+// twice is set.
+func (g *gen) refExpr(x string, t plan.Type, twice bool) plan.Expr {
+	ref := col(x)
+	if twice {
+		switch {
+		case t.IsNumeric():
+			return call(plan.FuncAdd, ref, col(x))
+		case t == plan.String:
+			return call(plan.FuncConcat, ref, col(x))
+		}
+		return call(plan.FuncEq, ref, col(x))
+	}
+	switch x := g.r.Intn(100); {
+	case x < 35:
+		return ref
+	case x < 50:
+		return alias(ref, "r")
+	}
+	switch {
+	case t.IsNumeric():
+		return call(plan.FuncAdd, ref, lit(zeroValue(t)))
+	case t == plan.String:
+		return call(plan.FuncConcat, ref, lit(plan.StringValue("!")))
+	case t == plan.Bool:
+		return call(plan.FuncNot, ref)
+	}
+	return call(plan.FuncIsNull, ref)
+}
+
+// dead builds a projection (or with_columns) some of whose outputs nothing
+// above reads: an outer select of a subset of its outputs, or an aggregate
+// over a subset (pr.project, pr.with_columns, pr.aggregate).
+func (g *gen) dead(depth int) frame {
+	if depth < 2 {
+		return g.project(g.node(depth - 1))
+	}
+	in := g.node(depth - 2)
+	var mid frame
+	if g.r.Intn(3) == 0 {
+		mid = g.withColumns(in, false)
+	} else {
+		mid = g.finish(&plan.ProjectNode{Input: in.raw, Exprs: g.projectEntries(in, false)}, in.rows, in)
+	}
+	names := mid.schema().Names()
+	if len(names) == 0 {
+		return mid
+	}
+	perm := g.r.Perm(len(names))
+	n := 1 + g.r.Intn(maxInt(1, len(names)-1))
+	if g.r.Intn(3) == 0 {
+		// An aggregate reading only a subset.
+		key := names[perm[0]]
+		var keys []plan.Expr
+		if g.r.Intn(2) == 0 {
+			keys = []plan.Expr{col(key)}
+		}
+		var aggs []plan.Expr
+		used := map[string]bool{key: true}
+		for _, j := range perm[1:minInt(len(perm), 1+n)] {
+			name := g.freshName(used, nil)
+			used[name] = true
+			aggs = append(aggs, alias(call(plan.FuncCount, col(names[j])), name))
+		}
+		if len(aggs) == 0 {
+			aggs = []plan.Expr{alias(call(plan.FuncLen), "n")}
+		}
+		rows := mid.rows
+		if keys == nil {
+			rows = 1
+		}
+		return g.finish(&plan.AggregateNode{Input: mid.raw, Keys: keys, Aggs: aggs}, rows, mid)
+	}
+	exprs := make([]plan.Expr, 0, n)
+	for _, j := range perm[:n] {
+		exprs = append(exprs, col(names[j]))
+	}
+	return g.finish(&plan.ProjectNode{Input: mid.raw, Exprs: exprs}, mid.rows, mid)
+}
+
+// shared builds plans that hold one subtree S twice: union(S, S), a
+// self-join, union(join(S, S), join(S, S)), or S beside a variant of itself.
+// S is made non-deterministic (nd_seq) a third of the time: such an S must
+// not be shared (ss.deterministic).
+func (g *gen) shared(depth int) frame {
+	shape := g.r.Intn(100)
+	// overhead is the number of nodes the shape puts above s (a limit under
+	// a join included).
+	overhead := 1
+	switch {
+	case shape < 25:
+	case shape < 55:
+		overhead = 2
+	case shape < 80:
+		overhead = 3
+	default:
+		overhead = 3
+	}
+	nd := g.r.Intn(3) == 0
+	if nd {
+		overhead++
+	}
+	if depth < overhead {
+		shape, nd, overhead = 0, false, 1
+	}
+	s := g.node(depth - overhead)
+	if nd {
+		s = g.nondeterministic(s)
+	}
+	switch {
+	case shape < 25:
+		return g.unionOf([]frame{s, s})
+	case shape < 55:
+		return g.selfJoin(s, depth)
+	case shape < 80:
+		j := g.selfJoin(s, depth-1)
+		if j.raw == s.raw {
+			return g.unionOf([]frame{s, s})
+		}
+		return g.unionOf([]frame{j, j})
+	default:
+		if g.r.Intn(2) == 0 {
+			return g.unionOf([]frame{s, g.variant(s)})
+		}
+		return g.selfJoinOf(s, g.variant(s), depth)
+	}
+}
+
+// nondeterministic puts nd_seq into s: a with_columns computing it, or a
+// filter on it.
+func (g *gen) nondeterministic(s frame) frame {
+	c := g.ctx(s, anyMode)
+	c.nd = true
+	if g.r.Intn(2) == 0 {
+		return g.finish(&plan.FilterNode{Input: s.raw, Predicates: []plan.Expr{g.ndPredicate(c)}}, s.rows, s)
+	}
+	name := g.freshName(map[string]bool{}, c.sc)
+	e := alias(udfCall(udfNdSeq, g.expr(c.with(extTotal), plan.Int64, 1)), name)
+	return g.finish(&plan.WithColumnsNode{Input: s.raw, Exprs: []plan.Expr{e}}, s.rows, s)
+}
+
+// selfJoin joins s with itself within the depth budget.
+func (g *gen) selfJoin(s frame, depth int) frame { return g.selfJoinOf(s, s, depth) }
+
+func (g *gen) selfJoinOf(l, r frame, depth int) frame {
+	how := joinKinds[g.r.Intn(len(joinKinds)-1)] // no cross: keys make it a self-join
+	return g.joinAs(l, r, how, depth)
+}
+
+// filterChain builds filter(outer) over filter(inner), the inner filter
+// sometimes over a renaming projection (ff.total_outer, pp.split, and the
+// pp.split counterexample filter(a / b > 1, k = 1) over a rename of k).
+// The outer conjuncts are all bounded-total half of the time, so fusion
+// may fire.
+func (g *gen) filterChain(depth int) frame {
+	if depth < 2 {
+		return g.filter(g.node(depth - 1))
+	}
+	var in frame
+	if depth >= 3 && g.r.Intn(3) == 0 {
+		in = g.renames(g.node(depth - 3))
+	} else {
+		in = g.node(depth - 2)
+	}
+	inner := g.filter(in)
+	c := g.ctx(inner, anyMode)
+	m := boundedTotal
+	switch x := g.r.Intn(100); {
+	case x < 25:
+		m = extTotal
+	case x < 50:
+		m = anyMode
+	}
+	n := 1 + g.r.Intn(2)
+	preds := make([]plan.Expr, n)
+	for i := range preds {
+		preds[i] = g.predicate(c, m)
+	}
+	return g.finish(&plan.FilterNode{Input: inner.raw, Predicates: preds}, inner.rows, inner)
+}
+
+// renames projects in to all its columns, some renamed (col(a) as x) and
+// some kept by identity.
+func (g *gen) renames(in frame) frame {
+	sc := newScope(in.schema())
+	used := map[string]bool{}
+	exprs := make([]plan.Expr, 0, len(sc.fields))
+	for _, f := range sc.fields {
+		if g.r.Intn(100) < 40 {
+			name := g.freshName(used, sc)
+			used[name] = true
+			exprs = append(exprs, alias(col(f.Name), name))
+			continue
+		}
+		used[f.Name] = true
+		exprs = append(exprs, col(f.Name))
+	}
+	return g.finish(&plan.ProjectNode{Input: in.raw, Exprs: exprs}, in.rows, in)
+}

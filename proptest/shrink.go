@@ -21,7 +21,8 @@ import (
 //     names);
 //  5. exprs: hoist a subexpression of the same type, or replace one by the
 //     first column of its type, by the zero literal, by the typed null; make
-//     a strict cast lenient; replace an aggregate by len();
+//     a strict cast lenient; replace an aggregate by len(); drop the alias
+//     of an output (other rewrites of an output keep its name);
 //  6. params: smaller limits and slices, inner joins, the default suffix,
 //     ascending nulls-first sort keys;
 //  7. rows: drop one row;
@@ -298,6 +299,11 @@ func exprCuts(c Case) []candidate {
 							ne = named(ne, plan.OutputName(e))
 						}
 						plans = append(plans, replaceNode(c.Plan, n, withEntry(n, li, i, ne)))
+					}
+					if a, ok := e.(*plan.Alias); ok && len(s.path) == 0 && namedList(n) {
+						// Drop the output name (the node's parents may
+						// not need it).
+						plans = append(plans, replaceNode(c.Plan, n, withEntry(n, li, i, a.Expr)))
 					}
 					if isAgg && li == 1 && len(s.path) == 0 && !isLen(e) {
 						plans = append(plans, replaceNode(c.Plan, n, withEntry(n, li, i, named(call(plan.FuncLen), plan.OutputName(e)))))

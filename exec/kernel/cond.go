@@ -48,15 +48,7 @@ func (x *evalCtx) evalIf(e *plan.Call, in *input) (datum, error) {
 	case 0:
 		return x.evalBranch(e.Args[2], in, rt)
 	}
-	tIdx := make([]int32, 0, k)
-	eIdx := make([]int32, 0, n-k)
-	for i := 0; i < n; i++ {
-		if takes[i>>3]&(1<<(i&7)) != 0 {
-			tIdx = append(tIdx, int32(i))
-		} else {
-			eIdx = append(eIdx, int32(i))
-		}
-	}
+	tIdx, eIdx := splitRows(takes, n, k)
 	td, tFull, err := x.evalOnRows(e.Args[1], in, tIdx, rt)
 	if err != nil {
 		return datum{}, err
@@ -67,27 +59,28 @@ func (x *evalCtx) evalIf(e *plan.Call, in *input) (datum, error) {
 		return datum{}, err
 	}
 	defer ed.release()
-	which := make([]int8, n)
-	at := make([]int32, n)
-	for k, i := range tIdx {
-		which[i] = 0
-		at[i] = int32(k)
-		if tFull {
-			at[i] = i
-		}
-	}
-	for k, i := range eIdx {
-		which[i] = 1
-		at[i] = int32(k)
-		if eFull {
-			at[i] = i
-		}
-	}
-	out, err := gather(x.mem, rt, n, []view{viewOf(td), viewOf(ed)}, which, at)
+	tv, ev := viewOf(td), viewOf(ed)
+	out, err := mergeIf(x.mem, rt, n, &tv, &ev, tIdx, eIdx, tFull, eFull)
 	if err != nil {
 		return datum{}, tooLong(e, err)
 	}
 	return arrayDatum(rt, out), nil
+}
+
+// splitRows lists the rows whose bit is set (k of them) and the others, in
+// order, without a branch per row.
+func splitRows(bm []byte, n, k int) (set, unset []int32) {
+	set = make([]int32, k+1)
+	unset = make([]int32, n-k+1)
+	s, u := 0, 0
+	for i := 0; i < n; i++ {
+		b := int(bm[i>>3] >> (i & 7) & 1)
+		set[s] = int32(i)
+		unset[u] = int32(i)
+		s += b
+		u += 1 - b
+	}
+	return set[:k], unset[:n-k]
 }
 
 // evalBranch evaluates a branch every row of in takes, promoted to rt.

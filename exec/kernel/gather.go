@@ -174,3 +174,173 @@ func gatherFixed[T numeric](out []T, bm []byte, srcs []view, vals func(*view) []
 	}
 	return nulls
 }
+
+// take returns rows idx of one source (a gather with a single source), the
+// column copy behind an if branch's sub-input. Fixed-width and bool columns
+// get a branch-free loop that gathers values and validity bits together;
+// strings go through gather.
+func take(mem memory.Allocator, t plan.Type, src *view, idx []int32) (arrow.Array, error) {
+	n := len(idx)
+	var vbuf *memory.Buffer
+	var bm []byte
+	if src.valid != nil {
+		vbuf, bm = newBitmap(mem, n)
+	}
+	switch t {
+	case plan.Int32:
+		buf, out := newFixed[int32](mem, n)
+		takeFixed(out, bm, src.i32, src, idx)
+		return makeArray(t, n, countNulls(bm, n), vbuf, buf), nil
+	case plan.Int64:
+		buf, out := newFixed[int64](mem, n)
+		takeFixed(out, bm, src.i64, src, idx)
+		return makeArray(t, n, countNulls(bm, n), vbuf, buf), nil
+	case plan.Float64:
+		buf, out := newFixed[float64](mem, n)
+		takeFixed(out, bm, src.f64, src, idx)
+		return makeArray(t, n, countNulls(bm, n), vbuf, buf), nil
+	case plan.Bool:
+		buf, out := newBitmap(mem, n)
+		for i, j := range idx {
+			k := src.boff + int(j)
+			out[i>>3] |= (src.bits[k>>3] >> (k & 7) & 1) << (i & 7)
+		}
+		if bm != nil {
+			takeBits(bm, src.valid, src.voff, idx)
+		}
+		return makeArray(t, n, countNulls(bm, n), vbuf, buf), nil
+	}
+	if vbuf != nil {
+		vbuf.Release()
+	}
+	return gather(mem, t, n, []view{*src}, nil, idx)
+}
+
+// takeFixed gathers values (and validity bits into bm when it is not nil).
+func takeFixed[T numeric](out []T, bm []byte, v []T, src *view, idx []int32) {
+	for i, j := range idx[:len(out)] {
+		out[i] = v[j]
+	}
+	if bm != nil {
+		takeBits(bm, src.valid, src.voff, idx)
+	}
+}
+
+// takeBits sets bit i of dst to bit off+idx[i] of src, without branches.
+func takeBits(dst, src []byte, off int, idx []int32) {
+	for i, j := range idx {
+		k := off + int(j)
+		dst[i>>3] |= (src[k>>3] >> (k & 7) & 1) << (i & 7)
+	}
+}
+
+// mergeIf assembles if()'s result from its two branch results: the then
+// branch for rows tIdx, the else branch for rows eIdx. A branch result is
+// either full (one value per row of the input, read at the row itself),
+// partial (one value per row it took, in order) or a scalar. Fixed-width and
+// bool results are scattered branch by branch in tight loops; strings, whose
+// output is written in row order, go through gather.
+func mergeIf(mem memory.Allocator, t plan.Type, n int, tv, ev *view, tIdx, eIdx []int32, tFull, eFull bool) (arrow.Array, error) {
+	if t == plan.String {
+		which := make([]int8, n)
+		at := make([]int32, n)
+		for k, i := range tIdx {
+			at[i] = int32(k)
+			if tFull {
+				at[i] = i
+			}
+		}
+		for k, i := range eIdx {
+			which[i] = 1
+			at[i] = int32(k)
+			if eFull {
+				at[i] = i
+			}
+		}
+		return gather(mem, t, n, []view{*tv, *ev}, which, at)
+	}
+	var vbuf *memory.Buffer
+	var bm []byte
+	if tv.valid != nil || ev.valid != nil {
+		vbuf, bm = newBitmap(mem, n)
+		scatterValidity(bm, tv, tIdx, tFull)
+		scatterValidity(bm, ev, eIdx, eFull)
+	}
+	nulls := countNulls(bm, n)
+	switch t {
+	case plan.Int32:
+		buf, out := newFixed[int32](mem, n)
+		scatterFixed(out, tv.i32, tv.scalar, tIdx, tFull)
+		scatterFixed(out, ev.i32, ev.scalar, eIdx, eFull)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Int64:
+		buf, out := newFixed[int64](mem, n)
+		scatterFixed(out, tv.i64, tv.scalar, tIdx, tFull)
+		scatterFixed(out, ev.i64, ev.scalar, eIdx, eFull)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Float64:
+		buf, out := newFixed[float64](mem, n)
+		scatterFixed(out, tv.f64, tv.scalar, tIdx, tFull)
+		scatterFixed(out, ev.f64, ev.scalar, eIdx, eFull)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	default: // plan.Bool
+		buf, out := newBitmap(mem, n)
+		scatterBits(out, tv.bits, tv.boff, tv.scalar, tIdx, tFull)
+		scatterBits(out, ev.bits, ev.boff, ev.scalar, eIdx, eFull)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	}
+}
+
+// scatterFixed writes a branch's values to its rows idx.
+func scatterFixed[T numeric](out, v []T, scalar bool, idx []int32, full bool) {
+	switch {
+	case scalar:
+		s := v[0]
+		for _, i := range idx {
+			out[i] = s
+		}
+	case full:
+		for _, i := range idx {
+			out[i] = v[i]
+		}
+	default:
+		v = v[:len(idx)]
+		for k, i := range idx {
+			out[i] = v[k]
+		}
+	}
+}
+
+// scatterBits writes a branch's bits (values or validity) to its rows idx.
+func scatterBits(out, src []byte, off int, scalar bool, idx []int32, full bool) {
+	switch {
+	case scalar:
+		if src[0]&1 != 0 {
+			for _, i := range idx {
+				out[i>>3] |= 1 << (i & 7)
+			}
+		}
+	case full:
+		for _, i := range idx {
+			k := off + int(i)
+			out[i>>3] |= (src[k>>3] >> (k & 7) & 1) << (i & 7)
+		}
+	default:
+		for j, i := range idx {
+			k := off + j
+			out[i>>3] |= (src[k>>3] >> (k & 7) & 1) << (i & 7)
+		}
+	}
+}
+
+// scatterValidity writes a branch's validity to its rows idx (all valid
+// when the branch has no nulls).
+func scatterValidity(bm []byte, v *view, idx []int32, full bool) {
+	if v.valid == nil {
+		for _, i := range idx {
+			bm[i>>3] |= 1 << (i & 7)
+		}
+		return
+	}
+	scatterBits(bm, v.valid, v.voff, v.scalar, idx, full)
+}

@@ -53,7 +53,7 @@ func (in *input) column(x *evalCtx, name string) (arrow.Array, plan.Type, error)
 			return nil, plan.Invalid, err
 		}
 		pv := viewOf(arrayDatum(t, pa))
-		if a, err = gather(x.mem, t, len(in.sel), []view{pv}, nil, in.sel); err != nil {
+		if a, err = take(x.mem, t, &pv, in.sel); err != nil {
 			return nil, plan.Invalid, fmt.Errorf("column %q: %w", name, err)
 		}
 	}

@@ -6,43 +6,33 @@ import (
 	"github.com/dfopt/dfopt/plan"
 )
 
-// boolBytes returns a bool datum's values and validity as byte-aligned
-// bitmaps covering n rows (a scalar as a constant byte). valid is nil when
-// nothing is null.
+// boolBytes is a bool operand as byte-aligned value and validity bitmaps.
+// A scalar (or an absent validity) is a one-byte slice read through a zero
+// index mask, so the kernels index every operand the same way, without a
+// branch per byte.
 type boolBytes struct {
-	vals, valid []byte
-	cv, cvalid  byte // the constant bytes of a scalar
-	scalar      bool
+	vals, valid         []byte
+	valsMask, validMask int
 }
+
+var allValid = []byte{0xff}
 
 func boolBytesOf(v *view, n int) boolBytes {
 	if v.scalar {
-		b := boolBytes{scalar: true, cvalid: 0xff}
+		b := boolBytes{vals: []byte{0}, valid: allValid}
 		if v.valid != nil {
-			b.cvalid = 0
+			b.valid = []byte{0}
 		}
 		if v.boolAt(0) {
-			b.cv = 0xff
+			b.vals[0] = 0xff
 		}
 		return b
 	}
-	b := boolBytes{vals: alignedBits(v.bits, v.boff, n)}
+	b := boolBytes{vals: alignedBits(v.bits, v.boff, n), valid: allValid, valsMask: -1}
 	if v.valid != nil {
-		b.valid = alignedBits(v.valid, v.voff, n)
+		b.valid, b.validMask = alignedBits(v.valid, v.voff, n), -1
 	}
 	return b
-}
-
-func (b *boolBytes) at(i int) (val, valid byte) {
-	if b.scalar {
-		return b.cv, b.cvalid
-	}
-	val = b.vals[i]
-	valid = 0xff
-	if b.valid != nil {
-		valid = b.valid[i]
-	}
-	return val, valid
 }
 
 // kleene evaluates and/or with Kleene logic, eight rows per byte: a row of
@@ -58,11 +48,21 @@ func (x *evalCtx) kleene(e *plan.Call, a, b datum) (datum, error) {
 	n := va.n
 	A, B := boolBytesOf(&va, n), boolBytesOf(&vb, n)
 	buf, out := newBitmap(x.mem, n)
-	validBuf, valid := newBitmap(x.mem, n)
 	and := e.Fn == plan.FuncAnd
+	if va.valid == nil && vb.valid == nil {
+		for i := range out {
+			if and {
+				out[i] = A.vals[i&A.valsMask] & B.vals[i&B.valsMask]
+			} else {
+				out[i] = A.vals[i&A.valsMask] | B.vals[i&B.valsMask]
+			}
+		}
+		return arrayDatum(plan.Bool, makeArray(plan.Bool, n, 0, nil, buf)), nil
+	}
+	validBuf, valid := newBitmap(x.mem, n)
 	for i := range out {
-		av, am := A.at(i)
-		bv, bm := B.at(i)
+		av, am := A.vals[i&A.valsMask], A.valid[i&A.validMask]
+		bv, bm := B.vals[i&B.valsMask], B.valid[i&B.validMask]
 		if and {
 			out[i] = av & bv
 			valid[i] = (am & bm) | (am &^ av) | (bm &^ bv)

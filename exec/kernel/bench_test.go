@@ -1,0 +1,145 @@
+package kernel
+
+import (
+	"context"
+	"math/rand"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+const benchRows = 1_000_000
+
+// benchBatch builds benchRows rows of a, b (int64, small values so nothing
+// overflows), f, g (float64), p, q (bool), with nullPct percent nulls.
+func benchBatch(b *testing.B, nullPct int) arrow.RecordBatch {
+	b.Helper()
+	mem := memory.NewGoAllocator()
+	r := rand.New(rand.NewSource(1))
+	valid := func() []bool {
+		v := make([]bool, benchRows)
+		for i := range v {
+			v[i] = r.Intn(100) >= nullPct
+		}
+		return v
+	}
+	ints := func() arrow.Array {
+		vals := make([]int64, benchRows)
+		for i := range vals {
+			vals[i] = r.Int63n(2_000_000) - 1_000_000
+		}
+		bld := array.NewInt64Builder(mem)
+		defer bld.Release()
+		bld.AppendValues(vals, valid())
+		return bld.NewArray()
+	}
+	floats := func() arrow.Array {
+		vals := make([]float64, benchRows)
+		for i := range vals {
+			vals[i] = r.NormFloat64() * 1000
+		}
+		bld := array.NewFloat64Builder(mem)
+		defer bld.Release()
+		bld.AppendValues(vals, valid())
+		return bld.NewArray()
+	}
+	bools := func() arrow.Array {
+		vals := make([]bool, benchRows)
+		for i := range vals {
+			vals[i] = r.Intn(2) == 0
+		}
+		bld := array.NewBooleanBuilder(mem)
+		defer bld.Release()
+		bld.AppendValues(vals, valid())
+		return bld.NewArray()
+	}
+	cols := []arrow.Array{ints(), ints(), floats(), floats(), bools(), bools()}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "a", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "b", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "f", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "g", Type: arrow.PrimitiveTypes.Float64, Nullable: true},
+		{Name: "p", Type: arrow.FixedWidthTypes.Boolean, Nullable: true},
+		{Name: "q", Type: arrow.FixedWidthTypes.Boolean, Nullable: true},
+	}, nil)
+	rec := array.NewRecordBatch(schema, cols, benchRows)
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec
+}
+
+// benchEval times Eval of e over benchRows rows, without and with 10%
+// nulls, and reports ns/row; bytesPerRow is the input read per row.
+func benchEval(b *testing.B, e plan.E, bytesPerRow int64) {
+	for _, nulls := range []struct {
+		name string
+		pct  int
+	}{{"nonull", 0}, {"nulls10", 10}} {
+		b.Run(nulls.name, func(b *testing.B) {
+			rec := benchBatch(b, nulls.pct)
+			defer rec.Release()
+			ev := &Evaluator{Mem: memory.NewGoAllocator()}
+			ctx := context.Background()
+			b.SetBytes(bytesPerRow * benchRows)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				out, err := ev.Eval(ctx, e.Expr(), rec, 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out.Release()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchRows, "ns/row")
+		})
+	}
+}
+
+func BenchmarkAddInt64Checked(b *testing.B) { benchEval(b, col("a").Add(col("b")), 16) }
+
+func BenchmarkAddInt64Scalar(b *testing.B) { benchEval(b, col("a").Add(lit(7)), 8) }
+
+func BenchmarkCmpInt64Lit(b *testing.B) { benchEval(b, col("a").Lt(lit(500)), 8) }
+
+func BenchmarkMulFloat64(b *testing.B) { benchEval(b, col("f").Mul(col("g")), 16) }
+
+func BenchmarkKleeneAnd(b *testing.B) { benchEval(b, col("p").And(col("q")), 1) }
+
+func BenchmarkArith3Deep(b *testing.B) {
+	benchEval(b, col("a").Add(col("b")).Mul(lit(3)).Sub(col("a")), 16)
+}
+
+func BenchmarkCastStrictInt64ToInt32(b *testing.B) { benchEval(b, col("a").Cast(plan.Int32), 8) }
+
+func BenchmarkCastStrictFloat64ToInt64(b *testing.B) { benchEval(b, col("f").Cast(plan.Int64), 8) }
+
+func BenchmarkDivInt64(b *testing.B) {
+	benchEval(b, plan.If(col("b").Ne(lit(0)), col("a").Div(col("b")), lit(0)), 16)
+}
+
+func BenchmarkPredicate2(b *testing.B) {
+	for _, pct := range []int{0, 10} {
+		name := map[int]string{0: "nonull", 10: "nulls10"}[pct]
+		b.Run(name, func(b *testing.B) {
+			rec := benchBatch(b, pct)
+			defer rec.Release()
+			ev := &Evaluator{Mem: memory.NewGoAllocator()}
+			conj := []plan.Expr{col("a").Gt(lit(0)).Expr(), col("f").Lt(lit(100.0)).Expr()}
+			b.SetBytes(16 * benchRows)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				sel, err := ev.EvalPredicate(context.Background(), conj, rec, 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				sel.Release()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchRows, "ns/row")
+		})
+	}
+}

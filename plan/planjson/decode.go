@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -53,13 +54,22 @@ type decoder struct {
 	tables map[string]*TableSpec
 }
 
+// The default registries are built once and shared, so that plans decoded
+// by separate Decode calls refer to the same *plan.UDF values and compare
+// equal under plan.Equal (which compares UDFs by identity). They are never
+// handed out, so nothing can register into them.
+var (
+	defaultUDFs       = sync.OnceValue(plan.BuiltinUDFs)
+	defaultExtensions = sync.OnceValue(plan.BuiltinExtensions)
+)
+
 func newDecoder(opts Options) *decoder {
 	d := &decoder{opts: opts, udfs: opts.UDFs, exts: opts.Extensions}
 	if d.udfs == nil {
-		d.udfs = plan.BuiltinUDFs()
+		d.udfs = defaultUDFs()
 	}
 	if d.exts == nil {
-		d.exts = plan.BuiltinExtensions()
+		d.exts = defaultExtensions()
 	}
 	return d
 }

@@ -73,7 +73,9 @@ type Options struct {
 	// BaseDir is the directory relative Parquet paths are resolved against
 	// (DecodeFile sets it to the file's directory).
 	BaseDir string
-	// UDFs resolves {"udf": NAME}; nil means plan.BuiltinUDFs().
+	// UDFs resolves {"udf": NAME}; nil means plan.BuiltinUDFs() (one
+	// registry shared by every Decode call, so that decoded plans compare
+	// equal under plan.Equal, which compares UDFs by identity).
 	UDFs *plan.UDFRegistry
 	// Extensions resolves {"op": "extension", "name": NAME}; nil means
 	// plan.BuiltinExtensions().

@@ -31,8 +31,17 @@ func printValue(b *bytes.Buffer, v *jvalue, indent, col int) {
 	printExpanded(b, v, indent)
 }
 
+// maxIndent caps indentation: past it, nesting no longer indents, so that
+// a 10,000-node chain prints in space linear in its size rather than
+// quadratic (a page of spaces per line).
+const maxIndent = 40
+
+// deeper is the indentation one level below indent.
+func deeper(indent int) int { return min(indent+2, maxIndent) }
+
 func printExpanded(b *bytes.Buffer, v *jvalue, indent int) {
-	pad := strings.Repeat(" ", indent+2)
+	inner := deeper(indent)
+	pad := strings.Repeat(" ", inner)
 	switch v.kind {
 	case jObject:
 		if len(v.obj) == 0 {
@@ -44,13 +53,13 @@ func printExpanded(b *bytes.Buffer, v *jvalue, indent int) {
 			b.WriteString(pad)
 			n := writeString(b, m.key)
 			b.WriteString(": ")
-			printValue(b, m.val, indent+2, indent+2+n+2)
+			printValue(b, m.val, inner, inner+n+2)
 			if i < len(v.obj)-1 {
 				b.WriteByte(',')
 			}
 			b.WriteByte('\n')
 		}
-		b.WriteString(pad[:indent])
+		b.WriteString(pad[:min(indent, inner)])
 		b.WriteByte('}')
 	case jArray:
 		if len(v.arr) == 0 {
@@ -63,7 +72,7 @@ func printExpanded(b *bytes.Buffer, v *jvalue, indent int) {
 		}
 		b.WriteString("[\n")
 		b.WriteString(pad)
-		col := indent + 2
+		col := inner
 		for i, el := range v.arr {
 			if allScalar {
 				// Pack scalars into lines (a column of values reads as a
@@ -74,7 +83,7 @@ func printExpanded(b *bytes.Buffer, v *jvalue, indent int) {
 					if col+2+w > printWidth {
 						b.WriteString(",\n")
 						b.WriteString(pad)
-						col = indent + 2
+						col = inner
 					} else {
 						b.WriteString(", ")
 						col += 2
@@ -88,10 +97,10 @@ func printExpanded(b *bytes.Buffer, v *jvalue, indent int) {
 				b.WriteString(",\n")
 				b.WriteString(pad)
 			}
-			printValue(b, el, indent+2, indent+2)
+			printValue(b, el, inner, inner)
 		}
 		b.WriteByte('\n')
-		b.WriteString(pad[:indent])
+		b.WriteString(pad[:min(indent, inner)])
 		b.WriteByte(']')
 	default:
 		printCompact(b, v)

@@ -10,9 +10,12 @@ import (
 // Case is one generated test case: source tables, a plan over them, and the
 // seed that generated it.
 type Case struct {
-	// Seed is the seed Generate was called with; Generate(Seed, cfg)
+	// Seed is the seed Generate was called with; Generate(Seed, Config)
 	// rebuilds the case (before any shrinking).
 	Seed int64
+	// Config is the configuration Generate used, normalized (zero fields
+	// replaced by the defaults).
+	Config Config
 	// Tables are the plan's sources (one to three), named t0, t1, t2. Every
 	// scan in Plan reads one of them (by pointer identity).
 	Tables []*plan.Table
@@ -84,6 +87,9 @@ func (c Case) Table(name string) *plan.Table {
 func (c Case) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "case seed=%d %s", c.Seed, Size(c))
+	if c.Config != DefaultConfig() && c.Config != (Config{}) {
+		fmt.Fprintf(&b, " config=%+v", c.Config)
+	}
 	if c.IllTyped {
 		fmt.Fprintf(&b, " ill-typed(%s)", c.Corruption)
 	}
@@ -128,12 +134,13 @@ func TablesEqual(a, b *plan.Table) bool {
 	return true
 }
 
-// Equal reports whether two cases are the same case: equal seeds and flags,
+// Equal reports whether two cases are the same case: equal seeds, configs
+// and flags,
 // bitwise-equal tables, and structurally equal plans once b's scans are
 // mapped to a's tables (plan.Equal compares sources by identity, and two
 // generations of one seed build distinct but identical tables).
 func Equal(a, b Case) bool {
-	if a.Seed != b.Seed || a.IllTyped != b.IllTyped || a.Corruption != b.Corruption || len(a.Tables) != len(b.Tables) {
+	if a.Seed != b.Seed || a.Config != b.Config || a.IllTyped != b.IllTyped || a.Corruption != b.Corruption || len(a.Tables) != len(b.Tables) {
 		return false
 	}
 	remap := make(map[*plan.Table]*plan.Table, len(b.Tables))
@@ -296,4 +303,69 @@ func resolves(c Case) bool {
 	}
 	_, err := plan.Resolve(c.Plan)
 	return err == nil
+}
+
+// CanonicalNaNs returns c with every NaN, in the tables and in the plan's
+// literals, replaced by math.NaN(). The plan file format (dfopt-plan/1)
+// keeps no NaN payloads, so before a minimized counterexample is written to
+// the regression corpus the oracle should check that this form still fails
+// (Shrink already prefers it when the failure does not need the payload).
+func CanonicalNaNs(c Case) Case {
+	remap := map[*plan.Table]*plan.Table{}
+	tables := make([]*plan.Table, len(c.Tables))
+	for i, t := range c.Tables {
+		tables[i] = t
+		cols := make([][]plan.Value, t.Schema().Len())
+		changed := false
+		for j := range cols {
+			src := t.Column(j)
+			out := make([]plan.Value, len(src))
+			for r, v := range src {
+				out[r] = canonical(v)
+				changed = changed || !out[r].Identical(v)
+			}
+			cols[j] = out
+		}
+		if !changed {
+			continue
+		}
+		if nt, err := plan.NewTable(t.Name(), t.Schema(), cols); err == nil {
+			tables[i] = nt
+			remap[t] = nt
+		}
+	}
+	c.Tables = tables
+	p := rebindScans(c.Plan, remap)
+	c.Plan = rewrite(p, func(n plan.Node) plan.Node {
+		return mapEntries(n, func(_ int, e plan.Expr) plan.Expr { return canonicalExpr(e) })
+	})
+	return c
+}
+
+// canonicalExpr replaces NaN literal payloads inside e, returning e itself
+// when it holds none.
+func canonicalExpr(e plan.Expr) plan.Expr {
+	if l, ok := e.(*plan.Literal); ok {
+		if v := canonical(l.Value); !v.Identical(l.Value) {
+			return lit(v)
+		}
+		return e
+	}
+	ch := e.Children()
+	if len(ch) == 0 {
+		return e
+	}
+	var args []plan.Expr
+	for i, a := range ch {
+		if na := canonicalExpr(a); na != a {
+			if args == nil {
+				args = append([]plan.Expr(nil), ch...)
+			}
+			args[i] = na
+		}
+	}
+	if args == nil {
+		return e
+	}
+	return e.WithChildren(args)
 }

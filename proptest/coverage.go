@@ -287,10 +287,6 @@ func exprFeatures(e plan.Expr, f map[string]bool) {
 	})
 }
 
-// canonicalNaN is the bit pattern of math.NaN(); other NaN bits count as a
-// payload.
-var canonicalNaN = math.Float64bits(math.NaN())
-
 func dataFeatures(c Case, f map[string]bool) {
 	for _, t := range c.Tables {
 		if t.Rows() == 0 {

@@ -417,7 +417,7 @@ func (g *gen) predicate(c ectx, m mode) plan.Expr {
 			return g.ndPredicate(c)
 		}
 	}
-	return g.boolExpr(c, 1+g.r.Intn(g.cfg.MaxExprDepth))
+	return g.boolExpr(c, g.exprDepth())
 }
 
 // ndPredicate compares nd_seq of an int64 expression: a non-deterministic

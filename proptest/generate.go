@@ -54,7 +54,7 @@ func generate(seed int64, cfg Config) (Case, *gen) {
 		depth-- // room for a corrupted node on top of the root
 	}
 	root := g.node(depth)
-	c := Case{Seed: seed, Tables: g.usedTables(root.raw), Plan: root.raw}
+	c := Case{Seed: seed, Config: cfg, Tables: g.usedTables(root.raw), Plan: root.raw}
 	if illTyped {
 		g.corrupt(&c)
 	}
@@ -279,7 +279,15 @@ func (g *gen) predMode() mode {
 	return anyMode
 }
 
-func (g *gen) exprDepth() int { return 1 + g.r.Intn(maxInt(1, g.cfg.MaxExprDepth)) }
+// exprDepth draws the nesting depth of one expression, in [1,
+// MaxExprDepth] (0 when MaxExprDepth asks for leaves only).
+func (g *gen) exprDepth() int {
+	d := nonneg(g.cfg.MaxExprDepth)
+	if d == 0 {
+		return 0
+	}
+	return 1 + g.r.Intn(d)
+}
 
 func maxInt(a, b int) int {
 	if a > b {

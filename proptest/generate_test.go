@@ -21,6 +21,8 @@ func TestGenerateIsDeterministic(t *testing.T) {
 		{"small data", small},
 		{"200 rows", Config{MaxRows: 200}},
 		{"all ill-typed", Config{IllTypedShare: 1}},
+		{"none", Config{MaxRows: -1, MaxDepth: -1, MaxNodes: -1, MaxExprDepth: -1, IllTypedShare: -1}},
+		{"leaf expressions", Config{MaxExprDepth: -7}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -34,6 +36,9 @@ func TestGenerateIsDeterministic(t *testing.T) {
 				if a.String() != b.String() {
 					t.Fatalf("seed %d: renderings differ", seed)
 				}
+				if !Equal(a, Generate(seed, a.Config)) {
+					t.Fatalf("seed %d: the case's own Config (%+v) does not replay it", seed, a.Config)
+				}
 				if !Equal(a, Generate(CaseSeed(7, i+1), tt.cfg)) {
 					distinct++
 				}
@@ -42,6 +47,16 @@ func TestGenerateIsDeterministic(t *testing.T) {
 				t.Errorf("only %d of 200 neighbouring seeds gave different cases", distinct)
 			}
 		})
+	}
+}
+
+func TestConfigNormalizedIsIdempotent(t *testing.T) {
+	for _, cfg := range []Config{{}, DefaultConfig(), {MaxRows: -4, MaxDepth: -1, MaxNodes: -9, MaxExprDepth: -2, IllTypedShare: -0.5},
+		{MaxRows: 999, MaxTables: 7, MaxColumns: 0, MaxDepth: 50, MaxJoinRows: -3, IllTypedShare: 3}, {IllTypedShare: math.NaN()}} {
+		n := cfg.normalized()
+		if n2 := n.normalized(); n2 != n {
+			t.Errorf("normalized(%+v) = %+v, normalized again = %+v", cfg, n, n2)
+		}
 	}
 }
 
@@ -136,6 +151,8 @@ func TestGenerateRespectsConfig(t *testing.T) {
 		{"scan only", Config{MaxDepth: -5, IllTypedShare: -1}, 64, 3, 8, 0},
 		{"clamped", Config{MaxRows: 1000, MaxTables: 9, MaxColumns: 50, MaxDepth: 99, MaxExprDepth: 100}, 200, 3, 8, 16},
 		{"no operators", Config{MaxNodes: -3}, 64, 3, 8, 0},
+		{"empty tables", Config{MaxRows: -1}, 0, 3, 8, 10},
+		{"leaf expressions", Config{MaxExprDepth: -1, MaxDepth: 4}, 64, 3, 8, 4},
 		{"deep", Config{MaxDepth: 16, MaxNodes: 60}, 64, 3, 8, 16},
 	}
 	for _, tt := range tests {

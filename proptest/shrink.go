@@ -20,13 +20,16 @@ import (
 //     references become literals of the column's type, keeping output
 //     names);
 //  5. exprs: hoist a subexpression of the same type, or replace one by the
-//     first column of its type, by the zero literal, by the typed null; make
+//     first column of its type, by the zero literal, by the typed null (and
+//     a NaN literal's payload by math.NaN()); make
 //     a strict cast lenient; replace an aggregate by len(); drop the alias
 //     of an output (other rewrites of an output keep its name);
 //  6. params: smaller limits and slices, inner joins, the default suffix,
 //     ascending nulls-first sort keys;
 //  7. rows: drop one row;
-//  8. values: a cell to its zero value (0, 0.0, "", false), then to null.
+//  8. values: a NaN with a payload to math.NaN() (plan files keep no
+//     payloads), a cell to its zero value (0, 0.0, "", false), then to
+//     null.
 //
 // Well-formedness: a candidate is not checked against the schemas it ends
 // up in. Replacing a node by its child, dropping a column or hoisting a
@@ -198,7 +201,9 @@ func planCandidates(c Case, plans []plan.Node) []candidate {
 	}
 	all := make([]pc, 0, len(plans))
 	for _, p := range plans {
-		s := settle(Case{Seed: c.Seed, Tables: c.Tables, Plan: p, IllTyped: c.IllTyped, Corruption: c.Corruption})
+		s := c
+		s.Plan = p
+		s = settle(s)
 		total := planSize(p).Total()
 		for _, t := range s.Tables {
 			total += tableTotals[t]
@@ -348,6 +353,9 @@ func exprReplacements(e plan.Expr, in plan.Schema, typed bool) []plan.Expr {
 		}
 	}
 	l, isLit := e.(*plan.Literal)
+	if isLit && valueComplexity(l.Value) > 2 {
+		out = append(out, lit(canonical(l.Value)))
+	}
 	if !isLit || valueComplexity(l.Value) > 1 {
 		out = append(out, lit(zeroValue(t)))
 	}
@@ -505,6 +513,9 @@ func valueCuts(c Case) []candidate {
 			f := t.Schema().Field(j)
 			for r, v := range t.Column(j) {
 				var repls []plan.Value
+				if valueComplexity(v) > 2 {
+					repls = append(repls, canonical(v))
+				}
 				if valueComplexity(v) > 1 {
 					repls = append(repls, zeroValue(f.Type))
 				}

@@ -22,8 +22,9 @@ type CaseSize struct {
 	// Tables counts the tables.
 	Tables int
 	// Complexity scores what shrinking simplifies short of removing it:
-	// table cells and literals that are not null (2 for a value other than
-	// the zero value, 1 for the zero value), column references (3, so that
+	// table cells and literals that are not null (3 for a NaN with a
+	// payload, 2 for other values but the zero value, 1 for the zero
+	// value), column references (3, so that
 	// replacing one by a literal is progress), strict casts, and node
 	// parameters off their simplest setting (limit and slice sizes above 1,
 	// slice offsets, non-inner joins, suffixes, descending and nulls-last

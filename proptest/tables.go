@@ -32,7 +32,7 @@ func (g *gen) columnType() plan.Type {
 // to three rows are common, larger tables up to cfg.MaxRows.
 func (g *gen) pickRows() int {
 	max := g.cfg.MaxRows
-	if max == 0 {
+	if max <= 0 {
 		return 0
 	}
 	x := g.r.Intn(100)

@@ -267,15 +267,32 @@ func zeroValue(t plan.Type) plan.Value {
 }
 
 // valueComplexity ranks values for shrinking: null 0, the zero value 1,
-// anything else 2 (so a shrink step to zero, then to null, always reduces).
+// any other value 2, and a NaN other than math.NaN()'s bits 3 (so a shrink
+// step to zero, then to null, always reduces, and a NaN payload that the
+// failure does not need is canonicalized: the plan file format keeps no
+// payloads).
 func valueComplexity(v plan.Value) int {
-	if v.IsNull() {
+	switch {
+	case v.IsNull():
 		return 0
-	}
-	if v.Identical(zeroValue(v.Type())) {
+	case v.Identical(zeroValue(v.Type())):
 		return 1
+	case v.Type() == plan.Float64 && math.IsNaN(v.Float()) && math.Float64bits(v.Float()) != canonicalNaN:
+		return 3
 	}
 	return 2
+}
+
+// canonicalNaN is the bit pattern of math.NaN(), the NaN a plan file
+// reads back for any NaN; other NaN bits count as a payload.
+var canonicalNaN = math.Float64bits(math.NaN())
+
+// canonical returns v with a NaN payload replaced by math.NaN().
+func canonical(v plan.Value) plan.Value {
+	if !v.IsNull() && v.Type() == plan.Float64 && math.IsNaN(v.Float()) {
+		return plan.Float64Value(math.NaN())
+	}
+	return v
 }
 
 // formatValue renders a table cell for Case.String: as plan.Value.String,

@@ -1,0 +1,75 @@
+package proptest
+
+import (
+	"math"
+	"testing"
+
+	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/planjson"
+)
+
+// TestCasesRoundTripThroughPlanFiles writes generated cases as dfopt-plan/1
+// files (as the oracle's regression corpus will) and reads them back: after
+// CanonicalNaNs (the format keeps no NaN payloads) the decoded case is Equal
+// to the generated one.
+func TestCasesRoundTripThroughPlanFiles(t *testing.T) {
+	opts := planjson.Options{UDFs: UDFs(), Extensions: Extensions()}
+	for i := 0; i < 500; i++ {
+		c := CanonicalNaNs(Generate(CaseSeed(53, i), DefaultConfig()))
+		doc, err := planjson.NewDocument(c.Plan)
+		if err != nil {
+			t.Fatalf("seed %d: NewDocument: %v\n%s", c.Seed, err, c)
+		}
+		data, err := planjson.Encode(doc)
+		if err != nil {
+			t.Fatalf("seed %d: Encode: %v\n%s", c.Seed, err, c)
+		}
+		back, err := planjson.Decode(data, opts)
+		if err != nil {
+			t.Fatalf("seed %d: Decode: %v\n%s\n%s", c.Seed, err, data, c)
+		}
+		got := Case{Seed: c.Seed, Config: c.Config, Plan: back.Plan, IllTyped: c.IllTyped, Corruption: c.Corruption}
+		for _, tab := range c.Tables {
+			spec, ok := back.Tables[tab.Name()]
+			if !ok || spec.Inline == nil {
+				t.Fatalf("seed %d: table %s missing after the round trip", c.Seed, tab.Name())
+			}
+			got.Tables = append(got.Tables, spec.Inline)
+		}
+		if len(back.Tables) != len(c.Tables) {
+			t.Fatalf("seed %d: %d tables written, %d read", c.Seed, len(c.Tables), len(back.Tables))
+		}
+		if !Equal(c, got) {
+			t.Fatalf("seed %d: the round trip changed the case:\n%s\n---\n%s\n%s", c.Seed, c, got, data)
+		}
+	}
+}
+
+func TestCanonicalNaNs(t *testing.T) {
+	payload := math.Float64frombits(0x7ff8000000000001)
+	tab, err := plan.NewTable("t0", plan.MustSchema(plan.Field{Name: "b", Type: plan.Float64, Nullable: true}),
+		[][]plan.Value{{plan.Float64Value(payload), plan.Float64Value(1), plan.NullValue(plan.Float64)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := Case{Tables: []*plan.Table{tab}, Plan: &plan.FilterNode{Input: scanOf(tab),
+		Predicates: []plan.Expr{call(plan.FuncNe, col("b"), lit(plan.Float64Value(payload)))}}}
+	got := CanonicalNaNs(c)
+	if bits := math.Float64bits(got.Tables[0].Column(0)[0].Float()); bits != canonicalNaN {
+		t.Errorf("table NaN bits %#x, want %#x", bits, canonicalNaN)
+	}
+	if !got.Tables[0].Column(0)[1].Identical(plan.Float64Value(1)) || !got.Tables[0].Column(0)[2].IsNull() {
+		t.Error("other cells changed")
+	}
+	f := got.Plan.(*plan.FilterNode)
+	l := f.Predicates[0].(*plan.Call).Args[1].(*plan.Literal)
+	if bits := math.Float64bits(l.Value.Float()); bits != canonicalNaN {
+		t.Errorf("literal NaN bits %#x, want %#x", bits, canonicalNaN)
+	}
+	if s, ok := f.Input.(*plan.ScanNode); !ok || s.Source != got.Tables[0] {
+		t.Error("the scan does not read the canonicalized table")
+	}
+	if math.Float64bits(c.Tables[0].Column(0)[0].Float()) != 0x7ff8000000000001 {
+		t.Error("CanonicalNaNs modified its argument")
+	}
+}

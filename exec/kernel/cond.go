@@ -198,6 +198,9 @@ func (x *evalCtx) analyze(e plan.Expr) (plan.Type, bool) {
 			x.analyze(a)
 		}
 		return e.UDF.Result, false
+	case *plan.Over:
+		f, _ := plan.TypeOf(e, x.schema)
+		return f.Type, false
 	case *plan.Call:
 		types := make([]plan.Type, len(e.Args))
 		total := true

@@ -308,6 +308,3 @@ func shareValidity(mem memory.Allocator, v *view) *memory.Buffer {
 	copyBits(bm, v.valid, v.voff, v.n)
 	return buf
 }
-
-// isNaN is math.IsNaN, restated so the float kernels read uniformly.
-func isNaN(f float64) bool { return math.IsNaN(f) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -99,6 +100,32 @@ func TestEvalTable(t *testing.T) {
 	wrongType := &plan.UDF{Name: "liar", Params: []plan.Type{plan.Int64}, Result: plan.Int64,
 		Fn: func(_ context.Context, args []plan.Value) (plan.Value, error) {
 			return plan.StringValue("x"), nil
+		}}
+
+	shout := &plan.UDF{Name: "shout", Params: []plan.Type{plan.String, plan.Int32}, Result: plan.String,
+		Fn: func(_ context.Context, args []plan.Value) (plan.Value, error) {
+			if args[0].IsNull() || args[1].IsNull() {
+				return plan.Value{}, nil // an untyped null is accepted as the declared type's null
+			}
+			return plan.StringValue(args[0].Str() + strings.Repeat("!", int(args[1].Int()))), nil
+		}}
+	half := &plan.UDF{Name: "half", Params: []plan.Type{plan.Int64}, Result: plan.Float64,
+		Fn: func(_ context.Context, args []plan.Value) (plan.Value, error) {
+			if args[0].IsNull() {
+				return plan.NullValue(plan.Float64), nil
+			}
+			return plan.Float64Value(float64(args[0].Int()) / 2), nil
+		}}
+	odd := &plan.UDF{Name: "odd", Params: []plan.Type{plan.Int32}, Result: plan.Bool,
+		Fn: func(_ context.Context, args []plan.Value) (plan.Value, error) {
+			return plan.BoolValue(args[0].Int()%2 != 0), nil
+		}}
+	i32id := &plan.UDF{Name: "i32id", Params: []plan.Type{plan.Float64, plan.Bool}, Result: plan.Int32,
+		Fn: func(_ context.Context, args []plan.Value) (plan.Value, error) {
+			if args[1].IsNull() || !args[1].Bool() {
+				return plan.NullValue(plan.Int32), nil
+			}
+			return plan.Int32Value(int32(args[0].Float())), nil
 		}}
 
 	cases := []evalCase{
@@ -427,6 +454,14 @@ func TestEvalTable(t *testing.T) {
 			expr: plan.CallUDF(ndSeq, col("a")), want: i64s(10, 11, 12)},
 		{name: "udf nd_seq literal arg per row", cols: []column{colOf("a", plan.Int64, i64s(0, 0, 0)...)},
 			expr: plan.CallUDF(ndSeq, lit(100)), want: i64s(100, 101, 102)},
+		{name: "udf string result", cols: []column{colOf("s", plan.String, strs("a", nil, "")...), colOf("x", plan.Int32, i32s(2, 1, 0)...)},
+			expr: plan.CallUDF(shout, col("s"), col("x")), want: strs("a!!", nil, "")},
+		{name: "udf float result", cols: []column{colOf("a", plan.Int64, i64s(3, nil)...)},
+			expr: plan.CallUDF(half, col("a")), want: f64s(1.5, nil)},
+		{name: "udf bool result", cols: []column{colOf("x", plan.Int32, i32s(3, 2, nil)...)},
+			expr: plan.CallUDF(odd, col("x")), want: bools(T, F, F)},
+		{name: "udf int32 result", cols: []column{colOf("f", plan.Float64, f64s(2.5, 1.0)...), colOf("p", plan.Bool, bools(T, nil)...)},
+			expr: plan.CallUDF(i32id, col("f"), col("p")), want: i32s(2, nil)},
 		{name: "udf inside arithmetic", cols: []column{colOf("a", plan.Int64, i64s(maxI64-1)...)},
 			expr: plan.CallUDF(incWrap, col("a")).Add(lit(1)), err: &wantErr{plan.Overflow, "inc_wrap(a) + 1", 0}},
 

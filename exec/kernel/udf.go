@@ -3,6 +3,8 @@ package kernel
 import (
 	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow/array"
+
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -25,35 +27,59 @@ func (x *evalCtx) udf(e *plan.UDFCall, in *input, args []datum) (datum, error) {
 	for i := range args {
 		vs[i] = viewOf(args[i])
 	}
-	out := make([]plan.Value, n)
-	backing := make([]plan.Value, n*len(args))
+	dt, err := ArrowType(u.Result)
+	if err != nil {
+		return datum{}, &plan.Error{Kind: plan.InvalidPlan, Expr: e.String(), Row: -1, Msg: err.Error()}
+	}
+	bld := array.NewBuilder(x.mem, dt)
+	defer bld.Release()
+	bld.Reserve(n)
+	var backing []plan.Value
 	for i := 0; i < n; i++ {
 		if i%cancelEvery == 0 {
 			if err := x.checkCancel(e); err != nil {
 				return datum{}, err
 			}
+			// Each call gets its own argument slice (a UDF may keep it),
+			// carved from a block allocated once per cancelEvery rows.
+			backing = make([]plan.Value, cancelEvery*len(args))
 		}
-		argv := backing[i*len(args) : (i+1)*len(args) : (i+1)*len(args)]
-		for k := range vs {
-			argv[k] = vs[k].valueAt(i)
+		k := (i % cancelEvery) * len(args)
+		argv := backing[k : k+len(args) : k+len(args)]
+		for j := range vs {
+			argv[j] = vs[j].valueAt(i)
 		}
 		r, err := callUDF(x, u, argv)
 		if err != nil {
 			return datum{}, x.fail(plan.UDFError, e, in, i, fmt.Sprintf("%s failed", u.Name), err)
 		}
-		if r.IsNull() {
-			r = plan.NullValue(u.Result)
-		} else if r.Type() != u.Result {
+		if !r.IsNull() && r.Type() != u.Result {
 			return datum{}, x.fail(plan.UDFError, e, in, i,
 				fmt.Sprintf("%s returned a %s value, declared %s", u.Name, r.Type(), u.Result), nil)
 		}
-		out[i] = r
+		appendValue(bld, r)
 	}
-	arr, err := ArrayFromValues(x.mem, u.Result, out)
-	if err != nil {
-		return datum{}, internalError(e, err.Error())
+	return arrayDatum(u.Result, bld.NewArray()), nil
+}
+
+// appendValue appends a value of the builder's type, or a null.
+func appendValue(b array.Builder, v plan.Value) {
+	if v.IsNull() {
+		b.AppendNull()
+		return
 	}
-	return arrayDatum(u.Result, arr), nil
+	switch b := b.(type) {
+	case *array.BooleanBuilder:
+		b.Append(v.Bool())
+	case *array.Int32Builder:
+		b.Append(int32(v.Int()))
+	case *array.Int64Builder:
+		b.Append(v.Int())
+	case *array.Float64Builder:
+		b.Append(v.Float())
+	case *array.StringBuilder:
+		b.Append(v.Str())
+	}
 }
 
 // callUDF runs u.Fn, turning a panic into an error.

@@ -18,7 +18,7 @@ func ExplainSchemas(n Node) string {
 	var walk func(n Node, depth int)
 	walk = func(n Node, depth int) {
 		b.WriteString(strings.Repeat("  ", depth))
-		if n == nil {
+		if isNilNode(n) {
 			b.WriteString("<nil>\n")
 			return
 		}
@@ -40,7 +40,7 @@ func explainInto(b *strings.Builder, n Node, depth int) {
 	for i := 0; i < depth; i++ {
 		b.WriteString("  ")
 	}
-	if n == nil {
+	if isNilNode(n) {
 		b.WriteString("<nil>\n")
 		return
 	}
@@ -52,9 +52,10 @@ func explainInto(b *strings.Builder, n Node, depth int) {
 }
 
 // WalkNodes calls visit on n and its descendants, parents before children,
-// left before right, descending only while visit returns true.
+// left before right, descending only while visit returns true. Missing
+// (nil) nodes are not visited.
 func WalkNodes(n Node, visit func(Node) bool) {
-	if n == nil || !visit(n) {
+	if isNilNode(n) || !visit(n) {
 		return
 	}
 	for _, c := range n.Children() {

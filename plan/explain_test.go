@@ -123,6 +123,9 @@ func TestExplainShape(t *testing.T) {
 	if got := Explain(&FilterNode{Predicates: []Expr{Col("q").Expr()}}); got != "filter [q]\n  <nil>\n" {
 		t.Errorf("a missing child explains as %q", got)
 	}
+	if got := ExplainSchemas(&LimitNode{Input: (*ProjectNode)(nil)}); got != "limit 0\n  <nil>\n" {
+		t.Errorf("a typed nil child explains as %q", got)
+	}
 	// ExplainSchemas of an unresolved plan has no schemas.
 	if ExplainSchemas(n) != Explain(n) {
 		t.Error("ExplainSchemas shows schemas of an unresolved plan")

@@ -112,7 +112,7 @@ func ExprFingerprint(e Expr) uint64 { return uint64(fnvOffset.expr(e)) }
 // resolved nodes and computed afresh (in time linear in the subtree) for
 // unresolved ones.
 func Fingerprint(n Node) uint64 {
-	if n == nil {
+	if isNilNode(n) {
 		return 0
 	}
 	if m := n.meta(); m.resolved {
@@ -126,7 +126,7 @@ func Fingerprint(n Node) uint64 {
 // subtree is deterministic, so that two evaluations give the same result.
 // Extensions count as deterministic only when they declare it.
 func IsDeterministicPlan(n Node) bool {
-	if n == nil {
+	if isNilNode(n) {
 		return true
 	}
 	if m := n.meta(); m.resolved {
@@ -138,7 +138,7 @@ func IsDeterministicPlan(n Node) bool {
 
 // Size returns the number of nodes in the subtree.
 func Size(n Node) int {
-	if n == nil {
+	if isNilNode(n) {
 		return 0
 	}
 	if m := n.meta(); m.resolved {
@@ -286,8 +286,8 @@ func stringsEqual(a, b []string) bool {
 // parameters, same expressions, same sources (by identity, with the same
 // captured schema), all the way down. Fingerprints of resolved nodes are compared first as a fast reject.
 func Equal(a, b Node) bool {
-	if a == nil || b == nil {
-		return a == nil && b == nil
+	if isNilNode(a) || isNilNode(b) {
+		return isNilNode(a) && isNilNode(b)
 	}
 	if a == b {
 		return true

@@ -316,3 +316,34 @@ func TestDeterminism(t *testing.T) {
 		t.Error("ExtensionDef.Has is wrong")
 	}
 }
+
+// TestTypedNilNodes: a nil pointer of a node type (a buggy rewrite's output)
+// is treated as a missing node, never dereferenced.
+func TestTypedNilNodes(t *testing.T) {
+	var f *FilterNode
+	var s *ScanNode
+	st := Scan(std(t)).Node()
+	if !Equal(f, s) || !Equal(f, nil) || Equal(f, st) || Equal(st, f) {
+		t.Error("Equal with typed nils is wrong")
+	}
+	if Fingerprint(f) != 0 || Size(f) != 0 || !IsDeterministicPlan(f) {
+		t.Error("metadata of a typed nil is wrong")
+	}
+	lim := &LimitNode{Input: f, N: 1}
+	if Size(lim) != 1 || Fingerprint(lim) == 0 || !Equal(lim, &LimitNode{Input: nil, N: 1}) {
+		t.Error("a typed-nil child is not a missing child")
+	}
+	for _, k := range []Node{(*ScanNode)(nil), (*FilterNode)(nil), (*ProjectNode)(nil), (*WithColumnsNode)(nil), (*SortNode)(nil),
+		(*LimitNode)(nil), (*SliceNode)(nil), (*AggregateNode)(nil), (*JoinNode)(nil), (*UnionNode)(nil), (*DistinctNode)(nil),
+		(*WindowNode)(nil), (*ExtensionNode)(nil)} {
+		if !isNilNode(k) {
+			t.Errorf("%T is not recognised as nil", k)
+		}
+		if _, err := Resolve(k); err == nil {
+			t.Errorf("Resolve(%T(nil)) succeeded", k)
+		}
+	}
+	if isNilNode(st) {
+		t.Error("a real node is nil")
+	}
+}

@@ -530,3 +530,40 @@ func quoteNames(names []string) []string {
 	}
 	return out
 }
+
+// isNilNode reports whether n is nil or a nil pointer of a node type (a
+// typed nil, which a buggy rewrite can produce); such a node has no fields
+// to read.
+func isNilNode(n Node) bool {
+	switch n := n.(type) {
+	case nil:
+		return true
+	case *ScanNode:
+		return n == nil
+	case *FilterNode:
+		return n == nil
+	case *ProjectNode:
+		return n == nil
+	case *WithColumnsNode:
+		return n == nil
+	case *SortNode:
+		return n == nil
+	case *LimitNode:
+		return n == nil
+	case *SliceNode:
+		return n == nil
+	case *AggregateNode:
+		return n == nil
+	case *JoinNode:
+		return n == nil
+	case *UnionNode:
+		return n == nil
+	case *DistinctNode:
+		return n == nil
+	case *WindowNode:
+		return n == nil
+	case *ExtensionNode:
+		return n == nil
+	}
+	return false
+}

@@ -83,7 +83,7 @@ func located(err error, n Node, p *path) error {
 }
 
 func resolveAt(n Node, p *path) (Node, error) {
-	if n == nil {
+	if isNilNode(n) {
 		return nil, &Error{Kind: InvalidPlan, Row: -1, Path: p.String(), Msg: "missing input node"}
 	}
 	if n.Resolved() {
@@ -94,7 +94,7 @@ func resolveAt(n Node, p *path) (Node, error) {
 	for i, c := range children {
 		r, err := resolveAt(c, childPath(p, n, i))
 		if err != nil {
-			if c == nil {
+			if isNilNode(c) {
 				// A missing input is the parent's fault: name the parent.
 				err = located(err, n, p)
 			}

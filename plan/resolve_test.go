@@ -164,6 +164,10 @@ func TestResolveScanFilterProjectSort(t *testing.T) {
 		{name: "missing input", plan: &FilterNode{Predicates: []Expr{Col("q").Expr()}}, err: &wantErr{kind: InvalidPlan, path: "plan.input", node: "filter [q]", msg: "missing input node"}},
 		{name: "missing join input", plan: &JoinNode{Left: st.Node(), How: CrossJoin},
 			err: &wantErr{kind: InvalidPlan, path: "plan.right", node: "join cross", msg: "missing input node"}},
+		{name: "typed nil input", plan: &LimitNode{Input: (*FilterNode)(nil), N: 1},
+			err: &wantErr{kind: InvalidPlan, path: "plan.input", node: "limit 1", msg: "missing input node"}},
+		{name: "typed nil join input", plan: &JoinNode{Left: (*ScanNode)(nil), Right: st.Node(), How: CrossJoin},
+			err: &wantErr{kind: InvalidPlan, path: "plan.left", node: "join cross", msg: "missing input node"}},
 		{name: "nil root", plan: nil, err: &wantErr{kind: InvalidPlan, path: "plan", msg: "missing input node"}},
 	})
 }
@@ -277,6 +281,8 @@ func TestResolveJoin(t *testing.T) {
 			err: &wantErr{kind: UnknownColumn, path: "plan.left_on[0]", expr: "v"}},
 		{name: "over in key", plan: tt.Join(u, InnerJoin, []E{Col("b").Sum().Over(k)}, []E{k}).Node(),
 			err: &wantErr{kind: InvalidPlan, path: "plan.left_on[0]", msg: "join: over() is allowed only"}},
+		{name: "over in right key", plan: tt.Join(u, InnerJoin, []E{k}, []E{k.Max().Over(Col("v"))}).Node(),
+			err: &wantErr{kind: InvalidPlan, path: "plan.right_on[0]", msg: "join: over() is allowed only"}},
 		{name: "left child error", plan: tt.Filter(Col("zz")).JoinOn(u, InnerJoin, "k").Node(),
 			err: &wantErr{kind: UnknownColumn, path: "plan.left.predicates[0]", node: "filter [zz]"}},
 		{name: "right child error", plan: tt.JoinOn(u.Select(Col("zz")), InnerJoin, "k").Node(),
@@ -362,6 +368,26 @@ func TestResolveWindowSynthesis(t *testing.T) {
 			err: &wantErr{kind: InvalidPlan, path: "plan.exprs[0]", expr: "sum(b).over(k)", msg: "window cannot appear inside"}},
 		{name: "window in a partition key", plan: st.WithColumns(b.Sum().Over(a.Min().Over(k))).Node(),
 			err: &wantErr{kind: InvalidPlan, path: "plan.exprs[0]", expr: "min(a).over(k)", msg: "window cannot appear inside"}},
+	})
+}
+
+// TestResolveWindowNode checks a window node built by hand (as a rule or a
+// host might): its entries must be aliased over() calls.
+func TestResolveWindowNode(t *testing.T) {
+	st := Scan(std(t))
+	b, k := Col("b"), Col("k")
+	win := func(es ...E) Node { return &WindowNode{Input: st.Node(), Exprs: unwrap(es)} }
+	runResolveCases(t, []resolveCase{
+		{name: "window", plan: win(b.Sum().Over(k).Alias("w"), Len().Over(k).Alias("n")),
+			schema: strings.TrimSuffix(stdSchemaText, "]") + ", w: int64?, n: int64]"},
+		{name: "not aliased", plan: win(b.Sum().Over(k)),
+			err: &wantErr{kind: InvalidPlan, path: "plan.exprs[0]", node: "window [sum(b).over(k)]", expr: "sum(b).over(k)", msg: "window: each entry must be an aliased over()"}},
+		{name: "alias of a non-window", plan: win(b.Sum().Over(k).Alias("w"), b.Alias("x")),
+			err: &wantErr{kind: InvalidPlan, path: "plan.exprs[1]", expr: "b as x", msg: "window: each entry must be an aliased over()"}},
+		{name: "type error", plan: win(Col("s").Sum().Over(k).Alias("w")),
+			err: &wantErr{kind: TypeError, path: "plan.exprs[0]", expr: "sum(s)"}},
+		{name: "name taken", plan: win(b.Sum().Over(k).Alias("b")),
+			err: &wantErr{kind: DuplicateColumn, path: "plan.exprs", msg: `window: schema: duplicate column name "b"`}},
 	})
 }
 

@@ -2,9 +2,12 @@ package proptest
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/proptest/internal/gen"
 )
 
 // Case is one generated test case: source tables, a plan over them, and the
@@ -33,43 +36,14 @@ type Case struct {
 	Corruption string
 }
 
-// udfs and extensions are the one registry of each the generators use. UDF
-// calls and extension nodes hold pointers into them, and plan.Equal compares
-// UDFs and extensions by pointer, so a loader that maps names back to
-// definitions must use these same registries (see UDFs, Extensions).
-var (
-	udfs       = plan.BuiltinUDFs()
-	extensions = plan.BuiltinExtensions()
-
-	udfIncWrap       = mustUDF("inc_wrap")
-	udfCheckedDouble = mustUDF("checked_double")
-	udfNdSeq         = mustUDF("nd_seq")
-	extIdentity      = mustExtension("identity")
-)
-
-func mustUDF(name string) *plan.UDF {
-	u, ok := udfs.Lookup(name)
-	if !ok {
-		panic("proptest: built-in UDF " + name + " is missing") // fixed set: a programming error
-	}
-	return u
-}
-
-func mustExtension(name string) *plan.ExtensionDef {
-	d, ok := extensions.Lookup(name)
-	if !ok {
-		panic("proptest: built-in extension " + name + " is missing")
-	}
-	return d
-}
-
 // UDFs returns the registry whose definitions generated plans call. Plan
-// files written from a Case must be read back through it so that the UDF
-// pointers (which plan.Equal compares) are the same.
-func UDFs() *plan.UDFRegistry { return udfs }
+// files written from a Case must be read back through it (for example as
+// planjson.Options.UDFs) so that the UDF pointers, which plan.Equal
+// compares, are the same.
+func UDFs() *plan.UDFRegistry { return gen.UDFs() }
 
 // Extensions returns the registry whose declarations generated plans use.
-func Extensions() *plan.ExtensionRegistry { return extensions }
+func Extensions() *plan.ExtensionRegistry { return gen.Extensions() }
 
 // Table returns the case's table with the given name, or nil.
 func (c Case) Table(name string) *plan.Table {
@@ -153,158 +127,6 @@ func Equal(a, b Case) bool {
 	return plan.Equal(a.Plan, rebindScans(b.Plan, remap))
 }
 
-// rebindScans returns the plan with every scan of a table in remap reading
-// the mapped table instead (its schema captured afresh). Shared subtrees
-// stay shared; untouched subtrees are returned as they are.
-func rebindScans(root plan.Node, remap map[*plan.Table]*plan.Table) plan.Node {
-	return rewrite(root, func(n plan.Node) plan.Node {
-		s, ok := n.(*plan.ScanNode)
-		if !ok {
-			return n
-		}
-		t, ok := s.Source.(*plan.Table)
-		if !ok {
-			return n
-		}
-		nt, ok := remap[t]
-		if !ok {
-			return n
-		}
-		return &plan.ScanNode{Source: nt, SourceSchema: nt.Schema()}
-	})
-}
-
-// rewrite rebuilds the plan bottom-up: children first, then fn on the node
-// (rebuilt over its new children when any changed). A subtree shared by
-// pointer is rewritten once and stays shared. fn returns its argument to
-// keep a node.
-func rewrite(root plan.Node, fn func(plan.Node) plan.Node) plan.Node {
-	memo := map[plan.Node]plan.Node{}
-	var walk func(n plan.Node) plan.Node
-	walk = func(n plan.Node) plan.Node {
-		if n == nil {
-			return nil
-		}
-		if r, ok := memo[n]; ok {
-			return r
-		}
-		ch := n.Children()
-		out := n
-		if len(ch) > 0 {
-			nc := make([]plan.Node, len(ch))
-			changed := false
-			for i, c := range ch {
-				nc[i] = walk(c)
-				changed = changed || nc[i] != c
-			}
-			if changed {
-				out = n.WithChildren(nc)
-			}
-		}
-		out = fn(out)
-		memo[n] = out
-		return out
-	}
-	return walk(root)
-}
-
-// replaceNode returns the plan with every occurrence of old (by pointer)
-// replaced by repl.
-func replaceNode(root, old, repl plan.Node) plan.Node {
-	memo := map[plan.Node]plan.Node{}
-	var walk func(n plan.Node) plan.Node
-	walk = func(n plan.Node) plan.Node {
-		if n == old {
-			return repl
-		}
-		if r, ok := memo[n]; ok {
-			return r
-		}
-		ch := n.Children()
-		out := n
-		if len(ch) > 0 {
-			nc := make([]plan.Node, len(ch))
-			changed := false
-			for i, c := range ch {
-				nc[i] = walk(c)
-				changed = changed || nc[i] != c
-			}
-			if changed {
-				out = n.WithChildren(nc)
-			}
-		}
-		memo[n] = out
-		return out
-	}
-	return walk(root)
-}
-
-// resolver resolves a user-written plan node by node and remembers, for each
-// node of the plan (by pointer), its resolved counterpart, so that the
-// generator and the shrinker know every node's input and output schemas.
-type resolver struct {
-	memo map[plan.Node]plan.Node // nil value: the node does not resolve
-	errs map[plan.Node]error
-}
-
-func newResolver() *resolver {
-	return &resolver{memo: map[plan.Node]plan.Node{}, errs: map[plan.Node]error{}}
-}
-
-// resolve returns the resolved form of n, or the first error below or at n.
-func (r *resolver) resolve(n plan.Node) (plan.Node, error) {
-	if n == nil {
-		return nil, fmt.Errorf("resolve: missing node")
-	}
-	if res, ok := r.memo[n]; ok {
-		if res == nil {
-			return nil, r.errs[n]
-		}
-		return res, nil
-	}
-	ch := n.Children()
-	rc := make([]plan.Node, len(ch))
-	for i, c := range ch {
-		res, err := r.resolve(c)
-		if err != nil {
-			r.memo[n], r.errs[n] = nil, err
-			return nil, err
-		}
-		rc[i] = res
-	}
-	res, err := plan.Resolve(n.WithChildren(rc))
-	if err != nil {
-		r.memo[n], r.errs[n] = nil, err
-		return nil, err
-	}
-	r.memo[n] = res
-	return res, nil
-}
-
-// inputSchema returns the schema a node's expressions are typed against:
-// its (first) input's output schema. ok is false when the input does not
-// resolve or the node has no input.
-func (r *resolver) inputSchema(n plan.Node, i int) (plan.Schema, bool) {
-	ch := n.Children()
-	if i >= len(ch) {
-		return plan.Schema{}, false
-	}
-	res, err := r.resolve(ch[i])
-	if err != nil {
-		return plan.Schema{}, false
-	}
-	return res.Schema(), true
-}
-
-// resolves reports whether the case's plan resolves.
-func resolves(c Case) bool {
-	if c.Plan == nil {
-		return false
-	}
-	_, err := plan.Resolve(c.Plan)
-	return err == nil
-}
-
 // CanonicalNaNs returns c with every NaN, in the tables and in the plan's
 // literals, replaced by math.NaN(). The plan file format (dfopt-plan/1)
 // keeps no NaN payloads, so before a minimized counterexample is written to
@@ -368,4 +190,13 @@ func canonicalExpr(e plan.Expr) plan.Expr {
 		return e
 	}
 	return e.WithChildren(args)
+}
+
+// formatValue renders a table cell for Case.String: as plan.Value.String,
+// with the NaN payload shown so that two NaNs can be told apart.
+func formatValue(v plan.Value) string {
+	if !v.IsNull() && v.Type() == plan.Float64 && math.IsNaN(v.Float()) {
+		return "NaN(0x" + strconv.FormatUint(math.Float64bits(v.Float()), 16) + ")"
+	}
+	return v.String()
 }

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/proptest/internal/planutil"
 )
 
 // Features lists what a case contains, as sorted feature names, for
@@ -95,7 +96,7 @@ func allBoundedTotal(n plan.Node) bool {
 	return true
 }
 
-func nodeFeatures(n plan.Node, r *resolver, f map[string]bool) {
+func nodeFeatures(n plan.Node, r *planutil.Resolver, f map[string]bool) {
 	label := kindLabel(n)
 	f["node:"+label] = true
 	for _, list := range exprLists(n) {
@@ -157,7 +158,7 @@ func nodeFeatures(n plan.Node, r *resolver, f map[string]bool) {
 			}
 		}
 	case *plan.ProjectNode:
-		if in, ok := r.inputSchema(n, 0); ok {
+		if in, ok := r.InputSchema(n, 0); ok {
 			shadowFeatures(n.Exprs, in, f)
 		}
 		if wc, ok := n.Input.(*plan.WithColumnsNode); ok {
@@ -166,7 +167,7 @@ func nodeFeatures(n plan.Node, r *resolver, f map[string]bool) {
 		}
 		deadFeatures(n, readNames(n.Exprs), f)
 	case *plan.WithColumnsNode:
-		if in, ok := r.inputSchema(n, 0); ok {
+		if in, ok := r.InputSchema(n, 0); ok {
 			shadowFeatures(n.Exprs, in, f)
 		}
 	case *plan.AggregateNode:
@@ -208,7 +209,7 @@ func shadowFeatures(exprs []plan.Expr, in plan.Schema, f map[string]bool) {
 
 // fusionFeatures notes how often the select reads a column the
 // with_columns below it adds or replaces.
-func fusionFeatures(p *plan.ProjectNode, wc *plan.WithColumnsNode, r *resolver, f map[string]bool) {
+func fusionFeatures(p *plan.ProjectNode, wc *plan.WithColumnsNode, r *planutil.Resolver, f map[string]bool) {
 	for _, we := range wc.Exprs {
 		name := plan.OutputName(we)
 		refs := 0

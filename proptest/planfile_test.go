@@ -46,7 +46,7 @@ func TestCasesRoundTripThroughPlanFiles(t *testing.T) {
 }
 
 func TestCanonicalNaNs(t *testing.T) {
-	payload := math.Float64frombits(0x7ff8000000000001)
+	payload := math.Float64frombits(0xfff8000000000000)
 	tab, err := plan.NewTable("t0", plan.MustSchema(plan.Field{Name: "b", Type: plan.Float64, Nullable: true}),
 		[][]plan.Value{{plan.Float64Value(payload), plan.Float64Value(1), plan.NullValue(plan.Float64)}})
 	if err != nil {
@@ -69,7 +69,7 @@ func TestCanonicalNaNs(t *testing.T) {
 	if s, ok := f.Input.(*plan.ScanNode); !ok || s.Source != got.Tables[0] {
 		t.Error("the scan does not read the canonicalized table")
 	}
-	if math.Float64bits(c.Tables[0].Column(0)[0].Float()) != 0x7ff8000000000001 {
+	if math.Float64bits(c.Tables[0].Column(0)[0].Float()) != 0xfff8000000000000 {
 		t.Error("CanonicalNaNs modified its argument")
 	}
 }

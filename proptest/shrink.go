@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/proptest/internal/planutil"
 )
 
 // Shrinking: a failing case is cut down by candidates, each strictly
@@ -157,15 +158,7 @@ func shrinkStream(c Case) func() (Case, bool) {
 // settle finishes a candidate whose plan changed: it drops the tables no
 // scan reads any more and recomputes IllTyped (and Corruption).
 func settle(c Case) Case {
-	used := map[*plan.Table]bool{}
-	plan.WalkNodes(c.Plan, func(n plan.Node) bool {
-		if s, ok := n.(*plan.ScanNode); ok {
-			if t, ok := s.Source.(*plan.Table); ok {
-				used[t] = true
-			}
-		}
-		return true
-	})
+	used := planutil.ScannedTables(c.Plan)
 	tables := make([]*plan.Table, 0, len(c.Tables))
 	for _, t := range c.Tables {
 		if used[t] {
@@ -225,8 +218,6 @@ func planCandidates(c Case, plans []plan.Node) []candidate {
 	return out
 }
 
-func scanOf(t *plan.Table) plan.Node { return &plan.ScanNode{Source: t, SourceSchema: t.Schema()} }
-
 // nodeCuts replaces nodes by their children, drops union inputs, and
 // replaces subtrees by scans.
 func nodeCuts(c Case) []candidate {
@@ -240,7 +231,7 @@ func nodeCuts(c Case) []candidate {
 		}
 		if u, ok := n.(*plan.UnionNode); ok && len(u.Inputs) > 2 {
 			for i := range u.Inputs {
-				plans = append(plans, replaceNode(c.Plan, n, &plan.UnionNode{Inputs: dropped(u.Inputs, i)}))
+				plans = append(plans, replaceNode(c.Plan, n, &plan.UnionNode{Inputs: planutil.Dropped(u.Inputs, i)}))
 			}
 		}
 		if _, ok := n.(*plan.ScanNode); !ok && len(n.Children()) > 0 {
@@ -280,7 +271,7 @@ func entryCuts(c Case) []candidate {
 		}
 		if d, ok := n.(*plan.DistinctNode); ok {
 			for i := range d.Subset {
-				plans = append(plans, replaceNode(c.Plan, n, &plan.DistinctNode{Input: d.Input, Subset: dropped(d.Subset, i)}))
+				plans = append(plans, replaceNode(c.Plan, n, &plan.DistinctNode{Input: d.Input, Subset: planutil.Dropped(d.Subset, i)}))
 			}
 		}
 	}
@@ -295,22 +286,22 @@ func exprCuts(c Case) []candidate {
 		lists := exprLists(n)
 		_, isAgg := n.(*plan.AggregateNode)
 		for li, list := range lists {
-			in, typed := r.inputSchema(n, inputIndex(n, li))
+			in, typed := r.InputSchema(n, inputIndex(n, li))
 			for i, e := range list {
 				for _, s := range subterms(e) {
-					for _, rep := range exprReplacements(s.expr, in, typed) {
-						ne := replaceAt(e, s.path, rep)
+					for _, rep := range exprReplacements(s.Expr, in, typed) {
+						ne := replaceAt(e, s.Path, rep)
 						if namedList(n) {
 							ne = named(ne, plan.OutputName(e))
 						}
 						plans = append(plans, replaceNode(c.Plan, n, withEntry(n, li, i, ne)))
 					}
-					if a, ok := e.(*plan.Alias); ok && len(s.path) == 0 && namedList(n) {
+					if a, ok := e.(*plan.Alias); ok && len(s.Path) == 0 && namedList(n) {
 						// Drop the output name (the node's parents may
 						// not need it).
 						plans = append(plans, replaceNode(c.Plan, n, withEntry(n, li, i, a.Expr)))
 					}
-					if isAgg && li == 1 && len(s.path) == 0 && !isLen(e) {
+					if isAgg && li == 1 && len(s.Path) == 0 && !isLen(e) {
 						plans = append(plans, replaceNode(c.Plan, n, withEntry(n, li, i, named(call(plan.FuncLen), plan.OutputName(e)))))
 					}
 				}
@@ -602,7 +593,7 @@ func stripColumn(root plan.Node, name string, t plan.Type) plan.Node {
 		if d, ok := n.(*plan.DistinctNode); ok {
 			for i, s := range d.Subset {
 				if s == name {
-					return &plan.DistinctNode{Input: d.Input, Subset: dropped(d.Subset, i)}
+					return &plan.DistinctNode{Input: d.Input, Subset: planutil.Dropped(d.Subset, i)}
 				}
 			}
 			return n
@@ -611,8 +602,8 @@ func stripColumn(root plan.Node, name string, t plan.Type) plan.Node {
 		return mapEntries(n, func(_ int, e plan.Expr) plan.Expr {
 			ne := e
 			for _, s := range subterms(e) {
-				if cl, ok := s.expr.(*plan.Column); ok && cl.Name == name {
-					ne = replaceAt(ne, s.path, lit(zeroValue(t)))
+				if cl, ok := s.Expr.(*plan.Column); ok && cl.Name == name {
+					ne = replaceAt(ne, s.Path, lit(zeroValue(t)))
 				}
 			}
 			if ne == e {

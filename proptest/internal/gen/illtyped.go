@@ -1,10 +1,11 @@
-package proptest
+package gen
 
 import (
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/proptest/internal/planutil"
 )
 
-// The ways a plan is made ill-typed (Case.Corruption). Each makes
+// The ways a plan is made ill-typed (Result.Corruption). Each makes
 // plan.Resolve fail, so the three ways of the oracle must report the same
 // resolution error.
 const (
@@ -20,39 +21,39 @@ func Corruptions() []string {
 	return []string{CorruptUnknownColumn, CorruptTypeError, CorruptAggregateOutside, CorruptDuplicateName, CorruptWindowOutside}
 }
 
-// corrupt makes c's plan ill-typed by breaking one node (or a node added on
-// top of the root). It leaves c well-typed only if no attempt yields a plan
-// that fails to resolve.
-func (g *gen) corrupt(c *Case) {
+// corrupt makes the plan ill-typed by breaking one node (or a node added on
+// top of the root). It returns the plan unchanged and well-typed only if no
+// attempt yields a plan that fails to resolve.
+func (g *gen) corrupt(root plan.Node) (plan.Node, bool, string) {
 	r := newResolver()
-	all := nodes(c.Plan)
+	all := nodes(root)
 	kinds := Corruptions()
 	for tries := 0; tries < 8; tries++ {
 		kind := kinds[g.r.Intn(len(kinds))]
-		p := g.corruptOnce(c.Plan, all, r, kind)
+		p := g.corruptOnce(root, all, r, kind)
 		if p == nil {
 			continue
 		}
 		if _, err := plan.Resolve(p); err == nil {
 			continue
 		}
-		c.Plan, c.IllTyped, c.Corruption = p, true, kind
-		return
+		return p, true, kind
 	}
+	return root, false, ""
 }
 
 // corruptOnce applies one corruption of the given kind to a random node
 // that admits it, or to a new node over the root.
-func (g *gen) corruptOnce(root plan.Node, all []plan.Node, r *resolver, kind string) plan.Node {
+func (g *gen) corruptOnce(root plan.Node, all []plan.Node, r *planutil.Resolver, kind string) plan.Node {
 	var targets []plan.Node
 	for _, n := range all {
-		if _, ok := r.inputSchema(n, 0); ok && admits(n, kind) {
+		if _, ok := r.InputSchema(n, 0); ok && admits(n, kind) {
 			targets = append(targets, n)
 		}
 	}
 	if len(targets) == 0 || g.r.Intn(5) == 0 {
 		// Break a new node on top of the root.
-		res, err := r.resolve(root)
+		res, err := r.Resolve(root)
 		if err != nil {
 			return nil
 		}
@@ -72,7 +73,7 @@ func (g *gen) corruptOnce(root plan.Node, all []plan.Node, r *resolver, kind str
 		return top
 	}
 	n := targets[g.r.Intn(len(targets))]
-	in, _ := r.inputSchema(n, 0)
+	in, _ := r.InputSchema(n, 0)
 	broken := g.breakNode(n, newScope(in), kind)
 	if broken == nil {
 		return nil
@@ -163,15 +164,15 @@ func (g *gen) badExpr(n plan.Node, li int, sc *scope, kind string, old plan.Expr
 	switch kind {
 	case CorruptUnknownColumn:
 		if old != nil {
-			var cols []sub
+			var cols []planutil.Sub
 			for _, s := range subterms(old) {
-				if _, ok := s.expr.(*plan.Column); ok {
+				if _, ok := s.Expr.(*plan.Column); ok {
 					cols = append(cols, s)
 				}
 			}
 			if len(cols) > 0 {
 				s := cols[g.r.Intn(len(cols))]
-				return replaceAt(old, s.path, col("zz"))
+				return replaceAt(old, s.Path, col("zz"))
 			}
 		}
 		return keepName(call(plan.FuncGt, col("zz"), lit(plan.Int64Value(0))))

@@ -1,4 +1,4 @@
-package proptest
+package planutil
 
 import (
 	"github.com/dfopt/dfopt/plan"
@@ -11,8 +11,8 @@ import (
 // pair is dropped from both lists at once). Every helper returns a fresh,
 // unresolved node over the same children.
 
-// exprLists returns the node's expression lists.
-func exprLists(n plan.Node) [][]plan.Expr {
+// ExprLists returns the node's expression lists.
+func ExprLists(n plan.Node) [][]plan.Expr {
 	switch n := n.(type) {
 	case *plan.FilterNode:
 		return [][]plan.Expr{n.Predicates}
@@ -41,15 +41,15 @@ func replaced(list []plan.Expr, i int, e plan.Expr) []plan.Expr {
 	return out
 }
 
-// dropped returns a copy of list without element i.
-func dropped[T any](list []T, i int) []T {
+// Dropped returns a copy of list without element i.
+func Dropped[T any](list []T, i int) []T {
 	out := make([]T, 0, len(list)-1)
 	out = append(out, list[:i]...)
 	return append(out, list[i+1:]...)
 }
 
-// withEntry returns n with entry i of list li replaced by e.
-func withEntry(n plan.Node, li, i int, e plan.Expr) plan.Node {
+// WithEntry returns n with entry i of list li replaced by e.
+func WithEntry(n plan.Node, li, i int, e plan.Expr) plan.Node {
 	switch n := n.(type) {
 	case *plan.FilterNode:
 		return &plan.FilterNode{Input: n.Input, Predicates: replaced(n.Predicates, i, e)}
@@ -78,32 +78,32 @@ func withEntry(n plan.Node, li, i int, e plan.Expr) plan.Node {
 	return n
 }
 
-// withoutEntry returns n without entry i of list li (a join loses the key
+// WithoutEntry returns n without entry i of list li (a join loses the key
 // pair i).
-func withoutEntry(n plan.Node, li, i int) plan.Node {
+func WithoutEntry(n plan.Node, li, i int) plan.Node {
 	switch n := n.(type) {
 	case *plan.FilterNode:
-		return &plan.FilterNode{Input: n.Input, Predicates: dropped(n.Predicates, i)}
+		return &plan.FilterNode{Input: n.Input, Predicates: Dropped(n.Predicates, i)}
 	case *plan.ProjectNode:
-		return &plan.ProjectNode{Input: n.Input, Exprs: dropped(n.Exprs, i)}
+		return &plan.ProjectNode{Input: n.Input, Exprs: Dropped(n.Exprs, i)}
 	case *plan.WithColumnsNode:
-		return &plan.WithColumnsNode{Input: n.Input, Exprs: dropped(n.Exprs, i)}
+		return &plan.WithColumnsNode{Input: n.Input, Exprs: Dropped(n.Exprs, i)}
 	case *plan.SortNode:
-		return &plan.SortNode{Input: n.Input, Keys: dropped(n.Keys, i)}
+		return &plan.SortNode{Input: n.Input, Keys: Dropped(n.Keys, i)}
 	case *plan.AggregateNode:
 		if li == 0 {
-			return &plan.AggregateNode{Input: n.Input, Keys: dropped(n.Keys, i), Aggs: n.Aggs}
+			return &plan.AggregateNode{Input: n.Input, Keys: Dropped(n.Keys, i), Aggs: n.Aggs}
 		}
-		return &plan.AggregateNode{Input: n.Input, Keys: n.Keys, Aggs: dropped(n.Aggs, i)}
+		return &plan.AggregateNode{Input: n.Input, Keys: n.Keys, Aggs: Dropped(n.Aggs, i)}
 	case *plan.JoinNode:
-		return &plan.JoinNode{Left: n.Left, Right: n.Right, How: n.How, LeftOn: dropped(n.LeftOn, i),
-			RightOn: dropped(n.RightOn, i), Suffix: n.Suffix}
+		return &plan.JoinNode{Left: n.Left, Right: n.Right, How: n.How, LeftOn: Dropped(n.LeftOn, i),
+			RightOn: Dropped(n.RightOn, i), Suffix: n.Suffix}
 	}
 	return n
 }
 
-// withAppended returns n with e appended to list li.
-func withAppended(n plan.Node, li int, e plan.Expr) plan.Node {
+// WithAppended returns n with e appended to list li.
+func WithAppended(n plan.Node, li int, e plan.Expr) plan.Node {
 	add := func(l []plan.Expr) []plan.Expr { return append(append([]plan.Expr(nil), l...), e) }
 	switch n := n.(type) {
 	case *plan.FilterNode:
@@ -123,26 +123,26 @@ func withAppended(n plan.Node, li int, e plan.Expr) plan.Node {
 	return n
 }
 
-// sub is a subexpression of an entry, located by the child indexes leading
+// Sub is a subexpression of an entry, located by the child indexes leading
 // to it.
-type sub struct {
-	path []int
-	expr plan.Expr
-	size int // expression nodes in the subexpression
+type Sub struct {
+	Path []int
+	Expr plan.Expr
+	Size int // expression nodes in the subexpression
 }
 
-// subterms lists e and all its subexpressions, parents before children.
-func subterms(e plan.Expr) []sub {
-	var out []sub
+// Subterms lists e and all its subexpressions, parents before children.
+func Subterms(e plan.Expr) []Sub {
+	var out []Sub
 	var walk func(e plan.Expr, path []int) int
 	walk = func(e plan.Expr, path []int) int {
 		idx := len(out)
-		out = append(out, sub{path: append([]int(nil), path...), expr: e})
+		out = append(out, Sub{Path: append([]int(nil), path...), Expr: e})
 		size := 1
 		for i, c := range e.Children() {
 			size += walk(c, append(path, i))
 		}
-		out[idx].size = size
+		out[idx].Size = size
 		return size
 	}
 	if e != nil {
@@ -151,8 +151,8 @@ func subterms(e plan.Expr) []sub {
 	return out
 }
 
-// replaceAt returns e with the subexpression at path replaced by repl.
-func replaceAt(e plan.Expr, path []int, repl plan.Expr) plan.Expr {
+// ReplaceAt returns e with the subexpression at path replaced by repl.
+func ReplaceAt(e plan.Expr, path []int, repl plan.Expr) plan.Expr {
 	if len(path) == 0 {
 		return repl
 	}
@@ -161,12 +161,12 @@ func replaceAt(e plan.Expr, path []int, repl plan.Expr) plan.Expr {
 		return e
 	}
 	args := append([]plan.Expr(nil), ch...)
-	args[path[0]] = replaceAt(ch[path[0]], path[1:], repl)
+	args[path[0]] = ReplaceAt(ch[path[0]], path[1:], repl)
 	return e.WithChildren(args)
 }
 
-// exprSize counts the expression nodes of e.
-func exprSize(e plan.Expr) int {
+// ExprSize counts the expression nodes of e.
+func ExprSize(e plan.Expr) int {
 	if e == nil {
 		return 0
 	}
@@ -175,9 +175,9 @@ func exprSize(e plan.Expr) int {
 	return n
 }
 
-// nodes lists the distinct nodes of a plan (shared subtrees once), parents
+// Nodes lists the distinct nodes of a plan (shared subtrees once), parents
 // before children.
-func nodes(root plan.Node) []plan.Node {
+func Nodes(root plan.Node) []plan.Node {
 	var out []plan.Node
 	seen := map[plan.Node]bool{}
 	var walk func(n plan.Node)
@@ -195,26 +195,26 @@ func nodes(root plan.Node) []plan.Node {
 	return out
 }
 
-// mapEntries returns n with every entry of every list passed through f
+// MapEntries returns n with every entry of every list passed through f
 // (which returns its argument to keep an entry), or n itself when nothing
 // changed.
-func mapEntries(n plan.Node, f func(li int, e plan.Expr) plan.Expr) plan.Node {
-	lists := exprLists(n)
+func MapEntries(n plan.Node, f func(li int, e plan.Expr) plan.Expr) plan.Node {
+	lists := ExprLists(n)
 	out := n
 	for li, list := range lists {
 		for i, e := range list {
 			if ne := f(li, e); ne != e {
-				out = withEntry(out, li, i, ne)
+				out = WithEntry(out, li, i, ne)
 			}
 		}
 	}
 	return out
 }
 
-// namedList reports whether list li of n names output columns (project,
+// NamedList reports whether list li of n names output columns (project,
 // with_columns, aggregate keys and aggregates), so that a rewritten entry
 // must keep its output name.
-func namedList(n plan.Node) bool {
+func NamedList(n plan.Node) bool {
 	switch n.(type) {
 	case *plan.ProjectNode, *plan.WithColumnsNode, *plan.AggregateNode:
 		return true
@@ -222,17 +222,17 @@ func namedList(n plan.Node) bool {
 	return false
 }
 
-// inputIndex is the child whose schema list li of n is typed against: the
+// InputIndex is the child whose schema list li of n is typed against: the
 // right input for a join's right keys, else the first.
-func inputIndex(n plan.Node, li int) int {
+func InputIndex(n plan.Node, li int) int {
 	if _, ok := n.(*plan.JoinNode); ok && li == 1 {
 		return 1
 	}
 	return 0
 }
 
-// typeOfAny types e in a row context, or as an aggregate entry.
-func typeOfAny(e plan.Expr, in plan.Schema) (plan.Type, bool) {
+// TypeOfAny types e in a row context, or as an aggregate entry.
+func TypeOfAny(e plan.Expr, in plan.Schema) (plan.Type, bool) {
 	if f, err := plan.TypeOf(e, in); err == nil {
 		return f.Type, true
 	}

@@ -1,4 +1,4 @@
-package proptest
+package gen
 
 import (
 	"github.com/dfopt/dfopt/plan"
@@ -52,16 +52,6 @@ type ectx struct {
 func (c ectx) with(m mode) ectx { c.mode = m; return c }
 
 func (c ectx) noOver() ectx { c.over = false; return c }
-
-func col(name string) plan.Expr { return &plan.Column{Name: name} }
-
-func lit(v plan.Value) plan.Expr { return &plan.Literal{Value: v} }
-
-func call(fn plan.Func, args ...plan.Expr) plan.Expr { return &plan.Call{Fn: fn, Args: args} }
-
-func udfCall(u *plan.UDF, args ...plan.Expr) plan.Expr { return &plan.UDFCall{UDF: u, Args: args} }
-
-func alias(e plan.Expr, name string) plan.Expr { return &plan.Alias{Expr: e, Name: name} }
 
 // pickCol returns a random column of type t.
 func (g *gen) pickCol(sc *scope, t plan.Type) (plan.Field, bool) {

@@ -1,8 +1,7 @@
-package proptest
+package gen
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -11,13 +10,14 @@ import (
 // rapid's float generators never produce NaN or ±Inf (notes/go-deps.md §4),
 // so every special is listed here explicitly.
 var (
-	// NaN payloads: a quiet NaN with a payload, the negative default NaN,
-	// a signalling-pattern NaN with a payload, and Go's own NaN.
+	// NaNs: Go's math.NaN() (0x7ff8000000000001), the negative default NaN
+	// of x86 arithmetic, a signalling-pattern NaN with a payload, and another
+	// quiet NaN with a payload.
 	nanPayloads = []float64{
 		math.Float64frombits(0x7ff8000000000001),
 		math.Float64frombits(0xfff8000000000000),
 		math.Float64frombits(0x7ff0000000000123),
-		math.NaN(),
+		math.Float64frombits(0x7ffc00000000beef),
 	}
 	negZero = math.Copysign(0, -1)
 
@@ -247,59 +247,4 @@ func (g *gen) literal(t plan.Type) plan.Value {
 		return plan.StringValue(lowCardStrings[r.Intn(len(lowCardStrings))])
 	}
 	return plan.NullValue(t)
-}
-
-// zeroValue is the simplest non-null value of t (0, 0.0, "", false).
-func zeroValue(t plan.Type) plan.Value {
-	switch t {
-	case plan.Bool:
-		return plan.BoolValue(false)
-	case plan.Int32:
-		return plan.Int32Value(0)
-	case plan.Int64:
-		return plan.Int64Value(0)
-	case plan.Float64:
-		return plan.Float64Value(0)
-	case plan.String:
-		return plan.StringValue("")
-	}
-	return plan.NullValue(t)
-}
-
-// valueComplexity ranks values for shrinking: null 0, the zero value 1,
-// any other value 2, and a NaN other than math.NaN()'s bits 3 (so a shrink
-// step to zero, then to null, always reduces, and a NaN payload that the
-// failure does not need is canonicalized: the plan file format keeps no
-// payloads).
-func valueComplexity(v plan.Value) int {
-	switch {
-	case v.IsNull():
-		return 0
-	case v.Identical(zeroValue(v.Type())):
-		return 1
-	case v.Type() == plan.Float64 && math.IsNaN(v.Float()) && math.Float64bits(v.Float()) != canonicalNaN:
-		return 3
-	}
-	return 2
-}
-
-// canonicalNaN is the bit pattern of math.NaN(), the NaN a plan file
-// reads back for any NaN; other NaN bits count as a payload.
-var canonicalNaN = math.Float64bits(math.NaN())
-
-// canonical returns v with a NaN payload replaced by math.NaN().
-func canonical(v plan.Value) plan.Value {
-	if !v.IsNull() && v.Type() == plan.Float64 && math.IsNaN(v.Float()) {
-		return plan.Float64Value(math.NaN())
-	}
-	return v
-}
-
-// formatValue renders a table cell for Case.String: as plan.Value.String,
-// with the NaN payload shown so that two NaNs can be told apart.
-func formatValue(v plan.Value) string {
-	if !v.IsNull() && v.Type() == plan.Float64 && math.IsNaN(v.Float()) {
-		return "NaN(0x" + strconv.FormatUint(math.Float64bits(v.Float()), 16) + ")"
-	}
-	return v.String()
 }

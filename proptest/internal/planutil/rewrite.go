@@ -1,0 +1,105 @@
+package planutil
+
+import (
+	"github.com/dfopt/dfopt/plan"
+)
+
+// RebindScans returns the plan with every scan of a table in remap reading
+// the mapped table instead (its schema captured afresh). Shared subtrees
+// stay shared; untouched subtrees are returned as they are.
+func RebindScans(root plan.Node, remap map[*plan.Table]*plan.Table) plan.Node {
+	return Rewrite(root, func(n plan.Node) plan.Node {
+		s, ok := n.(*plan.ScanNode)
+		if !ok {
+			return n
+		}
+		t, ok := s.Source.(*plan.Table)
+		if !ok {
+			return n
+		}
+		nt, ok := remap[t]
+		if !ok {
+			return n
+		}
+		return &plan.ScanNode{Source: nt, SourceSchema: nt.Schema()}
+	})
+}
+
+// Rewrite rebuilds the plan bottom-up: children first, then fn on the node
+// (rebuilt over its new children when any changed). A subtree shared by
+// pointer is rewritten once and stays shared. fn returns its argument to
+// keep a node.
+func Rewrite(root plan.Node, fn func(plan.Node) plan.Node) plan.Node {
+	memo := map[plan.Node]plan.Node{}
+	var walk func(n plan.Node) plan.Node
+	walk = func(n plan.Node) plan.Node {
+		if n == nil {
+			return nil
+		}
+		if r, ok := memo[n]; ok {
+			return r
+		}
+		ch := n.Children()
+		out := n
+		if len(ch) > 0 {
+			nc := make([]plan.Node, len(ch))
+			changed := false
+			for i, c := range ch {
+				nc[i] = walk(c)
+				changed = changed || nc[i] != c
+			}
+			if changed {
+				out = n.WithChildren(nc)
+			}
+		}
+		out = fn(out)
+		memo[n] = out
+		return out
+	}
+	return walk(root)
+}
+
+// ReplaceNode returns the plan with every occurrence of old (by pointer)
+// replaced by repl.
+func ReplaceNode(root, old, repl plan.Node) plan.Node {
+	memo := map[plan.Node]plan.Node{}
+	var walk func(n plan.Node) plan.Node
+	walk = func(n plan.Node) plan.Node {
+		if n == old {
+			return repl
+		}
+		if r, ok := memo[n]; ok {
+			return r
+		}
+		ch := n.Children()
+		out := n
+		if len(ch) > 0 {
+			nc := make([]plan.Node, len(ch))
+			changed := false
+			for i, c := range ch {
+				nc[i] = walk(c)
+				changed = changed || nc[i] != c
+			}
+			if changed {
+				out = n.WithChildren(nc)
+			}
+		}
+		memo[n] = out
+		return out
+	}
+	return walk(root)
+}
+
+// ScannedTables returns the tables some scan of the plan reads.
+func ScannedTables(root plan.Node) map[*plan.Table]bool {
+	used := map[*plan.Table]bool{}
+	plan.WalkNodes(root, func(n plan.Node) bool {
+		if s, ok := n.(*plan.ScanNode); ok {
+			if t, ok := s.Source.(*plan.Table); ok {
+				used[t] = true
+			}
+		}
+		return true
+	})
+	return used
+}

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -101,5 +102,49 @@ func TestOneGroupFirstRows(t *testing.T) {
 	}
 	if got := FirstRows(OneGroup(0), 1); !sameIdx(got, i32s(-1)) {
 		t.Errorf("FirstRows of an empty group = %v, want [-1]", got)
+	}
+}
+
+// TestGroupIDsLarge covers the hash tables' growth beyond the sample that
+// drives their size estimate: unique keys, keys that thin out, and keys
+// that only start repeating late, for ints, floats and strings.
+func TestGroupIDsLarge(t *testing.T) {
+	const n = 60000
+	patterns := map[string]func(i int) int64{
+		"unique":      func(i int) int64 { return int64(i) * 7919 * 1_000_003 },
+		"thinning":    func(i int) int64 { return int64(min(i, 5000+i/50)) * 1_000_003 },
+		"late growth": func(i int) int64 { return int64(max(0, i-40000)+i%100) * 1_000_003 },
+	}
+	for name, f := range patterns {
+		for _, dt := range []arrow.DataType{tI64, tF64, tStr} {
+			t.Run(name+"/"+dt.String(), func(t *testing.T) {
+				mem := newMem(t)
+				c := tcol{dt: dt, vals: make([]any, n)}
+				for i := range c.vals {
+					v := f(i)
+					switch dt.ID() {
+					case arrow.INT64:
+						c.vals[i] = v
+					case arrow.FLOAT64:
+						c.vals[i] = float64(v) / 3
+					default:
+						c.vals[i] = strconv.FormatInt(v, 36)
+					}
+					if i%997 == 0 {
+						c.vals[i] = nil
+					}
+				}
+				a := c.array(t, mem)
+				defer a.Release()
+				ids, first, err := GroupIDs([]arrow.Array{a})
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantIDs, wantFirst := refGroupIDs([]tcol{c}, n)
+				if !sameIdx(ids, wantIDs) || !sameIdx(first, wantFirst) {
+					t.Fatalf("%d groups, want %d", len(first), len(wantFirst))
+				}
+			})
+		}
 	}
 }

@@ -62,8 +62,13 @@ func (t *i64Table) find(k int64) int32 {
 	}
 }
 
+// full reports whether one more key would push the load factor over 1/2;
+// the caller then grows the table before inserting.
+func (t *i64Table) full() bool { return 2*(t.count+1) > len(t.slots) }
+
 // insert returns the value stored for k, storing v first when k is absent
-// (added reports that). v must be non-negative.
+// (added reports that). v must be non-negative, and the table must not be
+// full.
 func (t *i64Table) insert(k int64, v int32) (val int32, added bool) {
 	h := t.home(k)
 	for {
@@ -71,9 +76,6 @@ func (t *i64Table) insert(k int64, v int32) (val int32, added bool) {
 		if s.val1 == 0 {
 			s.key, s.val1 = k, v+1
 			t.count++
-			if 2*t.count > len(t.slots) {
-				t.grow()
-			}
 			return v, true
 		}
 		if s.key == k {
@@ -83,10 +85,15 @@ func (t *i64Table) insert(k int64, v int32) (val int32, added bool) {
 	}
 }
 
-// grow doubles the table and reinserts every key.
-func (t *i64Table) grow() {
+// growFor resizes the table for about keys keys (at least doubling it) and
+// reinserts every key.
+func (t *i64Table) growFor(keys int) {
 	old := t.slots
-	t.alloc(2 * len(old))
+	size := 2 * len(old)
+	for size < 2*keys {
+		size *= 2
+	}
+	t.alloc(size)
 	for _, s := range old {
 		if s.val1 == 0 {
 			continue

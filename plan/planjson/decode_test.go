@@ -44,7 +44,10 @@ func TestDecodeErrors(t *testing.T) {
 		want []string // substrings of the error, in order
 	}{
 		{"empty input", ``, []string{"invalid JSON: empty input"}},
-		{"malformed", "{\"format\": \"dfopt-plan/1\",\n  \"tables\": }", []string{"invalid JSON", "line 2"}},
+		{"malformed", "{\"format\": \"dfopt-plan/1\",\n  \"tables\": }",
+			[]string{"invalid JSON: invalid character '}' looking for beginning of value at byte 39 (line 2, column 13)"}},
+		{"bad literal", `{"format": tru}`, []string{"invalid JSON: invalid character '}' in literal true (expecting 'e') at byte 14"}},
+		{"bad escape", `{"format": "\x"}`, []string{"invalid character 'x' in string escape code"}},
 		{"truncated", `{"format": "dfopt-plan/1"`, []string{"invalid JSON: unexpected end of input"}},
 		{"trailing data", `{"format": "dfopt-plan/1"} {}`, []string{"unexpected data after the top-level object"}},
 		{"not an object", `[1, 2]`, []string{"a plan file is a JSON object, got an array"}},

@@ -74,6 +74,17 @@ type jparser struct {
 // parseJSON parses exactly one JSON value, rejecting trailing data.
 // Duplicate object keys are recorded (jvalue.dup) for the decoder to reject.
 func parseJSON(data []byte) (*jvalue, *Error) {
+	v, err := parseTree(data)
+	if err != nil {
+		// Syntax errors have no JSON path; the byte offset (and the line
+		// and column Decode adds) say where.
+		err.Msg += fmt.Sprintf(" at byte %d", err.Offset)
+		return nil, err
+	}
+	return v, nil
+}
+
+func parseTree(data []byte) (*jvalue, *Error) {
 	p := &jparser{data: data}
 	p.ws()
 	if p.pos == len(data) {

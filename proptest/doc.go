@@ -1,12 +1,26 @@
 // Package proptest generates the random cases of dfopt's differential
 // oracle and shrinks failing ones (DESIGN §8).
 //
-// A Case is one or more in-memory tables (plan.Table) and a plan over them,
+// A Case is one to three in-memory tables (plan.Table) and a plan over them,
 // as a user would write it (unresolved; over() stays inside project and
-// with_columns). Generate builds a Case from a seed alone, drawing only from
-// a math/rand source seeded with it, so any case replays on its own;
+// with_columns, and Resolve synthesizes the window nodes). Generate builds a
+// Case from a seed alone, drawing only from a math/rand source seeded with
+// it, so any case replays on its own (Generate(c.Seed, c.Config));
 // CaseSeed derives the seed of plan i of a campaign (splitmix64), so a
 // campaign never depends on gopter's shared RNG or on worker scheduling.
+//
+// The API:
+//   - Generate, CaseSeed, Config, DefaultConfig: deterministic generation;
+//   - Case, Equal, TablesEqual, CanonicalNaNs, UDFs, Extensions: the case,
+//     comparison by structure and bits, and what a plan file round trip
+//     needs (dfopt-plan/1 keeps no NaN payloads; decode with UDFs() and
+//     Extensions() so that plan.Equal holds);
+//   - Shrink, ShrinkWith: a greedy minimizer without gopter (bisect and the
+//     campaign runner), and CaseGen, CaseShrinker: the gopter generator and
+//     shrinker (built with gopter.NewGenResult: combinators drop shrinkers);
+//   - Size (nodes, expression nodes, rows, columns) and Features (node
+//     kinds, functions, legality shapes, special values) for reports and
+//     coverage.
 //
 // What the generator aims at (the bug classes of notes/polars.md §2 and the
 // legality cells of DESIGN §6.1):
@@ -30,8 +44,6 @@
 //     type error, aggregate outside an aggregate, duplicate output names,
 //     window outside a projection) that plan.Resolve rejects.
 //
-// Shrink minimizes a failing case greedily and without gopter; CaseGen wraps
-// Generate and the same candidate stream as a gopter generator with a
-// shrinker (built with gopter.NewGenResult, since gopter's combinators drop
-// shrinkers). Size and Features describe a case for reports and coverage.
+// The engine lives in proptest/internal/gen and the plan-editing helpers
+// shared with the shrinker in proptest/internal/planutil.
 package proptest

@@ -22,10 +22,12 @@
 //
 // Why a hand-written reader instead of encoding/json struct tags: every
 // error must name the JSON path at fault ("plan.input.predicates[1].args[0]:
-// unknown function \"gtt\""), unknown and duplicate fields must be rejected
-// (a typo must never be silently ignored), int64 values must survive beyond
-// ±2^53, and float specials must be spelled as strings. The tokenizer is
-// still encoding/json's; only the tree walk is ours.
+// unknown function \"gtt\"") and its line and column, unknown and
+// duplicate fields must be rejected (a typo must never be silently ignored),
+// int64 values must survive beyond ±2^53, and float specials must be spelled
+// as strings. The JSON parser underneath is ours too: encoding/json's token
+// stream was 11x slower and hides offsets. A fuzz target checks the parser
+// against encoding/json.
 //
 // The package imports neither Arrow nor the executor: a Parquet table is
 // opened through Options.OpenParquet, which the executor supplies.

@@ -23,7 +23,7 @@ type Error struct {
 	// Msg says what is wrong.
 	Msg string
 	// Err is the underlying cause, if any (an OpenParquet error, a
-	// json.SyntaxError).
+	// schema error).
 	Err error
 }
 

@@ -77,8 +77,7 @@ func printExpanded(b *bytes.Buffer, v *jvalue, indent int) {
 			if allScalar {
 				// Pack scalars into lines (a column of values reads as a
 				// paragraph, not a page).
-				w := fits(el, 1<<30)
-				w = 1<<30 - w
+				w := compactWidth(el)
 				if i > 0 {
 					if col+2+w > printWidth {
 						b.WriteString(",\n")
@@ -190,6 +189,12 @@ func fits(v *jvalue, budget int) int {
 		return -1
 	}
 	return budget
+}
+
+// compactWidth is the length of v written compactly.
+func compactWidth(v *jvalue) int {
+	const unlimited = 1 << 40
+	return unlimited - fits(v, unlimited)
 }
 
 // stringWidth is the length of s as a JSON string, counting at most limit+1.

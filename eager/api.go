@@ -166,7 +166,9 @@ func (df *DataFrame) Join(right *DataFrame, how plan.JoinKind, leftOn, rightOn [
 	return df.apply(func() plan.Node {
 		return &plan.JoinNode{How: how, LeftOn: leftOn, RightOn: rightOn, Suffix: suffix}
 	}, []*DataFrame{right},
-		func(in []plan.Schema) (step, error) { return prepareJoin(in[0], in[1], how, leftOn, rightOn, suffix, "") })
+		func(in []plan.Schema) (step, error) {
+			return prepareJoin(in[0], in[1], how, leftOn, rightOn, suffix, "")
+		})
 }
 
 func prepareJoin(ls, rs plan.Schema, how plan.JoinKind, leftOn, rightOn []plan.Expr, suffix, p string) (step, error) {

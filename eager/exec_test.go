@@ -47,4 +47,3 @@ func TestAgainstExecutor(t *testing.T) {
 		})
 	}
 }
-

@@ -153,4 +153,3 @@ func (s *Session) callExtension(fn ExtensionFunc, node *plan.ExtensionNode, inpu
 	}
 	return rec, nil
 }
-

@@ -148,7 +148,9 @@ type wantErr struct {
 	row  int64
 }
 
-func errOf(kind plan.ErrorKind, expr string) *wantErr { return &wantErr{kind: kind, expr: expr, row: -1} }
+func errOf(kind plan.ErrorKind, expr string) *wantErr {
+	return &wantErr{kind: kind, expr: expr, row: -1}
+}
 
 func errAt(kind plan.ErrorKind, expr string, row int64) *wantErr {
 	return &wantErr{kind: kind, expr: expr, row: row}

@@ -98,4 +98,3 @@ func arity(in []*DataFrame, n int) error {
 	}
 	return nil
 }
-

@@ -16,6 +16,7 @@
 //
 //	GroupIDs(keys) (ids, firstRows, err)        group id per row, first-appearance order
 //	OneGroup(rows) ids                          the ids of a keyless aggregate (one group)
+//	FirstRows(ids, groups) firstRows            first row per group (-1 if none)
 //	Aggregate(mem, fn, exprText, arg, ids, groups) (arrow.Array, error)
 //	DistinctRows(keys) (rows, err)              first row of each distinct key
 //	SortIndices(keys, desc, nullsLast) (perm, err)

@@ -96,20 +96,15 @@ func takeFixed[T fixedWidth](mem memory.Allocator, a arrow.Array, vals []T, idx 
 			return nil, badIndex(j, i, n)
 		}
 	}
-	valid, err := takeValidity(mem, a, idx, anyNeg)
-	if err != nil {
-		out.buf.Release()
-		return nil, err
-	}
-	return out.finish(a.DataType(), valid), nil
+	return out.finish(a.DataType(), takeValidity(mem, a, idx, anyNeg)), nil
 }
 
 // takeValidity builds the result validity of a gather: nil when every
 // gathered row is valid.
-func takeValidity(mem memory.Allocator, a arrow.Array, idx []int32, anyNeg bool) (*bitmap, error) {
+func takeValidity(mem memory.Allocator, a arrow.Array, idx []int32, anyNeg bool) *bitmap {
 	v := validityOf(a)
 	if v.all() && !anyNeg {
-		return nil, nil
+		return nil
 	}
 	bm := newBitmap(mem, len(idx))
 	for j, i := range idx {
@@ -117,7 +112,7 @@ func takeValidity(mem memory.Allocator, a arrow.Array, idx []int32, anyNeg bool)
 			bm.set(j)
 		}
 	}
-	return bm, nil
+	return bm
 }
 
 // takeBool gathers a boolean column (values are a bitmap too).
@@ -138,12 +133,7 @@ func takeBool(mem memory.Allocator, a *array.Boolean, idx []int32) (arrow.Array,
 			return nil, badIndex(j, i, n)
 		}
 	}
-	valid, err := takeValidity(mem, a, idx, anyNeg)
-	if err != nil {
-		vals.buf.Release()
-		return nil, err
-	}
-	return finishArray(a.DataType(), len(idx), valid, vals.buf), nil
+	return finishArray(a.DataType(), len(idx), takeValidity(mem, a, idx, anyNeg), vals.buf), nil
 }
 
 // takeString gathers a string column in one pass, copying each row's bytes
@@ -188,9 +178,5 @@ func takeString(mem memory.Allocator, a *array.String, idx []int32) (arrow.Array
 	}
 	oo[len(idx)] = int32(pos)
 	dbuf.Resize(pos)
-	valid, err := takeValidity(mem, a, idx, anyNeg)
-	if err != nil {
-		return fail(err)
-	}
-	return finishArray(a.DataType(), len(idx), valid, obuf.buf, dbuf), nil
+	return finishArray(a.DataType(), len(idx), takeValidity(mem, a, idx, anyNeg), obuf.buf, dbuf), nil
 }

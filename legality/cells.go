@@ -137,7 +137,7 @@ var defaultCells = []Cell{
 		"the input is narrowed to exactly the key and aggregate columns; a global len() keeps the height",
 		"agg(len()) over a pruned input must still count every row"},
 	{PRJoin, RuleProjectionPruning, "join", CrossesIf,
-		"each input is narrowed, directly above it, to its key columns, the columns read above and every left column a kept right column collides with; nothing below the join is pruned in this tier",
+		"each input must produce only its key columns, the columns read above and every left column a kept right column shares a name with (so no suffix changes); the requirement passes into the inputs",
 		"join(l{k, v}, r{k, v}) . select(v_right): dropping l.v would rename r.v to v"},
 	{PRPassthrough, RuleProjectionPruning, "filter, sort, limit, slice", Crosses, "",
 		"requirements pass through, plus the columns the node's own expressions read: filter(a > 1) . select(b) still needs a"},

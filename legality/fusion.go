@@ -65,60 +65,55 @@ func (t *Table) FuseFilters(outer, inner FilterFacts) Ruling {
 }
 
 // InlineCheck is the table's view of one project over one with_columns for
-// projection fusion. It indexes the projection's references once; after the
-// rule rewrites a projection expression it reports the new one with Replace.
+// projection fusion. It indexes the projection's references once. The rule
+// asks about the values from the last to the first (Value), and reports each
+// inlining (Inlined) and each rewritten projection expression (Replace), so
+// that every answer reflects the plan as it will be: the values still left
+// in the with_columns, and the projection expressions as rewritten.
 type InlineCheck struct {
 	t      *Table
-	with   *plan.WithColumnsNode
 	exprs  []plan.Expr
 	values []plan.Expr
 	names  []string
 	// refs maps a with_columns output name to the indices of the projection
 	// expressions referencing it, one entry per reference.
 	refs map[string][]int
-	// redefined are the names the with_columns assigns other than by a
+	// redefined: the names the remaining values assign other than by a
 	// same-name identity.
 	redefined map[string]bool
-	// prefixTotal[k]: every projection expression before k is total.
-	prefixTotal []bool
-	// laterTotal[j]: every with_columns value after j is total.
-	laterTotal []bool
-	ownsWindow bool
+	remaining []bool
+	// firstPartial is the index of the first partial projection expression.
+	firstPartial int
+	// cursor and partialAfter: the partial values still remaining at
+	// indices >= cursor.
+	cursor       int
+	partialAfter int
+	ownsWindow   bool
 }
 
 // NewInlineCheck indexes exprs (the projection's expressions, not modified)
 // over w.
 func (t *Table) NewInlineCheck(exprs []plan.Expr, w *plan.WithColumnsNode) *InlineCheck {
-	c := &InlineCheck{t: t.orDefault(), with: w, exprs: append([]plan.Expr(nil), exprs...), values: w.Exprs,
-		refs: map[string][]int{}, redefined: map[string]bool{}}
+	c := &InlineCheck{t: t.orDefault(), exprs: append([]plan.Expr(nil), exprs...), values: w.Exprs,
+		refs: map[string][]int{}, redefined: map[string]bool{}, cursor: len(w.Exprs)}
 	_, c.ownsWindow = w.Input.(*plan.WindowNode)
 	c.names = make([]string, len(w.Exprs))
+	c.remaining = make([]bool, len(w.Exprs))
 	for j, v := range w.Exprs {
 		c.names[j] = plan.OutputName(v)
+		c.remaining[j] = true
 		if !IsIdentity(v) {
 			c.redefined[c.names[j]] = true
 		}
 	}
+	c.firstPartial = len(c.exprs)
 	for k, e := range c.exprs {
 		c.index(k, e, +1)
-	}
-	c.prefix()
-	c.laterTotal = make([]bool, len(w.Exprs))
-	ok := true
-	for j := len(w.Exprs) - 1; j >= 0; j-- {
-		c.laterTotal[j] = ok
-		ok = ok && Total(w.Exprs[j])
+		if c.firstPartial == len(c.exprs) && !Total(e) {
+			c.firstPartial = k
+		}
 	}
 	return c
-}
-
-func (c *InlineCheck) prefix() {
-	c.prefixTotal = make([]bool, len(c.exprs))
-	ok := true
-	for k, e := range c.exprs {
-		c.prefixTotal[k] = ok
-		ok = ok && Total(e)
-	}
 }
 
 func (c *InlineCheck) index(k int, e plan.Expr, delta int) {
@@ -147,18 +142,63 @@ func (c *InlineCheck) Users(j int) []int { return c.refs[c.names[j]] }
 
 // Replace records that the rule rewrote projection expression k to e.
 func (c *InlineCheck) Replace(k int, e plan.Expr) {
-	wasTotal := Total(c.exprs[k])
 	c.index(k, c.exprs[k], -1)
 	c.exprs[k] = e
 	c.index(k, e, +1)
-	if Total(e) != wasTotal {
-		c.prefix()
+	if Total(e) {
+		if k == c.firstPartial {
+			c.firstPartial = len(c.exprs)
+			for i, x := range c.exprs {
+				if !Total(x) {
+					c.firstPartial = i
+					break
+				}
+			}
+		}
+	} else if k < c.firstPartial {
+		c.firstPartial = k
 	}
+}
+
+// Inlined records that value j was inlined: it leaves the with_columns.
+func (c *InlineCheck) Inlined(j int) {
+	if !c.remaining[j] {
+		return
+	}
+	c.remaining[j] = false
+	if !IsIdentity(c.values[j]) {
+		delete(c.redefined, c.names[j])
+	}
+	if j >= c.cursor && !Total(c.values[j]) {
+		c.partialAfter--
+	}
+}
+
+// laterPartial reports whether a value after j that is still in the
+// with_columns is partial. Asking from the last value to the first costs
+// constant amortized time.
+func (c *InlineCheck) laterPartial(j int) bool {
+	if j+1 < c.cursor {
+		for c.cursor > j+1 {
+			c.cursor--
+			if c.remaining[c.cursor] && !Total(c.values[c.cursor]) {
+				c.partialAfter++
+			}
+		}
+		return c.partialAfter > 0
+	}
+	for i := j + 1; i < len(c.values); i++ {
+		if c.remaining[i] && !Total(c.values[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // Value decides whether with_columns value j may be inlined into the
 // projection expressions that reference it, consulting pf.holder,
 // pf.deterministic, pf.once, pf.capture, pf.text and pf.inline in that order.
+// Ask about the values from the last to the first.
 func (c *InlineCheck) Value(j int) Ruling {
 	t, v, name := c.t, c.values[j], c.names[j]
 	users := c.refs[name]
@@ -189,8 +229,14 @@ func (c *InlineCheck) Value(j int) Ruling {
 	}
 	if !r.consult(t.decide(PFCapture, func() (bool, string) {
 		for _, col := range plan.Columns(v) {
-			if c.redefined[col] {
+			if c.redefined[col] && col != name {
 				return false, fmt.Sprintf("`%s` reads %s, which the same with_columns assigns", v, col)
+			}
+			if col == name && c.redefined[col] {
+				// The value reads the input column it replaces: inlined, the
+				// reference would still read the input's column only if
+				// nothing else assigns it, which holds once the value leaves.
+				continue
 			}
 		}
 		return true, ""
@@ -211,12 +257,12 @@ func (c *InlineCheck) Value(j int) Ruling {
 		if Total(v) {
 			return true, ""
 		}
-		if !c.laterTotal[j] {
+		if c.laterPartial(j) {
 			return false, fmt.Sprintf("`%s` is partial and a later with_columns value is partial", v)
 		}
 		for _, k := range dedup(users) {
-			if !c.prefixTotal[k] {
-				return false, fmt.Sprintf("`%s` is partial and a projection expression before `%s` is partial", v, c.exprs[k])
+			if c.firstPartial < k {
+				return false, fmt.Sprintf("`%s` is partial and `%s`, evaluated before its user, is partial", v, c.exprs[c.firstPartial])
 			}
 			if ok, detail := evaluatedBeforeTotal(c.exprs[k], name); !ok {
 				return false, fmt.Sprintf("`%s` is partial and %s", v, detail)

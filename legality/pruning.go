@@ -87,13 +87,11 @@ func (t *Table) PruneThrough(n plan.Node) (d Decision, extra []string) {
 // keeps its key columns and the columns required above; the condition adds
 // every left column whose name a kept right column shares, so that the right
 // column keeps its suffix. keepLeft and keepRight are in input order; nil
-// means "keep every column" (also when the decision refuses).
+// means "keep every column". They are computed whatever the decision (so a
+// refusal can say what it kept); use them only when d.Allowed.
 func (t *Table) PruneJoin(j *plan.JoinNode, required map[string]bool) (d Decision, keepLeft, keepRight []string) {
 	t = t.orDefault()
 	d = t.decide(PRJoin, always)
-	if !d.Allowed {
-		return d, nil, nil
-	}
 	ls, rs := j.Left.Schema(), j.Right.Schema()
 	leftNames := make(map[string]bool, ls.Len())
 	for _, n := range ls.Names() {
@@ -132,7 +130,7 @@ func (t *Table) PruneJoin(j *plan.JoinNode, required map[string]bool) (d Decisio
 				keepR[n] = true
 			}
 		}
-		if d.Verdict == CrossesIf {
+		if d.Verdict != Crosses {
 			for _, n := range rs.Names() {
 				if keepR[n] && !dropped[n] && leftNames[n] {
 					keepL[n] = true

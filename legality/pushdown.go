@@ -112,6 +112,11 @@ func (t *Table) PushdownNode(n plan.Node) *NodeCheck {
 	default:
 		c.decision = t.decide(PPUnknown, always)
 	}
+	// A Barrier shadowing cell stops every conjunct, not only the readers of
+	// redefined names.
+	if c.shadow != "" && c.decision.Allowed && t.Verdict(c.shadow) == Barrier {
+		c.decision = Decision{Cell: c.shadow, Verdict: Barrier, Detail: "shadowing is a barrier"}
+	}
 	if c.decision.Detail == "" && !c.decision.Allowed && n != nil {
 		c.decision.Detail = n.Kind().String() + " is a barrier"
 	}
@@ -140,6 +145,11 @@ func (c *NodeCheck) setRedefined(exprs []plan.Expr) {
 		c.redefined[name] = e
 	}
 }
+
+// ShadowCell returns the node's conjunct-level cell (pp.project.shadow,
+// pp.with_columns.shadow), or "" for nodes without one. A conjunct that
+// crosses without reading a watched name satisfies its condition.
+func (c *NodeCheck) ShadowCell() CellID { return c.shadow }
 
 // Decision is the node-level decision: when it refuses, no conjunct crosses.
 func (c *NodeCheck) Decision() Decision { return c.decision }

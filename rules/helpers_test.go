@@ -1,0 +1,212 @@
+package rules
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dfopt/dfopt/legality"
+	"github.com/dfopt/dfopt/plan"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+func field(name string, t plan.Type) plan.Field {
+	return plan.Field{Name: name, Type: t, Nullable: true}
+}
+
+func mustTable(name string, fields ...plan.Field) *plan.Table {
+	cols := make([][]plan.Value, len(fields))
+	tbl, err := plan.NewTable(name, plan.MustSchema(fields...), cols)
+	if err != nil {
+		panic(err)
+	}
+	return tbl
+}
+
+// classifying is a source that classifies conjuncts: a comparison of column
+// a is Exact, of column b Inexact, anything else Unsupported.
+type classifying struct {
+	*plan.Table
+}
+
+func (c *classifying) ClassifyPredicates(conjuncts []plan.Expr) []plan.PredicateSupport {
+	out := make([]plan.PredicateSupport, len(conjuncts))
+	for i, e := range conjuncts {
+		call, ok := e.(*plan.Call)
+		if !ok || !call.Fn.IsComparison() || len(call.Args) != 2 {
+			continue
+		}
+		if col, ok := call.Args[0].(*plan.Column); ok {
+			switch col.Name {
+			case "a":
+				out[i] = plan.Exact
+			case "b":
+				out[i] = plan.Inexact
+			}
+		}
+	}
+	return out
+}
+
+// misbehaving answers the wrong number of classifications.
+type misbehaving struct{ *plan.Table }
+
+func (m *misbehaving) ClassifyPredicates(conjuncts []plan.Expr) []plan.PredicateSupport {
+	return make([]plan.PredicateSupport, len(conjuncts)+1)
+}
+
+var (
+	tT  = mustTable("t", field("a", plan.Int64), field("b", plan.Int64), field("k", plan.Int64), field("p", plan.Bool), field("s", plan.String))
+	tAB = mustTable("t2", field("a", plan.Int64), field("b", plan.Int64))
+	tL  = mustTable("l", field("k", plan.Int64), field("v", plan.Int64), field("w", plan.Int64))
+	tR  = mustTable("r", field("k", plan.Int64), field("v", plan.Int64), field("z", plan.Int64))
+	// tTwin has the same name and schema as tAB but is another source: the
+	// same fingerprint, a different plan.
+	tTwin = mustTable("t2", field("a", plan.Int64), field("b", plan.Int64))
+	src   = &classifying{mustTable("src", field("a", plan.Int64), field("b", plan.Int64), field("s", plan.String))}
+	bad   = &misbehaving{mustTable("bad", field("a", plan.Int64))}
+
+	ndSeq, _    = plan.BuiltinUDFs().Lookup("nd_seq")
+	incWrap, _  = plan.BuiltinUDFs().Lookup("inc_wrap")
+	checkedX, _ = plan.BuiltinUDFs().Lookup("checked_double")
+)
+
+func col(n string) plan.E { return plan.Col(n) }
+func lit(v any) plan.E    { return plan.Lit(v) }
+func scan(s plan.Source) plan.Frame {
+	return plan.Scan(s)
+}
+
+// only runs one rule with all its arms, in Verify mode.
+func only(rule string) Flags {
+	var f Flags
+	switch rule {
+	case FlagPredicatePushdown:
+		f.PredicatePushdown, f.ScanPushdown = true, true
+	case FlagFilterFusion:
+		f.FilterFusion = true
+	case FlagProjectionFusion:
+		f.ProjectionFusion = true
+	case FlagProjectionPruning:
+		f.ProjectionPruning, f.ScanProjection, f.JoinPruning = true, true, true
+	case FlagSharedSubplans:
+		f.SharedSubplans = true
+	}
+	f.Verify = true
+	return f
+}
+
+func allFlags() Flags {
+	f := DefaultFlags()
+	f.Verify = true
+	return f
+}
+
+// golden compares got with testdata/name.golden (rewritten with -update).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./rules -update)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs from the golden file (run go test ./rules -update to accept):\n--- want\n%s\n--- got\n%s", path, want, got)
+	}
+}
+
+// report renders an optimization for a golden file.
+func report(in plan.Node, res Result) string {
+	var b strings.Builder
+	b.WriteString("## input\n")
+	b.WriteString(plan.Explain(in))
+	b.WriteString("## optimized\n")
+	b.WriteString(ExplainText(res, true))
+	return b.String()
+}
+
+// checkAgreement checks that the counters and the trace tell the same story.
+func checkAgreement(t *testing.T, res Result) {
+	t.Helper()
+	items := func(cell legality.CellID, pred func(Entry) bool) int {
+		seen := map[int]bool{}
+		for _, e := range res.Trace {
+			if e.Cell == cell && e.Allowed && (pred == nil || pred(e)) {
+				seen[e.Item] = true
+			}
+		}
+		return len(seen)
+	}
+	count := func(pred func(Entry) bool) int {
+		n := 0
+		for _, e := range res.Trace {
+			if pred(e) {
+				n++
+			}
+		}
+		return n
+	}
+	c := res.Counters
+	checks := []struct {
+		name      string
+		counter   int
+		fromTrace int
+	}{
+		{"pushedFilters", c.PushedFilters, items(legality.PPDeterministic, nil)},
+		{"fusedFilters", c.FusedFilters, items(legality.FFBoolean, nil)},
+		{"fusedProjections", c.FusedProjections, items(legality.PFInline, nil)},
+		{"prunedProjections", c.PrunedProjections, count(func(e Entry) bool {
+			return e.Allowed && (e.Cell == legality.PRProject || e.Cell == legality.PRWithColumns) && e.Subject() != ""
+		})},
+		{"droppedNodes", c.DroppedNodes, count(func(e Entry) bool {
+			return e.Allowed && e.Cell == legality.PRWithColumns && e.Subject() == ""
+		})},
+		{"scanProjections", c.ScanProjections, count(func(e Entry) bool { return e.Allowed && e.Cell == legality.PRScan })},
+		{"sharedSubplans", c.SharedSubplans, count(func(e Entry) bool { return e.Allowed && e.Cell == legality.SSStructural })},
+	}
+	for _, ch := range checks {
+		if ch.counter != ch.fromTrace {
+			t.Errorf("counter %s = %d but the trace shows %d", ch.name, ch.counter, ch.fromTrace)
+		}
+	}
+	// Every traced cell belongs to the rule that recorded it.
+	for _, e := range res.Trace {
+		if e.Cell == "" {
+			continue
+		}
+		cell, ok := res.Table.Lookup(e.Cell)
+		if !ok || cell.Rule != e.Rule {
+			t.Errorf("entry %s names cell %s of another rule", e, e.Cell)
+		}
+	}
+}
+
+func resolve(t *testing.T, n plan.Node) plan.Node {
+	t.Helper()
+	r, err := plan.Resolve(n)
+	if err != nil {
+		t.Fatalf("resolve: %v", err)
+	}
+	return r
+}
+
+func mustOverride(tb *legality.Table, id legality.CellID, v legality.Verdict) *legality.Table {
+	out, err := tb.WithOverride(id, v)
+	if err != nil {
+		panic(fmt.Sprint(err))
+	}
+	return out
+}

@@ -1,0 +1,95 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/dfopt/dfopt/legality"
+	"github.com/dfopt/dfopt/plan"
+)
+
+// Result is what Optimize returns: the rewritten, resolved plan, the
+// counters, the trace of every rewrite and refusal, and the legality table
+// that was consulted.
+type Result struct {
+	Plan     plan.Node
+	Counters Counters
+	Trace    Trace
+	Table    *legality.Table
+}
+
+// ErrNilPlan is returned by Optimize for a nil plan.
+var ErrNilPlan = errors.New("optimize: no plan")
+
+// Optimize resolves root and runs the enabled rules in the fixed order of
+// DESIGN §6: predicate_pushdown, filter_fusion, projection_fusion,
+// projection_pruning, shared_subplans. After every rule the plan is
+// resolved again (only the new nodes) and its root schema must equal the
+// input's; with flags.Verify the whole plan is also re-resolved from scratch.
+// A failure names the rule. The input plan is never modified.
+func Optimize(root plan.Node, flags Flags) (res Result, err error) {
+	if root == nil {
+		return Result{}, ErrNilPlan
+	}
+	table := flags.Table
+	if table == nil {
+		table = legality.Default()
+	}
+	stage := "resolve"
+	defer func() {
+		if p := recover(); p != nil {
+			res = Result{}
+			err = fmt.Errorf("optimize: internal error in %s: %v\n%s", stage, p, debug.Stack())
+		}
+	}()
+	cur, err := plan.Resolve(root)
+	if err != nil {
+		return Result{}, fmt.Errorf("optimize: resolve the input plan: %w", err)
+	}
+	want := cur.Schema()
+	r := &run{table: table, flags: flags}
+	for _, rule := range Rules() {
+		if !flags.Enabled(rule.Name) {
+			continue
+		}
+		stage = "rule " + rule.Name
+		out, err := rule.rewrite(r, cur)
+		if err != nil {
+			return Result{}, fmt.Errorf("optimize: rule %s: %w", rule.Name, err)
+		}
+		if out, err = checkRule(rule.Name, out, want, flags.Verify); err != nil {
+			return Result{}, err
+		}
+		cur = out
+	}
+	return Result{Plan: cur, Counters: r.counters, Trace: r.trace, Table: table}, nil
+}
+
+// checkRule resolves a rule's output (only its new nodes) and checks the root
+// schema; in verify mode it also re-resolves the whole plan from scratch.
+func checkRule(rule string, out plan.Node, want plan.Schema, verify bool) (plan.Node, error) {
+	if out == nil {
+		return nil, fmt.Errorf("optimize: rule %s returned no plan", rule)
+	}
+	resolved, err := plan.Resolve(out)
+	if err != nil {
+		return nil, fmt.Errorf("optimize: rule %s produced a plan that does not resolve: %w", rule, err)
+	}
+	if got := resolved.Schema(); !got.Equal(want) {
+		return nil, fmt.Errorf("optimize: rule %s changed the root schema from %s to %s", rule, want, got)
+	}
+	if verify {
+		full, err := plan.Resolve(plan.Unresolved(resolved))
+		if err != nil {
+			return nil, fmt.Errorf("optimize: verify after rule %s: the plan does not resolve from scratch: %w", rule, err)
+		}
+		if got := full.Schema(); !got.Equal(want) {
+			return nil, fmt.Errorf("optimize: verify after rule %s: re-resolved root schema %s differs from %s", rule, got, want)
+		}
+		if !plan.Equal(full, resolved) {
+			return nil, fmt.Errorf("optimize: verify after rule %s: re-resolution changed the plan", rule)
+		}
+	}
+	return resolved, nil
+}

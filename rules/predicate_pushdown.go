@@ -1,0 +1,828 @@
+package rules
+
+import (
+	"sort"
+
+	"github.com/dfopt/dfopt/legality"
+	"github.com/dfopt/dfopt/plan"
+)
+
+// predicate_pushdown moves filter conjuncts down the plan, one conjunct at a
+// time, as far as the legality table allows:
+//
+//	filter(a > 1)                      with_columns(b as c)
+//	  with_columns(b as c)     ==>       scan t pushed=[a > 1 (exact)]
+//	    scan t
+//
+// through project and with_columns when every expression there is total and
+// the conjunct reads only same-name identity outputs (pp.project[.shadow],
+// pp.with_columns[.shadow]), through sorts with total keys (pp.sort) and into
+// sources that accept the conjunct (pp.scan: Exact leaves the plan, Inexact
+// stays above as well). It stops at every other node (pp.limit, pp.join, ...,
+// pp.unknown) and never moves a conjunct below another filter's remaining
+// conjuncts (pp.filter): adjacent filters are filter_fusion's. A filter's
+// conjuncts separate only when those left behind are total (pp.split), and a
+// non-deterministic conjunct never moves (pp.deterministic).
+//
+// The walk is one top-down pass. Pending conjuncts travel as a stack of
+// groups, one group per original filter, the oldest (highest) on top; a
+// group that stops stops every group above it. A node is crossed by the whole
+// stack at a cost proportional to the node's own expressions: only the
+// conjuncts reading a name the node redefines are asked about individually,
+// found through an index of readers. So pushing 50,000 filters through
+// 50,000 total with_columns costs linear time, and each conjunct's journey is
+// recorded as one trace entry per cell it crossed under, at its landing.
+func predicatePushdown() Rule {
+	return Rule{
+		Name:    FlagPredicatePushdown,
+		Arms:    []string{FlagScanPushdown},
+		Matches: []plan.Kind{plan.KindFilter},
+		Cells:   legality.Default().CellsOf(legality.RulePredicatePushdown),
+		Doc:     "moves filter conjuncts below total projections and sorts and into sources",
+		rewrite: func(r *run, root plan.Node) (plan.Node, error) {
+			p := &pushdown{run: r, byCell: map[legality.CellID][]int{}}
+			return p.sink(root, &pdStack{}, &tpath{}), nil
+		},
+	}
+}
+
+// pdConj is one pending conjunct.
+type pdConj struct {
+	item  int
+	orig  plan.Expr // as the user wrote it: the trace's subject
+	expr  plan.Expr // as it reads where it is now (differs only under a shadowing mutant)
+	cols  []string
+	group *pdGroup
+	live  bool
+	// det is the pp.deterministic decision taken when the conjunct joined;
+	// a refused one pins the conjunct where it is.
+	det    legality.Decision
+	pinned bool
+	// start is the number of steps logged when the conjunct joined: it
+	// crossed every step logged after that.
+	start   int
+	scanned bool // a source accepted it
+	copyOf  bool // a copy pushed into a further union input (mutants only)
+
+	// scratch of one crossing
+	epoch   int
+	stay    bool
+	stayDec legality.Decision
+	next    plan.Expr
+	support plan.PredicateSupport
+}
+
+// pdGroup is the pending part of one original filter.
+type pdGroup struct {
+	seq    int
+	origin *plan.FilterNode
+	conjs  []*pdConj
+	// intact: conjs are exactly origin.Predicates.
+	intact bool
+}
+
+// pdStack is the set of pending groups above the current node, oldest
+// first.
+type pdStack struct {
+	groups  []*pdGroup
+	readers map[string][]*pdConj
+	pinned  []*pdConj
+}
+
+func (s *pdStack) empty() bool { return len(s.groups) == 0 }
+
+func (s *pdStack) clear() {
+	s.groups = nil
+	s.readers = nil
+	s.pinned = nil
+}
+
+func (s *pdStack) index(c *pdConj) {
+	if s.readers == nil {
+		s.readers = map[string][]*pdConj{}
+	}
+	for _, name := range c.cols {
+		s.readers[name] = append(s.readers[name], c)
+	}
+}
+
+// pdStep is one node the stack crossed.
+type pdStep struct {
+	node plan.Node
+	path *tpath
+	cell legality.CellID
+}
+
+type pushdown struct {
+	*run
+	steps     []pdStep
+	byCell    map[legality.CellID][]int
+	cellOrder []legality.CellID
+	seq       int
+	epoch     int
+}
+
+func (p *pushdown) step(n plan.Node, path *tpath, cell legality.CellID) {
+	if _, seen := p.byCell[cell]; !seen {
+		p.cellOrder = append(p.cellOrder, cell)
+	}
+	p.byCell[cell] = append(p.byCell[cell], len(p.steps))
+	p.steps = append(p.steps, pdStep{node: n, path: path, cell: cell})
+}
+
+// sink returns the rewritten subtree n with the stack's conjuncts, which sit
+// directly above n, placed as low as the table allows.
+func (p *pushdown) sink(n plan.Node, st *pdStack, path *tpath) plan.Node {
+	switch n := n.(type) {
+	case *plan.FilterNode:
+		p.join(st, n)
+		return p.sink(n.Input, st, path.child(".input"))
+	case *plan.ProjectNode:
+		return p.unary(n, n.Input, n.Exprs, st, path)
+	case *plan.WithColumnsNode:
+		return p.unary(n, n.Input, n.Exprs, st, path)
+	case *plan.SortNode:
+		return p.unary(n, n.Input, nil, st, path)
+	case *plan.ScanNode:
+		return p.scan(n, st, path)
+	}
+	return p.barrier(n, st, path)
+}
+
+// join adds a filter's conjuncts to the bottom of the stack.
+func (p *pushdown) join(st *pdStack, f *plan.FilterNode) {
+	p.seq++
+	g := &pdGroup{seq: p.seq, origin: f, intact: true}
+	for _, e := range f.Predicates {
+		c := &pdConj{item: p.nextItem(), orig: e, expr: e, cols: plan.Columns(e), group: g, live: true, start: len(p.steps)}
+		c.det = p.table.PushdownConjunct(e)
+		if !c.det.Allowed {
+			c.pinned = true
+			st.pinned = append(st.pinned, c)
+		}
+		g.conjs = append(g.conjs, c)
+		st.index(c)
+	}
+	st.groups = append(st.groups, g)
+}
+
+// unary handles project, with_columns (with the window they own, if any)
+// and sort: nodes the table may let conjuncts cross.
+func (p *pushdown) unary(n, input plan.Node, exprs []plan.Expr, st *pdStack, path *tpath) plan.Node {
+	x := crossing{nodes: []plan.Node{n}, paths: []*tpath{path}, checks: []*legality.NodeCheck{p.table.PushdownNode(n)}, defsOf: exprs}
+	below, belowPath := input, path.child(".input")
+	w, owns := input.(*plan.WindowNode)
+	owns = owns && exprs != nil
+	if owns {
+		x.nodes = append(x.nodes, w)
+		x.paths = append(x.paths, belowPath)
+		x.checks = append(x.checks, p.table.PushdownNode(w))
+		x.feasible = namesOf(w.Input.Schema())
+		x.generic = x.checks[1].Decision().Allowed // a mutant: check each conjunct against the window's input
+		below, belowPath = w.Input, belowPath.child(".input")
+	}
+	stopped := p.cross(st, x)
+	newBelow := p.sink(below, st, belowPath)
+	out := n
+	if owns {
+		if newBelow != below {
+			out = n.WithChildren([]plan.Node{w.WithChildren([]plan.Node{newBelow})})
+		}
+	} else if newBelow != input {
+		out = n.WithChildren([]plan.Node{newBelow})
+	}
+	return p.emit(stopped, out)
+}
+
+// barrier handles every node the default table stops conjuncts at. When a
+// mutant table lets them cross, it moves those it can express below: into
+// the input of a single-input node, into a join's left input, into every
+// union input.
+func (p *pushdown) barrier(n plan.Node, st *pdStack, path *tpath) plan.Node {
+	chk := p.table.PushdownNode(n)
+	children := n.Children()
+	x := crossing{nodes: []plan.Node{n}, paths: []*tpath{path}, checks: []*legality.NodeCheck{chk}, generic: true,
+		feasible: map[string]bool{}}
+	target := -1 // the child the moving stack enters
+	if chk.Decision().Allowed && len(children) > 0 {
+		target = 0
+		switch n := n.(type) {
+		case *plan.AggregateNode:
+			for _, k := range n.Keys {
+				if legality.IsIdentity(k) {
+					x.feasible[plan.OutputName(k)] = true
+				}
+			}
+		case *plan.WindowNode:
+			x.feasible = namesOf(n.Input.Schema())
+		case *plan.JoinNode:
+			x.feasible = namesOf(n.Left.Schema())
+		case *plan.UnionNode, *plan.LimitNode, *plan.SliceNode, *plan.DistinctNode:
+			x.feasible = namesOf(children[0].Schema())
+		case *plan.ExtensionNode:
+			if len(children) == 1 {
+				x.feasible = namesOf(children[0].Schema())
+			}
+		}
+	}
+	stopped := p.cross(st, x)
+	stacks := make([]*pdStack, len(children))
+	for i := range children {
+		switch {
+		case i == target:
+			stacks[i] = st
+		case target == 0 && n.Kind() == plan.KindUnion:
+			stacks[i] = p.cloneStack(st)
+		default:
+			stacks[i] = &pdStack{}
+		}
+	}
+	newChildren := make([]plan.Node, len(children))
+	changed := false
+	for i, c := range children {
+		newChildren[i] = p.sink(c, stacks[i], childPath(path, n, i))
+		changed = changed || newChildren[i] != c
+	}
+	out := n
+	if changed {
+		out = n.WithChildren(newChildren)
+	}
+	return p.emit(stopped, out)
+}
+
+// cloneStack copies the moving stack for another union input (mutants
+// only): the copies count as the same conjuncts.
+func (p *pushdown) cloneStack(st *pdStack) *pdStack {
+	cs := &pdStack{}
+	for _, g := range st.groups {
+		ng := &pdGroup{seq: g.seq, origin: g.origin, intact: g.intact}
+		for _, c := range g.conjs {
+			nc := &pdConj{item: c.item, orig: c.orig, expr: c.expr, cols: c.cols, group: ng, live: true, det: c.det,
+				start: len(p.steps), copyOf: true}
+			ng.conjs = append(ng.conjs, nc)
+			cs.index(nc)
+		}
+		cs.groups = append(cs.groups, ng)
+	}
+	return cs
+}
+
+// crossing describes one attempt to move the whole stack below nodes (one
+// node, or an owner and its window).
+type crossing struct {
+	nodes  []plan.Node
+	paths  []*tpath
+	checks []*legality.NodeCheck
+	// defsOf are the node's expressions, from which the substitutions for
+	// redefined names are built when a mutant lets a reader cross.
+	defsOf []plan.Expr
+	defs   map[string]plan.Expr
+	// feasible, when set, lists the names a conjunct may read below.
+	feasible map[string]bool
+	// generic: every conjunct is asked individually (a mutant crossing).
+	generic bool
+}
+
+// cross decides which conjuncts of st move below the crossing's nodes. It
+// leaves the moving ones in st, logs the crossing, and returns the groups
+// that stop above, in stack order (oldest first), their conjuncts landed and
+// their refusals recorded.
+func (p *pushdown) cross(st *pdStack, x crossing) []*pdGroup {
+	if st.empty() {
+		st.pinned = nil
+		return nil
+	}
+	for i, chk := range x.checks {
+		if d := chk.Decision(); !d.Allowed {
+			return p.stopAll(st, x.nodes[i], x.paths[i], d)
+		}
+	}
+	at, atPath := x.nodes[0], x.paths[0]
+	p.epoch++
+	var suspects []*pdConj
+	add := func(c *pdConj) {
+		if c.live && c.epoch != p.epoch {
+			c.epoch = p.epoch
+			suspects = append(suspects, c)
+		}
+	}
+	for _, c := range st.pinned {
+		add(c)
+	}
+	st.pinned = nil
+	if x.generic {
+		for _, g := range st.groups {
+			for _, c := range g.conjs {
+				add(c)
+			}
+		}
+	} else {
+		for _, name := range x.checks[0].Watch() {
+			list := st.readers[name]
+			kept := list[:0]
+			for _, c := range list {
+				if c.live && reads(c, name) {
+					kept = append(kept, c)
+					add(c)
+				}
+			}
+			if len(kept) == 0 {
+				delete(st.readers, name)
+			} else {
+				st.readers[name] = kept
+			}
+		}
+	}
+	last := x.checks[len(x.checks)-1].Decision()
+	var stayers []*pdConj
+	for _, c := range suspects {
+		c.stay, c.next = false, nil
+		if c.pinned {
+			c.stay, c.stayDec = true, c.det
+			stayers = append(stayers, c)
+			continue
+		}
+		d := x.checks[0].Conjunct(c.expr)
+		if !d.Allowed {
+			c.stay, c.stayDec = true, d
+			stayers = append(stayers, c)
+			continue
+		}
+		next := c.expr
+		if d.Cell != "" {
+			// A mutant let a reader of a redefined name cross: it reads the
+			// definition below.
+			if x.defs == nil {
+				x.defs = definitions(x.defsOf)
+			}
+			next = substitute(c.expr, x.defs)
+		}
+		if x.feasible != nil && !allIn(plan.Columns(next), x.feasible) {
+			c.stay = true
+			c.stayDec = legality.Decision{Cell: last.Cell, Verdict: last.Verdict, Detail: "cannot be expressed below " + x.nodes[len(x.nodes)-1].Kind().String()}
+			stayers = append(stayers, c)
+			continue
+		}
+		c.next, c.stayDec = next, d
+	}
+	var stopped []*pdGroup
+	if len(stayers) > 0 {
+		stopped = p.settle(st, stayers, at, atPath)
+	}
+	if !st.empty() {
+		for i, n := range x.nodes {
+			p.step(n, x.paths[i], x.checks[i].Decision().Cell)
+			if sc := x.checks[i].ShadowCell(); sc != "" {
+				p.step(n, x.paths[i], sc)
+			}
+		}
+		for _, c := range suspects {
+			if c.live && c.next != nil {
+				if c.next != c.expr {
+					c.stayDec.Detail = "substituted: `" + c.next.String() + "`"
+					p.record(FlagPredicatePushdown, c.stayDec, c.item, at, atPath, c.orig)
+					c.expr, c.cols = c.next, plan.Columns(c.next)
+					c.group.intact = false
+					st.index(c)
+				}
+			}
+			c.next = nil
+		}
+	}
+	return stopped
+}
+
+// settle splits the stack around the conjuncts that stay: groups below the
+// lowest group holding a stayer move whole; that group splits (pp.split) or
+// stops; the groups above it stop too unless pp.filter lets them pass.
+func (p *pushdown) settle(st *pdStack, stayers []*pdConj, at plan.Node, atPath *tpath) []*pdGroup {
+	lowest := stayers[0].group
+	for _, c := range stayers {
+		if c.group.seq > lowest.seq {
+			lowest = c.group
+		}
+	}
+	idx := sort.Search(len(st.groups), func(i int) bool { return st.groups[i].seq >= lowest.seq })
+	var stopped, moving []*pdGroup
+	stop, move := p.resolveGroup(lowest, at, atPath)
+	if stop != nil {
+		stopped = append(stopped, stop)
+	}
+	if move != nil {
+		moving = append(moving, move)
+	}
+	if idx > 0 {
+		past := p.table.PushdownPastFilter()
+		for i := idx - 1; i >= 0; i-- {
+			g := st.groups[i]
+			if !past.Allowed {
+				for _, c := range g.conjs {
+					d := past
+					if c.stay {
+						d = c.stayDec
+					}
+					p.land(c, at, atPath)
+					p.record(FlagPredicatePushdown, d, c.item, at, atPath, c.orig)
+				}
+				stopped = append(stopped, g)
+				continue
+			}
+			// A mutant: this group is decided on its own.
+			s, m := p.resolveGroup(g, at, atPath)
+			if s != nil {
+				stopped = append(stopped, s)
+			}
+			if m != nil {
+				for _, c := range m.conjs {
+					p.record(FlagPredicatePushdown, past, c.item, at, atPath, c.orig)
+				}
+				moving = append(moving, m)
+			}
+		}
+	}
+	bySeq := func(gs []*pdGroup) {
+		sort.Slice(gs, func(i, j int) bool { return gs[i].seq < gs[j].seq })
+	}
+	bySeq(stopped)
+	bySeq(moving)
+	rest := st.groups[idx+1:]
+	switch {
+	case len(moving) == 0:
+		st.groups = rest
+	case len(moving) == 1 && moving[0] == st.groups[idx]:
+		st.groups = st.groups[idx:]
+	default:
+		st.groups = append(moving, rest...)
+	}
+	if st.empty() {
+		st.clear()
+	}
+	return stopped
+}
+
+// resolveGroup decides one group holding stayers: the stayers stop, the
+// others move if pp.split lets the group separate. It returns the part that
+// stops and the part that moves (either may be nil).
+func (p *pushdown) resolveGroup(g *pdGroup, at plan.Node, atPath *tpath) (stop, move *pdGroup) {
+	var stays, movers []*pdConj
+	for _, c := range g.conjs {
+		if c.stay {
+			stays = append(stays, c)
+		} else {
+			movers = append(movers, c)
+		}
+	}
+	if len(stays) == 0 {
+		return nil, g
+	}
+	if len(movers) > 0 {
+		exprs := make([]plan.Expr, len(stays))
+		for i, c := range stays {
+			exprs[i] = c.expr
+		}
+		d := p.table.PushdownSplit(exprs)
+		if d.Allowed {
+			for _, c := range movers {
+				p.record(FlagPredicatePushdown, d, c.item, at, atPath, c.orig)
+			}
+			for _, c := range stays {
+				p.land(c, at, atPath)
+				p.record(FlagPredicatePushdown, c.stayDec, c.item, at, atPath, c.orig)
+			}
+			g.conjs = movers
+			g.intact = false
+			return &pdGroup{seq: g.seq, origin: g.origin, conjs: stays}, g
+		}
+		for _, c := range movers {
+			c.stay, c.stayDec, c.next = true, d, nil
+		}
+	}
+	for _, c := range g.conjs {
+		p.land(c, at, atPath)
+		p.record(FlagPredicatePushdown, c.stayDec, c.item, at, atPath, c.orig)
+	}
+	return g, nil
+}
+
+// stopAll stops every pending conjunct at node n because of decision d (a
+// pinned conjunct records its own refusal).
+func (p *pushdown) stopAll(st *pdStack, n plan.Node, path *tpath, d legality.Decision) []*pdGroup {
+	groups := st.groups
+	for _, g := range groups {
+		for _, c := range g.conjs {
+			dd := d
+			if c.pinned {
+				dd = c.det
+			}
+			p.land(c, n, path)
+			p.record(FlagPredicatePushdown, dd, c.item, n, path, c.orig)
+		}
+	}
+	st.clear()
+	return groups
+}
+
+// land ends a conjunct's journey: if it moved, it records one allowed entry
+// per cell it crossed under (and its pp.deterministic decision) and counts
+// it once in pushedFilters.
+func (p *pushdown) land(c *pdConj, at plan.Node, atPath *tpath) {
+	if !c.live {
+		return
+	}
+	c.live = false
+	if c.start >= len(p.steps) && !c.scanned {
+		return
+	}
+	if c.start < len(p.steps) {
+		at, atPath = p.steps[c.start].node, p.steps[c.start].path
+	}
+	p.record(FlagPredicatePushdown, c.det, c.item, at, atPath, c.orig)
+	if c.start < len(p.steps) {
+		for _, cell := range p.cellOrder {
+			idx := p.byCell[cell]
+			i := sort.SearchInts(idx, c.start)
+			if i == len(idx) {
+				continue
+			}
+			s := p.steps[idx[i]]
+			p.trace = append(p.trace, Entry{Rule: FlagPredicatePushdown, Cell: cell, Allowed: true, Item: c.item,
+				Count: len(idx) - i, node: s.node, path: s.path, subject: c.orig})
+		}
+	}
+	if !c.copyOf {
+		p.counters.PushedFilters++
+	}
+}
+
+// The fate of a conjunct at a scan.
+const (
+	fateStay    = iota // stays above the scan
+	fateRemoved        // the source applies it exactly: it leaves the plan
+	fateInexact        // the source may use it; it stays above as well
+)
+
+// scan offers the pending conjuncts to the source, lowest group first.
+func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *tpath) plan.Node {
+	if st.empty() {
+		st.pinned = nil
+		return s
+	}
+	if d := p.table.PushdownNode(s).Decision(); !d.Allowed {
+		return p.emit(p.stopAll(st, s, path, d), s)
+	}
+	if !p.flags.ScanPushdown {
+		groups := st.groups
+		for _, g := range groups {
+			for _, c := range g.conjs {
+				p.land(c, s, path)
+				p.recordFlag(FlagPredicatePushdown, FlagScanPushdown, c.item, s, path, c.orig)
+			}
+		}
+		st.clear()
+		return p.emit(groups, s)
+	}
+	// Conjuncts an earlier run already handed to the source as Inexact stay
+	// above, unchanged and not offered again.
+	already := map[uint64][]plan.Expr{}
+	for _, pp := range s.Pushed {
+		if pp.Support == plan.Inexact {
+			fp := plan.ExprFingerprint(pp.Expr)
+			already[fp] = append(already[fp], pp.Expr)
+		}
+	}
+	isAlready := func(e plan.Expr) bool {
+		for _, x := range already[plan.ExprFingerprint(e)] {
+			if plan.ExprEqual(x, e) {
+				return true
+			}
+		}
+		return false
+	}
+	var offer []*pdConj
+	for gi := len(st.groups) - 1; gi >= 0; gi-- {
+		for _, c := range st.groups[gi].conjs {
+			c.support, c.stay = plan.Unsupported, false
+			switch {
+			case c.pinned:
+			case len(already) > 0 && isAlready(c.expr):
+				c.stay = true // already in the source: nothing to decide
+			default:
+				offer = append(offer, c)
+			}
+		}
+	}
+	if len(offer) > 0 {
+		exprs := make([]plan.Expr, len(offer))
+		for i, c := range offer {
+			exprs[i] = c.expr
+		}
+		sup, err := plan.ClassifyPredicates(s.Source, exprs)
+		if err != nil {
+			// Not a legality decision: the host's answer is discarded and
+			// every conjunct counts as Unsupported.
+			p.trace = append(p.trace, Entry{Rule: FlagPredicatePushdown, Detail: "source error: " + err.Error(), node: s, path: path})
+		}
+		for i, c := range offer {
+			c.support = sup[i]
+		}
+	}
+	var pushed []plan.PushedPredicate
+	var stopped []*pdGroup
+	blocked := false
+	var past *legality.Decision
+	for gi := len(st.groups) - 1; gi >= 0; gi-- {
+		g := st.groups[gi]
+		if blocked {
+			if past == nil {
+				d := p.table.PushdownPastFilter()
+				past = &d
+			}
+			if !past.Allowed {
+				for _, c := range g.conjs {
+					d := *past
+					if c.pinned {
+						d = c.det
+					}
+					p.land(c, s, path)
+					p.record(FlagPredicatePushdown, d, c.item, s, path, c.orig)
+				}
+				stopped = append(stopped, g)
+				continue
+			}
+			for _, c := range g.conjs {
+				p.record(FlagPredicatePushdown, *past, c.item, s, path, c.orig)
+			}
+		}
+		fate := make([]int, len(g.conjs))
+		decided := make([]legality.Decision, len(g.conjs))
+		removed, inexact := 0, 0
+		for i, c := range g.conjs {
+			switch {
+			case c.pinned:
+				decided[i] = c.det
+			case c.stay: // already pushed
+			default:
+				d := p.table.PushdownScan(c.support)
+				decided[i] = d
+				if d.Allowed {
+					if c.support == plan.Inexact {
+						fate[i] = fateInexact
+						inexact++
+					} else {
+						fate[i] = fateRemoved
+						removed++
+					}
+				}
+			}
+		}
+		if removed+inexact > 0 {
+			// Conjuncts left above now see fewer rows: pp.split. A lone
+			// Inexact conjunct only loses rows on which it is false.
+			lone := removed == 0 && inexact == 1
+			var left []plan.Expr
+			for i, c := range g.conjs {
+				if fate[i] == fateRemoved || (lone && fate[i] == fateInexact) {
+					continue
+				}
+				left = append(left, c.expr)
+			}
+			if len(left) > 0 {
+				d := p.table.PushdownSplit(left)
+				for i, c := range g.conjs {
+					if fate[i] == fateStay {
+						continue
+					}
+					if d.Allowed {
+						p.record(FlagPredicatePushdown, d, c.item, s, path, c.orig)
+					} else {
+						fate[i], decided[i] = fateStay, d
+					}
+				}
+			}
+		}
+		var remain []*pdConj
+		for i, c := range g.conjs {
+			if fate[i] != fateStay {
+				c.scanned = true
+				pushed = append(pushed, plan.PushedPredicate{Expr: c.expr, Support: c.support})
+			}
+			p.land(c, s, path)
+			if decided[i].Cell != "" {
+				p.record(FlagPredicatePushdown, decided[i], c.item, s, path, c.orig)
+			}
+			c.stay = false
+			if fate[i] != fateRemoved {
+				remain = append(remain, c)
+			}
+		}
+		if len(remain) > 0 {
+			blocked = true
+			if len(remain) != len(g.conjs) {
+				g.intact = false
+			}
+			g.conjs = remain
+			stopped = append(stopped, g)
+		}
+	}
+	st.clear()
+	// stopped was built lowest first; emit wants oldest first.
+	for i, j := 0, len(stopped)-1; i < j; i, j = i+1, j-1 {
+		stopped[i], stopped[j] = stopped[j], stopped[i]
+	}
+	var out plan.Node = s
+	if len(pushed) > 0 {
+		ns := s.WithChildren(nil).(*plan.ScanNode)
+		ns.Pushed = append(append([]plan.PushedPredicate(nil), s.Pushed...), pushed...)
+		out = ns
+	}
+	return p.emit(stopped, out)
+}
+
+// emit stacks the stopped groups, oldest on top, as filters over below,
+// reusing an original filter node when nothing about it changed.
+func (p *pushdown) emit(groups []*pdGroup, below plan.Node) plan.Node {
+	out := below
+	for i := len(groups) - 1; i >= 0; i-- {
+		g := groups[i]
+		if len(g.conjs) == 0 {
+			continue
+		}
+		if g.intact && g.origin.Input == out {
+			out = g.origin
+			continue
+		}
+		exprs := make([]plan.Expr, len(g.conjs))
+		for j, c := range g.conjs {
+			exprs[j] = c.expr
+		}
+		out = &plan.FilterNode{Input: out, Predicates: exprs}
+	}
+	return out
+}
+
+// definitions maps each name a projection defines other than by a same-name
+// identity to its defining expression (aliases stripped).
+func definitions(exprs []plan.Expr) map[string]plan.Expr {
+	defs := map[string]plan.Expr{}
+	for _, e := range exprs {
+		if !legality.IsIdentity(e) {
+			defs[plan.OutputName(e)] = plan.Unalias(e)
+		}
+	}
+	return defs
+}
+
+// substitute replaces each column reference that defs names by its
+// definition, copying only the changed path.
+func substitute(e plan.Expr, defs map[string]plan.Expr) plan.Expr {
+	if c, ok := e.(*plan.Column); ok {
+		if d, ok := defs[c.Name]; ok {
+			return d
+		}
+		return e
+	}
+	args := e.Children()
+	if len(args) == 0 {
+		return e
+	}
+	var out []plan.Expr
+	for i, a := range args {
+		s := substitute(a, defs)
+		if s != a && out == nil {
+			out = append([]plan.Expr(nil), args...)
+		}
+		if out != nil {
+			out[i] = s
+		}
+	}
+	if out == nil {
+		return e
+	}
+	return e.WithChildren(out)
+}
+
+func reads(c *pdConj, name string) bool {
+	for _, n := range c.cols {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+func namesOf(s plan.Schema) map[string]bool {
+	m := make(map[string]bool, s.Len())
+	for i := 0; i < s.Len(); i++ {
+		m[s.Field(i).Name] = true
+	}
+	return m
+}
+
+func allIn(names []string, set map[string]bool) bool {
+	for _, n := range names {
+		if !set[n] {
+			return false
+		}
+	}
+	return true
+}

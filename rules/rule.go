@@ -1,0 +1,85 @@
+package rules
+
+import (
+	"github.com/dfopt/dfopt/legality"
+	"github.com/dfopt/dfopt/plan"
+)
+
+// Rule is one rewrite rule, declared as data: its name (also its flag,
+// file name and trace name), the risky arms it has (each with its own flag),
+// the node kinds it matches, the legality cells it consults and the rewrite.
+type Rule struct {
+	// Name is the rule's identifier, used everywhere: flag, trace, counters
+	// documentation, mutation report.
+	Name string
+	// Arms are the flag names of the rule's risky arms.
+	Arms []string
+	// Matches lists the node kinds the rule looks at.
+	Matches []plan.Kind
+	// Cells lists the legality cells the rule consults (every cell whose
+	// Rule is this rule's name).
+	Cells []legality.CellID
+	// Doc says in one sentence what the rule does.
+	Doc string
+
+	rewrite func(r *run, root plan.Node) (plan.Node, error)
+}
+
+// Rules returns the rules in the fixed order Optimize runs them (DESIGN §6).
+func Rules() []Rule {
+	return []Rule{predicatePushdown(), filterFusion(), projectionFusion(), projectionPruning(), sharedSubplans()}
+}
+
+// run is the state one Optimize call shares between its rules.
+type run struct {
+	table    *legality.Table
+	flags    Flags
+	trace    Trace
+	counters Counters
+	item     int
+}
+
+func (r *run) nextItem() int {
+	r.item++
+	return r.item
+}
+
+// record appends an entry for decision d.
+func (r *run) record(rule string, d legality.Decision, item int, node plan.Node, path *tpath, subject plan.Expr) {
+	if d.Cell == "" {
+		return
+	}
+	r.trace = append(r.trace, Entry{Rule: rule, Cell: d.Cell, Allowed: d.Allowed, Item: item, Detail: d.Detail,
+		node: node, path: path, subject: subject})
+}
+
+// recordFlag appends an entry for a rewrite an arm flag stopped.
+func (r *run) recordFlag(rule, flag string, item int, node plan.Node, path *tpath, subject plan.Expr) {
+	r.trace = append(r.trace, Entry{Rule: rule, Flag: flag, Item: item, node: node, path: path, subject: subject})
+}
+
+// recordList appends an entry whose subject is a list of expressions (a
+// filter's conjuncts).
+func (r *run) recordList(rule string, d legality.Decision, item int, node plan.Node, path *tpath, subjects []plan.Expr) {
+	if d.Cell == "" {
+		return
+	}
+	r.trace = append(r.trace, Entry{Rule: rule, Cell: d.Cell, Allowed: d.Allowed, Item: item, Detail: d.Detail,
+		node: node, path: path, subjects: subjects})
+}
+
+// ruling records a multi-cell ruling: every cell when the rewrite happens,
+// only the refusing cell when it does not.
+func (r *run) ruling(rule string, ru legality.Ruling, item int, node plan.Node, path *tpath, subject plan.Expr, subjects []plan.Expr) {
+	ds := ru.Decisions
+	if d, refused := ru.Refusal(); refused {
+		ds = []legality.Decision{d}
+	}
+	for _, d := range ds {
+		if subjects != nil {
+			r.recordList(rule, d, item, node, path, subjects)
+		} else {
+			r.record(rule, d, item, node, path, subject)
+		}
+	}
+}

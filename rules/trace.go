@@ -1,0 +1,268 @@
+package rules
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/dfopt/dfopt/legality"
+	"github.com/dfopt/dfopt/plan"
+)
+
+// Entry is one trace line: a rule allowed or refused one rewrite of one
+// subject (a conjunct, a with_columns value, a filter, a subtree) at one
+// node, because of one legality cell (or, for an arm switched off, one
+// flag). Labels, paths and texts are rendered on demand, so recording a
+// trace costs no string building.
+type Entry struct {
+	// Rule is the rule's name.
+	Rule string
+	// Cell is the legality cell that decided; empty when a flag did.
+	Cell legality.CellID
+	// Flag is the arm flag that stopped the rewrite, when no cell decided.
+	Flag string
+	// Allowed says whether the rewrite happened.
+	Allowed bool
+	// Item numbers the subject within its rule (1, 2, ...), so that entries
+	// about the same conjunct or value can be grouped.
+	Item int
+	// Count is, for a conjunct's move, how many nodes it crossed under
+	// Cell; 0 otherwise.
+	Count int
+	// Detail says what the cell's condition found, or what happened.
+	Detail string
+
+	node     plan.Node
+	path     *tpath
+	subject  plan.Expr
+	subjects []plan.Expr
+	label    string
+}
+
+// Node returns the label of the node where the decision was made (for a
+// move, the first node crossed under Cell).
+func (e Entry) Node() string {
+	if e.label != "" {
+		return e.label
+	}
+	if e.node == nil {
+		return ""
+	}
+	return e.node.Label()
+}
+
+// Kind returns the kind of the node where the decision was made.
+func (e Entry) Kind() string {
+	if e.node == nil {
+		return ""
+	}
+	return e.node.Kind().String()
+}
+
+// Path locates that node in the plan the rule received, in plan-file syntax
+// ("plan.input.input").
+func (e Entry) Path() string { return e.path.String() }
+
+// Subject returns the canonical text of the conjunct or expression
+// concerned ("" when the subject is a whole node).
+func (e Entry) Subject() string {
+	if e.subjects != nil {
+		parts := make([]string, len(e.subjects))
+		for i, x := range e.subjects {
+			parts[i] = x.String()
+		}
+		if len(parts) == 1 {
+			return parts[0]
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	if e.subject == nil {
+		return ""
+	}
+	return e.subject.String()
+}
+
+// String renders the entry in one line without the cell's reason:
+// "predicate_pushdown: `a / b > 1` stopped at limit 10: cell pp.limit".
+func (e Entry) String() string { return e.line("") }
+
+func (e Entry) line(reason string) string {
+	var b strings.Builder
+	b.WriteString(e.Rule)
+	b.WriteString(": ")
+	subj := e.Subject()
+	if subj != "" {
+		b.WriteString("`" + subj + "` ")
+	}
+	b.WriteString(e.verb())
+	if n := e.Node(); n != "" {
+		b.WriteString(" " + n)
+	}
+	if e.Count > 1 {
+		fmt.Fprintf(&b, " (and %d more)", e.Count-1)
+	}
+	switch {
+	case e.Cell != "":
+		b.WriteString(": cell " + string(e.Cell))
+	case e.Flag != "":
+		b.WriteString(": flag " + e.Flag + " is off")
+	}
+	if reason != "" {
+		b.WriteString(" — " + reason)
+	}
+	if e.Detail != "" {
+		b.WriteString(" (" + e.Detail + ")")
+	}
+	return b.String()
+}
+
+func (e Entry) verb() string {
+	switch e.Rule {
+	case FlagPredicatePushdown:
+		if e.Allowed {
+			if e.Kind() == "scan" {
+				return "pushed into"
+			}
+			return "pushed past"
+		}
+		return "stopped at"
+	case FlagFilterFusion:
+		if e.Allowed {
+			return "fused into"
+		}
+		return "not fused into"
+	case FlagProjectionFusion:
+		if e.Allowed {
+			return "inlined into"
+		}
+		return "not inlined into"
+	case FlagProjectionPruning:
+		if e.Allowed {
+			return "pruned at"
+		}
+		return "kept at"
+	case FlagSharedSubplans:
+		switch {
+		case e.Cell == legality.SSNested && e.Allowed:
+			return "nested subtrees counted inside"
+		case e.Cell == legality.SSNested:
+			return "nested subtrees not counted inside"
+		case e.Allowed:
+			return "served from the memo at"
+		}
+		return "not shared at"
+	}
+	if e.Allowed {
+		return "allowed at"
+	}
+	return "refused at"
+}
+
+type entryJSON struct {
+	Rule    string `json:"rule"`
+	Cell    string `json:"cell,omitempty"`
+	Flag    string `json:"flag,omitempty"`
+	Allowed bool   `json:"allowed"`
+	Item    int    `json:"item,omitempty"`
+	Count   int    `json:"count,omitempty"`
+	Node    string `json:"node,omitempty"`
+	Path    string `json:"path,omitempty"`
+	Subject string `json:"subject,omitempty"`
+	Detail  string `json:"detail,omitempty"`
+}
+
+// MarshalJSON renders the entry with its node label, path and subject text.
+func (e Entry) MarshalJSON() ([]byte, error) {
+	return json.Marshal(entryJSON{Rule: e.Rule, Cell: string(e.Cell), Flag: e.Flag, Allowed: e.Allowed, Item: e.Item,
+		Count: e.Count, Node: e.Node(), Path: e.Path(), Subject: e.Subject(), Detail: e.Detail})
+}
+
+// Trace is the list of entries in the order the rules recorded them.
+type Trace []Entry
+
+// Lines renders every entry, each followed by its cell's reason from table
+// (nil: legality.Default()).
+func (t Trace) Lines(table *legality.Table) []string {
+	out := make([]string, len(t))
+	for i, e := range t {
+		reason := ""
+		if c, ok := table.Lookup(e.Cell); ok && e.Cell != "" {
+			reason = c.Reason
+		}
+		out[i] = e.line(reason)
+	}
+	return out
+}
+
+// Cells returns, per cell, how many entries it allowed and refused.
+func (t Trace) Cells() map[legality.CellID][2]int {
+	m := map[legality.CellID][2]int{}
+	for _, e := range t {
+		if e.Cell == "" {
+			continue
+		}
+		c := m[e.Cell]
+		if e.Allowed {
+			c[0]++
+		} else {
+			c[1]++
+		}
+		m[e.Cell] = c
+	}
+	return m
+}
+
+// Rule returns the entries of one rule.
+func (t Trace) Rule(name string) Trace {
+	var out Trace
+	for _, e := range t {
+		if e.Rule == name {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// tpath is a plan-file path shared between entries: each node's path is one
+// link to its parent's.
+type tpath struct {
+	parent *tpath
+	seg    string
+}
+
+func (p *tpath) child(seg string) *tpath { return &tpath{parent: p, seg: seg} }
+
+// String renders "plan.input.left".
+func (p *tpath) String() string {
+	if p == nil {
+		return ""
+	}
+	var segs []string
+	for q := p; q != nil; q = q.parent {
+		segs = append(segs, q.seg)
+	}
+	var b strings.Builder
+	b.WriteString("plan")
+	for i := len(segs) - 1; i >= 0; i-- {
+		b.WriteString(segs[i])
+	}
+	return b.String()
+}
+
+// childPath names the i-th child of n in plan-file syntax.
+func childPath(p *tpath, n plan.Node, i int) *tpath {
+	switch n.(type) {
+	case *plan.JoinNode:
+		if i == 0 {
+			return p.child(".left")
+		}
+		return p.child(".right")
+	case *plan.UnionNode:
+		return p.child(fmt.Sprintf(".inputs[%d]", i))
+	case *plan.ExtensionNode:
+		if len(n.Children()) != 1 {
+			return p.child(fmt.Sprintf(".inputs[%d]", i))
+		}
+	}
+	return p.child(".input")
+}

@@ -1,27 +1,12 @@
 package eager_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/dfopt/dfopt/eager"
+	"github.com/dfopt/dfopt/eager/internal/eagertest"
 	"github.com/dfopt/dfopt/plan"
 )
-
-var errBad = errors.New("bad output schema")
-
-var udfs = plan.BuiltinUDFs()
-
-// udf calls a built-in test UDF.
-func udf(name string, args ...plan.E) plan.E {
-	u, ok := udfs.Lookup(name)
-	if !ok {
-		panic("no udf " + name)
-	}
-	return plan.CallUDF(u, args...)
-}
-
-func ndSeq(e plan.E) plan.E { return udf("nd_seq", e) }
 
 // TestPlans runs every case through FromPlan over the tree as written, over
 // the resolved tree and over its Unresolved copy (which keeps the
@@ -30,15 +15,15 @@ func ndSeq(e plan.E) plan.E { return udf("nd_seq", e) }
 // schema (names, types, nullability) on success, the same error (kind and
 // expression) when Resolve fails.
 func TestPlans(t *testing.T) {
-	for _, c := range allCases() {
-		t.Run(c.name, func(t *testing.T) {
-			mem := checked(t)
+	for _, c := range eagertest.AllCases() {
+		t.Run(c.Name, func(t *testing.T) {
+			mem := eagertest.Checked(t)
 			opts := eager.Options{Mem: mem}
-			resolved, rerr := plan.Resolve(c.node)
-			if c.err == nil && rerr != nil {
+			resolved, rerr := plan.Resolve(c.Node)
+			if c.Err == nil && rerr != nil {
 				t.Fatalf("case does not resolve: %v", rerr)
 			}
-			df, err := eager.FromPlan(bg, c.node, opts)
+			df, err := eager.FromPlan(bg, c.Node, opts)
 			verify(t, "FromPlan", c, df, err, resolved, rerr)
 			if rerr == nil {
 				df, err = eager.FromPlan(bg, resolved, opts)
@@ -46,8 +31,8 @@ func TestPlans(t *testing.T) {
 				df, err = eager.FromPlan(bg, plan.Unresolved(resolved), opts)
 				verify(t, "FromPlan(Unresolved(resolved))", c, df, err, resolved, rerr)
 			}
-			if !c.noMethods {
-				df, err = viaMethods(eager.NewSession(bg, opts), c.node)
+			if !c.NoMethods {
+				df, err = viaMethods(eager.NewSession(bg, opts), c.Node)
 				verify(t, "methods", c, df, err, resolved, rerr)
 			}
 		})
@@ -55,13 +40,16 @@ func TestPlans(t *testing.T) {
 }
 
 // verify checks one outcome and releases the frame.
-func verify(t *testing.T, what string, c planCase, df *eager.DataFrame, err error, resolved plan.Node, rerr error) {
+func verify(t *testing.T, what string, c eagertest.Case, df *eager.DataFrame, err error, resolved plan.Node, rerr error) {
 	t.Helper()
 	defer df.Release()
-	if c.err != nil {
-		checkErr(t, what, err, c.err)
+	if c.Err != nil {
+		eagertest.CheckErr(t, what, err, c.Err)
 		if rerr != nil {
-			sameError(t, what+" vs Resolve", err, rerr)
+			eagertest.SameError(t, what+" vs Resolve", err, rerr)
+			if pe, _ := plan.AsError(err); what != "methods" && pe.Path != rerr.(*plan.Error).Path {
+				t.Errorf("%s: path %q, Resolve says %q", what, pe.Path, rerr.(*plan.Error).Path)
+			}
 		}
 		if df != nil {
 			t.Fatalf("%s: a frame alongside the error", what)
@@ -74,7 +62,7 @@ func verify(t *testing.T, what string, c planCase, df *eager.DataFrame, err erro
 	if !df.Schema().Equal(resolved.Schema()) {
 		t.Fatalf("%s: schema %s, Resolve says %s", what, df.Schema(), resolved.Schema())
 	}
-	if d := diffRows(rowsOf(t, df), c.want); d != "" {
+	if d := eagertest.DiffRows(rowsOf(t, df), c.Want); d != "" {
 		t.Fatalf("%s: %s", what, d)
 	}
 }

@@ -1,4 +1,4 @@
-package eager_test
+package eagertest
 
 import (
 	"math"
@@ -84,8 +84,3 @@ var (
 		cl("k", plan.Int64, i64(1)),
 	)
 )
-
-func nullI32() plan.Value { return null(plan.Int32) }
-
-// scan starts a plan over a table.
-func scan(t *plan.Table) plan.Frame { return plan.Scan(t) }

@@ -372,129 +372,163 @@ func firstIntFailure[T integer](fn plan.Func, t plan.Type, n int, va, vb *view, 
 // floatArith is IEEE arithmetic with no error: compute's float divide
 // raises on x / 0 where IEEE gives ±Inf or NaN, and compute has no mod
 // (go-deps.md §1.1-1.2). mod is math.Mod (the dividend's sign; x % 0 = NaN).
+//
+// NaN results are pinned down so they do not depend on the machine code:
+// when an operand is NaN the result is the left NaN operand, quieted (what
+// x86 does when the operands stay in source order, but the Go compiler may
+// swap the operands of a commutative instruction, and array-scalar and
+// scalar-array loops must agree bit for bit with array-array ones).
 func floatArith(x *evalCtx, e *plan.Call, in *input, va, vb *view, valid *memory.Buffer, nulls int) datum {
 	n := in.n
 	buf, out := newFixed[float64](x.mem, n)
 	a, b := va.f64, vb.f64
-	as, bs := va.scalar, vb.scalar
-	switch e.Fn {
-	case plan.FuncAdd:
-		switch {
-		case as:
-			addFS(out, b, a[0])
-		case bs:
-			addFS(out, a, b[0])
-		default:
-			addF(out, a, b)
-		}
-	case plan.FuncSub:
-		switch {
-		case as:
-			subSF(out, a[0], b)
-		case bs:
-			subFS(out, a, b[0])
-		default:
-			subF(out, a, b)
-		}
-	case plan.FuncMul:
-		switch {
-		case as:
-			mulFS(out, b, a[0])
-		case bs:
-			mulFS(out, a, b[0])
-		default:
-			mulF(out, a, b)
-		}
-	case plan.FuncDiv:
-		switch {
-		case as:
-			divSF(out, a[0], b)
-		case bs:
-			divFS(out, a, b[0])
-		default:
-			divF(out, a, b)
-		}
-	case plan.FuncMod:
+	switch {
+	case e.Fn == plan.FuncMod:
 		for i := range out {
 			ia, ib := i, i
-			if as {
+			if va.scalar {
 				ia = 0
 			}
-			if bs {
+			if vb.scalar {
 				ib = 0
 			}
 			out[i] = math.Mod(a[ia], b[ib])
 		}
+	case va.scalar:
+		floatSA(e.Fn, out, a[0], b)
+	case vb.scalar:
+		floatAS(e.Fn, out, a, b[0])
+	default:
+		floatAA(e.Fn, out, a, b)
 	}
 	return arrayDatum(plan.Float64, makeArray(plan.Float64, n, nulls, valid, buf))
 }
 
-func addF(out, a, b []float64) {
+const quietBit = uint64(1) << 51
+
+// pickNaN returns the NaN a float operation on a and b gives (r is the
+// machine's answer, itself NaN): the left NaN operand quieted, else the
+// right, else r (a NaN made from numbers, such as Inf - Inf).
+func pickNaN(a, b, r float64) float64 {
+	switch {
+	case a != a:
+		return math.Float64frombits(math.Float64bits(a) | quietBit)
+	case b != b:
+		return math.Float64frombits(math.Float64bits(b) | quietBit)
+	}
+	return r
+}
+
+func floatAA(fn plan.Func, out, a, b []float64) {
 	a, b = a[:len(out)], b[:len(out)]
-	for i := range out {
-		out[i] = a[i] + b[i]
+	switch fn {
+	case plan.FuncAdd:
+		for i := range out {
+			r := a[i] + b[i]
+			if r != r {
+				r = pickNaN(a[i], b[i], r)
+			}
+			out[i] = r
+		}
+	case plan.FuncSub:
+		for i := range out {
+			r := a[i] - b[i]
+			if r != r {
+				r = pickNaN(a[i], b[i], r)
+			}
+			out[i] = r
+		}
+	case plan.FuncMul:
+		for i := range out {
+			r := a[i] * b[i]
+			if r != r {
+				r = pickNaN(a[i], b[i], r)
+			}
+			out[i] = r
+		}
+	case plan.FuncDiv:
+		for i := range out {
+			r := a[i] / b[i]
+			if r != r {
+				r = pickNaN(a[i], b[i], r)
+			}
+			out[i] = r
+		}
 	}
 }
 
-func addFS(out, a []float64, s float64) {
+func floatAS(fn plan.Func, out, a []float64, s float64) {
 	a = a[:len(out)]
-	for i := range out {
-		out[i] = a[i] + s
+	switch fn {
+	case plan.FuncAdd:
+		for i := range out {
+			r := a[i] + s
+			if r != r {
+				r = pickNaN(a[i], s, r)
+			}
+			out[i] = r
+		}
+	case plan.FuncSub:
+		for i := range out {
+			r := a[i] - s
+			if r != r {
+				r = pickNaN(a[i], s, r)
+			}
+			out[i] = r
+		}
+	case plan.FuncMul:
+		for i := range out {
+			r := a[i] * s
+			if r != r {
+				r = pickNaN(a[i], s, r)
+			}
+			out[i] = r
+		}
+	case plan.FuncDiv:
+		for i := range out {
+			r := a[i] / s
+			if r != r {
+				r = pickNaN(a[i], s, r)
+			}
+			out[i] = r
+		}
 	}
 }
 
-func subF(out, a, b []float64) {
-	a, b = a[:len(out)], b[:len(out)]
-	for i := range out {
-		out[i] = a[i] - b[i]
-	}
-}
-
-func subFS(out, a []float64, s float64) {
-	a = a[:len(out)]
-	for i := range out {
-		out[i] = a[i] - s
-	}
-}
-
-func subSF(out []float64, s float64, b []float64) {
+func floatSA(fn plan.Func, out []float64, s float64, b []float64) {
 	b = b[:len(out)]
-	for i := range out {
-		out[i] = s - b[i]
-	}
-}
-
-func mulF(out, a, b []float64) {
-	a, b = a[:len(out)], b[:len(out)]
-	for i := range out {
-		out[i] = a[i] * b[i]
-	}
-}
-
-func mulFS(out, a []float64, s float64) {
-	a = a[:len(out)]
-	for i := range out {
-		out[i] = a[i] * s
-	}
-}
-
-func divF(out, a, b []float64) {
-	a, b = a[:len(out)], b[:len(out)]
-	for i := range out {
-		out[i] = a[i] / b[i]
-	}
-}
-
-func divFS(out, a []float64, s float64) {
-	a = a[:len(out)]
-	for i := range out {
-		out[i] = a[i] / s
-	}
-}
-
-func divSF(out []float64, s float64, b []float64) {
-	b = b[:len(out)]
-	for i := range out {
-		out[i] = s / b[i]
+	switch fn {
+	case plan.FuncAdd:
+		for i := range out {
+			r := s + b[i]
+			if r != r {
+				r = pickNaN(s, b[i], r)
+			}
+			out[i] = r
+		}
+	case plan.FuncSub:
+		for i := range out {
+			r := s - b[i]
+			if r != r {
+				r = pickNaN(s, b[i], r)
+			}
+			out[i] = r
+		}
+	case plan.FuncMul:
+		for i := range out {
+			r := s * b[i]
+			if r != r {
+				r = pickNaN(s, b[i], r)
+			}
+			out[i] = r
+		}
+	case plan.FuncDiv:
+		for i := range out {
+			r := s / b[i]
+			if r != r {
+				r = pickNaN(s, b[i], r)
+			}
+			out[i] = r
+		}
 	}
 }

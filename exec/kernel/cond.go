@@ -67,6 +67,15 @@ func (x *evalCtx) evalIf(e *plan.Call, in *input) (datum, error) {
 	return arrayDatum(rt, out), nil
 }
 
+// isLeaf reports whether e is a column or a literal, possibly aliased.
+func isLeaf(e plan.Expr) bool {
+	switch plan.Unalias(e).(type) {
+	case *plan.Column, *plan.Literal:
+		return true
+	}
+	return false
+}
+
 // splitRows lists the rows whose bit is set (k of them) and the others, in
 // order, without a branch per row.
 func splitRows(bm []byte, n, k int) (set, unset []int32) {
@@ -95,10 +104,13 @@ func (x *evalCtx) evalBranch(b plan.Expr, in *input, rt plan.Type) (datum, error
 }
 
 // evalOnRows evaluates branch b for the rows idx of in, promoted to rt.
-// full reports that the result covers all rows of in (the branch cannot
-// raise, so it was evaluated everywhere) rather than just idx.
+// full reports that the result covers all rows of in rather than just idx:
+// a branch that cannot raise gives the same values on its rows either way,
+// so a column or literal (free to read everywhere) and a total branch that
+// a quarter of the rows or more take are evaluated over all rows, saving
+// the gather of their columns; anything else runs on its rows only.
 func (x *evalCtx) evalOnRows(b plan.Expr, in *input, idx []int32, rt plan.Type) (d datum, full bool, err error) {
-	if _, total := x.analyze(b); total {
+	if _, total := x.analyze(b); total && (isLeaf(b) || 4*len(idx) >= in.n) {
 		d, err = x.evalBranch(b, in, rt)
 		return d, true, err
 	}

@@ -177,6 +177,17 @@ func TestEvalTable(t *testing.T) {
 		{name: "add float huge no error", cols: []column{colOf("f", plan.Float64, f64s(1e308)...)},
 			expr: col("f").Add(col("f")), want: f64s(inf)},
 
+		{name: "NaN*NaN left operand wins (scalar left)", cols: []column{colOf("f", plan.Float64, f64s(nanPayload, 1.0)...)},
+			expr: lit(negNaN).Mul(col("f")), want: f64s(negNaN, negNaN)},
+		{name: "NaN*NaN left operand wins (scalar right)", cols: []column{colOf("f", plan.Float64, f64s(nanPayload, 1.0)...)},
+			expr: col("f").Mul(lit(negNaN)), want: f64s(nanPayload, negNaN)},
+		{name: "NaN+NaN left operand wins (arrays)", cols: []column{colOf("f", plan.Float64, f64s(nanPayload)...), colOf("g", plan.Float64, f64s(negNaN)...)},
+			expr: col("g").Add(col("f")), want: f64s(negNaN)},
+		{name: "signalling NaN is quieted", cols: []column{colOf("f", plan.Float64, f64s(math.Float64frombits(0x7ff0_0000_0000_0001))...)},
+			expr: col("f").Sub(lit(1.0)), want: f64s(math.Float64frombits(0x7ff8_0000_0000_0001))},
+		{name: "NaN payload through division", cols: []column{colOf("f", plan.Float64, f64s(2.0)...)},
+			expr: col("f").Div(lit(negNaN)), want: f64s(negNaN)},
+
 		// sub
 		{name: "sub overflow min-1", cols: []column{colOf("a", plan.Int64, i64s(0, minI64)...)},
 			expr: col("a").Sub(lit(1)), err: &wantErr{plan.Overflow, "a - 1", 1}},

@@ -234,7 +234,14 @@ func refCall(fn plan.Func, a []plan.Value) (plan.Value, plan.ErrorKind) {
 			case plan.FuncDiv:
 				r = p / q
 			case plan.FuncMod:
-				r = math.Mod(p, q)
+				return plan.Float64Value(math.Mod(p, q)), ""
+			}
+			// A NaN operand: the result is the left NaN operand, quieted.
+			switch {
+			case math.IsNaN(p):
+				r = math.Float64frombits(math.Float64bits(p) | 1<<51)
+			case math.IsNaN(q):
+				r = math.Float64frombits(math.Float64bits(q) | 1<<51)
 			}
 			return plan.Float64Value(r), ""
 		}

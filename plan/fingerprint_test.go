@@ -175,6 +175,9 @@ func TestPlanEqualAndFingerprint(t *testing.T) {
 // rebuild copies every node of a plan (unresolved), sharing the leaves'
 // sources and the expressions.
 func rebuild(n Node) Node {
+	if isNilNode(n) {
+		return n
+	}
 	kids := n.Children()
 	fresh := make([]Node, len(kids))
 	for i, c := range kids {

@@ -686,3 +686,112 @@ func TestPropResolve(t *testing.T) {
 		t.Errorf("the plan generator is lopsided: %d resolved, %d failed", resolvedOK, failed)
 	}
 }
+
+// corruptExpr is randExpr with malformed pieces mixed in: nil operands,
+// unknown functions and types, windows without aggregates.
+func corruptExpr(r *rand.Rand, depth int) Expr {
+	switch r.Intn(12) {
+	case 0:
+		return nil
+	case 1:
+		return &Call{Fn: Func(r.Intn(256)), Args: []Expr{corruptExpr(r, depth-1)}}
+	case 2:
+		return &Cast{Expr: corruptExpr(r, depth-1), To: Type(r.Intn(256)), Strict: true}
+	case 3:
+		return &Literal{Value: NullValue(Type(r.Intn(256)))}
+	case 4:
+		return &Over{Agg: corruptExpr(r, depth-1), PartitionBy: []Expr{corruptExpr(r, depth-1)}}
+	case 5:
+		return &UDFCall{Args: []Expr{corruptExpr(r, depth-1), nil}}
+	}
+	if depth <= 0 {
+		return randExpr(r, 0)
+	}
+	e := randExpr(r, 1)
+	kids := e.Children()
+	for i := range kids {
+		kids[i] = corruptExpr(r, depth-1)
+	}
+	if len(kids) > 0 {
+		return e.WithChildren(kids)
+	}
+	return e
+}
+
+// corruptNode puts a malformed node on top of n.
+func corruptNode(r *rand.Rand, n Node) Node {
+	var child Node = n
+	switch r.Intn(4) {
+	case 0:
+		child = nil
+	case 1:
+		child = (*FilterNode)(nil)
+	}
+	es := []Expr{corruptExpr(r, 3), corruptExpr(r, 2)}
+	switch r.Intn(10) {
+	case 0:
+		return &FilterNode{Input: child, Predicates: es}
+	case 1:
+		return &ProjectNode{Input: child, Exprs: es}
+	case 2:
+		return &WithColumnsNode{Input: child, Exprs: es}
+	case 3:
+		return &SortNode{Input: child, Keys: []SortKey{{Expr: es[0]}, {Expr: es[1], Desc: true}}}
+	case 4:
+		return &AggregateNode{Input: child, Keys: es[:1], Aggs: es[1:]}
+	case 5:
+		return &JoinNode{Left: child, Right: n, How: JoinKind(r.Intn(10)), LeftOn: es[:1], RightOn: es[:r.Intn(3)]}
+	case 6:
+		return &UnionNode{Inputs: []Node{n, child}}
+	case 7:
+		return &WindowNode{Input: child, Exprs: es}
+	case 8:
+		return &ExtensionNode{Def: []*ExtensionDef{nil, IdentityExtension, {Name: "z"}}[r.Intn(3)], Inputs: []Node{child}[:r.Intn(2)]}
+	default:
+		return &ScanNode{Source: []Source{nil, panicSource{}, std(nopTB{})}[r.Intn(3)], Projected: r.Intn(2) == 0,
+			Columns: []string{"a", "", "a"}[:r.Intn(4)], Pushed: []PushedPredicate{{Expr: es[0], Support: PredicateSupport(r.Intn(256))}}}
+	}
+}
+
+// nopTB lets fixtures run inside a generator (they cannot fail there).
+type nopTB struct{ testing.TB }
+
+func (nopTB) Helper()           {}
+func (nopTB) Fatal(args ...any) { panic(args) }
+
+func TestPropNoPanics(t *testing.T) {
+	tt := std(t)
+	props := gopter.NewProperties(propParams(t, 2000))
+	props.Property("malformed plans and expressions never panic the plan layer", prop.ForAll(
+		func(g genPlan) bool {
+			n := g.N
+			_ = Explain(n)
+			_ = ExplainSchemas(n)
+			_ = Fingerprint(n)
+			_ = IsDeterministicPlan(n)
+			_ = Size(n)
+			_ = Equal(n, n)
+			_ = Equal(n, rebuild(n))
+			WalkNodes(n, func(m Node) bool { _ = NodeExprs(m); _ = m.Label(); return true })
+			r, err := Resolve(n)
+			if err != nil {
+				_, ok := AsError(err)
+				return ok && err.Error() != ""
+			}
+			_ = ExplainSchemas(r)
+			_, err = Resolve(Unresolved(r))
+			return err == nil
+		}, func(p *gopter.GenParameters) *gopter.GenResult {
+			r := p.Rng
+			n := Scan(tt).Node()
+			for i := 0; i < 1+r.Intn(4); i++ {
+				if r.Intn(2) == 0 {
+					n = corruptNode(r, n)
+				} else {
+					n = randStep(r, n, tt, tt)
+				}
+			}
+			return gopter.NewGenResult(genPlan{n}, gopter.NoShrinker)
+		}))
+	props.TestingRun(t)
+}

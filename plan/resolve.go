@@ -536,10 +536,10 @@ func resolveWindow(n *WindowNode, p *path) (Schema, error) {
 	for i, e := range n.Exprs {
 		a, ok := e.(*Alias)
 		if !ok {
-			return Schema{}, &Error{Kind: InvalidPlan, Expr: e.String(), Row: -1, Path: p.index("exprs", i).String(), Msg: "window: each entry must be an aliased over()"}
+			return Schema{}, &Error{Kind: InvalidPlan, Expr: render(e, 0), Row: -1, Path: p.index("exprs", i).String(), Msg: "window: each entry must be an aliased over()"}
 		}
 		if _, ok := a.Expr.(*Over); !ok {
-			return Schema{}, &Error{Kind: InvalidPlan, Expr: e.String(), Row: -1, Path: p.index("exprs", i).String(), Msg: "window: each entry must be an aliased over()"}
+			return Schema{}, &Error{Kind: InvalidPlan, Expr: render(e, 0), Row: -1, Path: p.index("exprs", i).String(), Msg: "window: each entry must be an aliased over()"}
 		}
 		f, err := TypeOf(e, in)
 		if err != nil {
@@ -661,8 +661,8 @@ func synthesizeWindow(parent Node, input Node, exprs []Expr, p *path) (Node, err
 // dropped, so that Resolve checks the whole tree again (Verify mode uses it;
 // ordinary rewrites need not). Synthesized window nodes are kept.
 func Unresolved(n Node) Node {
-	if n == nil {
-		return nil
+	if isNilNode(n) {
+		return n
 	}
 	children := n.Children()
 	fresh := make([]Node, len(children))

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/planjson"
+	"github.com/dfopt/dfopt/rules"
+)
+
+func init() {
+	register("explain", command{
+		synopsis: "print a plan file's plan, optimized (or --raw), with --why the trace",
+		run:      runExplain,
+	})
+}
+
+func runExplain(env *environment, args []string) int {
+	fs := newFlagSet("explain", "explain FILE [--raw] [--why] [--format text|dot|json]", env.stderr)
+	raw := fs.Bool("raw", false, "print the plan as written, not optimized")
+	why := fs.Bool("why", false, "print every rewrite and refusal with the legality cell that decided it")
+	format := fs.String("format", "text", "output format: text, dot or json")
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
+		return exitBadArgs
+	}
+	if len(files) != 1 {
+		fs.Usage()
+		return exitBadArgs
+	}
+	switch *format {
+	case "text", "dot", "json":
+	default:
+		return fail(env, "explain", exitBadArgs, fmt.Errorf("--format %q: want text, dot or json", *format))
+	}
+	file := files[0]
+	doc, err := loadFile(file)
+	if err != nil {
+		return fail(env, "explain", exitBadArgs, err)
+	}
+	flags, err := rules.FlagsFromMap(doc.Flags)
+	if err != nil {
+		return fail(env, "explain", exitBadArgs, fmt.Errorf("%s: flags: %w", file, err))
+	}
+	if *raw && *format == "text" {
+		fmt.Fprint(env.stdout, plan.Explain(doc.Plan))
+		fmt.Fprintf(env.stderr, "explain: ok file=%s nodes=%d raw=true\n", file, plan.Size(doc.Plan))
+		return exitOK
+	}
+	res, err := rules.Optimize(doc.Plan, flags)
+	if err != nil {
+		return fail(env, "explain", exitFailed, fmt.Errorf("%s: %w", file, err))
+	}
+	switch *format {
+	case "text":
+		if *raw {
+			break
+		}
+		fmt.Fprint(env.stdout, rules.ExplainText(res, *why))
+	case "dot":
+		fmt.Fprint(env.stdout, rules.ExplainDOT(doc.Plan, res))
+	case "json":
+		out, err := explainJSON(doc.Plan, res)
+		if err != nil {
+			return fail(env, "explain", exitFailed, fmt.Errorf("%s: %w", file, err))
+		}
+		fmt.Fprintln(env.stdout, string(out))
+	}
+	summary := fmt.Sprintf("explain: ok file=%s nodes=%d optimized_nodes=%d %s", file,
+		plan.Size(doc.Plan), plan.Size(res.Plan), countersSummary(res.Counters))
+	if *format == "text" {
+		fmt.Fprintln(env.stdout, summary)
+	} else {
+		fmt.Fprintln(env.stderr, summary)
+	}
+	return exitOK
+}
+
+// explainJSON is the machine-readable explain of DESIGN §10: both plans in
+// the dfopt-plan/1 node syntax, the counters and the trace.
+func explainJSON(before plan.Node, res rules.Result) ([]byte, error) {
+	rawPlan, err := planjson.EncodePlan(before)
+	if err != nil {
+		return nil, fmt.Errorf("encode plan: %w", err)
+	}
+	optimized, err := planjson.EncodePlan(res.Plan)
+	if err != nil {
+		return nil, fmt.Errorf("encode optimized plan: %w", err)
+	}
+	trace := res.Trace
+	if trace == nil {
+		trace = rules.Trace{}
+	}
+	return json.MarshalIndent(struct {
+		Plan      json.RawMessage `json:"plan"`
+		Optimized json.RawMessage `json:"optimized"`
+		Counters  rules.Counters  `json:"counters"`
+		Trace     rules.Trace     `json:"trace"`
+	}{rawPlan, optimized, res.Counters, trace}, "", "  ")
+}
+
+// countersSummary renders counters as name=value pairs for summary lines.
+func countersSummary(c rules.Counters) string {
+	s := ""
+	for i, kv := range c.List() {
+		if i > 0 {
+			s += " "
+		}
+		s += fmt.Sprintf("%s=%d", kv.Name, kv.Value)
+	}
+	return s
+}

@@ -73,3 +73,66 @@ func TestCanonicalNaNs(t *testing.T) {
 		t.Error("CanonicalNaNs modified its argument")
 	}
 }
+
+// TestShrinkDecodedSharedSubplan shrinks a case read back from a plan file,
+// where union(S, S) holds two separate copies of S: interning lets the
+// shrinker cut both copies at once and reach union(scan, scan).
+func TestShrinkDecodedSharedSubplan(t *testing.T) {
+	unionSame := func(c Case) bool {
+		found := false
+		plan.WalkNodes(c.Plan, func(n plan.Node) bool {
+			if u, ok := n.(*plan.UnionNode); ok && len(u.Inputs) == 2 && plan.Equal(u.Inputs[0], u.Inputs[1]) {
+				found = true
+			}
+			return !found
+		})
+		return found && !c.IllTyped
+	}
+	opts := planjson.Options{UDFs: UDFs(), Extensions: Extensions()}
+	tried := 0
+	for i := 0; i < 3000 && tried < 5; i++ {
+		c := CanonicalNaNs(Generate(CaseSeed(59, i), DefaultConfig()))
+		if !unionSame(c) {
+			continue
+		}
+		doc, err := planjson.NewDocument(c.Plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := planjson.Encode(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := planjson.Decode(data, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dc := Case{Seed: c.Seed, Config: c.Config, Plan: back.Plan}
+		for _, tab := range c.Tables {
+			dc.Tables = append(dc.Tables, back.Tables[tab.Name()].Inline)
+		}
+		u := findUnion(dc.Plan)
+		if u == nil || u.Inputs[0] == u.Inputs[1] && len(u.Inputs[0].Children()) > 0 {
+			continue // the decoder shared the copies itself; nothing to show
+		}
+		tried++
+		out := Shrink(dc, unionSame)
+		if got := kindsOf(out.Plan); len(got) != 3 || got[0] != "union" || got[1] != "scan" || got[2] != "scan" {
+			t.Errorf("seed %d: decoded shared subplan shrank to %v, want [union scan scan]:\n%s", c.Seed, got, out)
+		}
+	}
+	if tried == 0 {
+		t.Fatal("no generated case has a union of two equal inputs with separate copies after decoding")
+	}
+}
+
+func findUnion(n plan.Node) *plan.UnionNode {
+	var u *plan.UnionNode
+	plan.WalkNodes(n, func(x plan.Node) bool {
+		if v, ok := x.(*plan.UnionNode); ok && u == nil && len(v.Inputs) == 2 && plan.Equal(v.Inputs[0], v.Inputs[1]) {
+			u = v
+		}
+		return u == nil
+	})
+	return u
+}

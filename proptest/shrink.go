@@ -81,6 +81,10 @@ type ShrinkStats struct {
 	Before, After CaseSize
 }
 
+// Structurally equal subtrees are first made one shared node
+// (planutil.Intern), so a cut applies to every occurrence of a shared
+// subplan and keeps it shared.
+
 // Shrink minimizes a failing case greedily: it tries the candidates of each
 // phase in order, adopts the first one for which stillFails holds, and goes
 // on from the same position with the adopted case's candidates; it repeats
@@ -96,6 +100,7 @@ func Shrink(c Case, stillFails func(Case) bool) Case {
 // ShrinkWith is Shrink with options and statistics.
 func ShrinkWith(c Case, stillFails func(Case) bool, opts ShrinkOptions) (Case, ShrinkStats) {
 	st := ShrinkStats{Before: Size(c)}
+	c.Plan = planutil.Intern(c.Plan)
 	cur, curTotal := c, st.Before.Total()
 	for progress := true; progress; {
 		progress = false
@@ -134,6 +139,7 @@ func ShrinkWith(c Case, stillFails func(Case) bool, opts ShrinkOptions) (Case, S
 // stream; only candidates strictly smaller than c are yielded.
 func shrinkStream(c Case) func() (Case, bool) {
 	total := Size(c).Total()
+	c.Plan = planutil.Intern(c.Plan)
 	pi := 0
 	var cands []candidate
 	ci := 0

@@ -137,3 +137,23 @@ func TestValueRanks(t *testing.T) {
 		}
 	}
 }
+
+func TestIntern(t *testing.T) {
+	tab := table(t)
+	a := &plan.FilterNode{Input: ScanOf(tab), Predicates: []plan.Expr{Col("k")}}
+	b := &plan.FilterNode{Input: ScanOf(tab), Predicates: []plan.Expr{Col("k")}}
+	c := &plan.FilterNode{Input: ScanOf(tab), Predicates: []plan.Expr{Lit(plan.BoolValue(true))}}
+	u := Intern(&plan.UnionNode{Inputs: []plan.Node{a, b, c}}).(*plan.UnionNode)
+	if u.Inputs[0] != u.Inputs[1] {
+		t.Error("equal subtrees were not made one node")
+	}
+	if u.Inputs[2] == u.Inputs[0] {
+		t.Error("different subtrees were merged")
+	}
+	if u.Inputs[2].(*plan.FilterNode).Input != u.Inputs[0].(*plan.FilterNode).Input {
+		t.Error("the equal scans below were not made one node")
+	}
+	if !plan.Equal(u, &plan.UnionNode{Inputs: []plan.Node{a, b, c}}) {
+		t.Error("interning changed the plan")
+	}
+}

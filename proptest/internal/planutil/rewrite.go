@@ -103,3 +103,22 @@ func ScannedTables(root plan.Node) map[*plan.Table]bool {
 	})
 	return used
 }
+
+// Intern returns the plan with structurally equal subtrees (plan.Equal,
+// found through plan.Fingerprint) made one shared node, so that an edit of
+// one occurrence through ReplaceNode edits them all. A plan read from a
+// file holds separate copies of what was one shared subtree; interning
+// restores the sharing.
+func Intern(root plan.Node) plan.Node {
+	seen := map[uint64][]plan.Node{}
+	return Rewrite(root, func(n plan.Node) plan.Node {
+		fp := plan.Fingerprint(n)
+		for _, m := range seen[fp] {
+			if plan.Equal(m, n) {
+				return m
+			}
+		}
+		seen[fp] = append(seen[fp], n)
+		return n
+	})
+}

@@ -21,7 +21,12 @@ func opsError(err error) error {
 // aggregate per group. Order of evaluation: every key over all rows, in
 // list order; then, per aggregate in list order, its argument over all rows
 // and its reduction.
-func (c *collector) aggregate(n *plan.AggregateNode, in arrow.RecordBatch) (arrow.RecordBatch, error) {
+func (c *collector) aggregate(n *plan.AggregateNode, f *frame) (*frame, error) {
+	in, err := c.exprBatch(f, append(append([]plan.Expr(nil), n.Keys...), n.Aggs...))
+	if err != nil {
+		return nil, err
+	}
+	defer in.Release()
 	keys, err := c.evalExprs(n.Keys, in)
 	if err != nil {
 		return nil, err
@@ -56,7 +61,12 @@ func (c *collector) aggregate(n *plan.AggregateNode, in arrow.RecordBatch) (arro
 		}
 		cols = append(cols, col)
 	}
-	return conform(n.Schema(), cols, int64(groups))
+	rec, err := conform(n.Schema(), cols, int64(groups))
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	return frameOf(n.Schema(), rec)
 }
 
 // reduce evaluates an aggregate entry (an aggregate call, possibly aliased)
@@ -90,20 +100,37 @@ func (c *collector) reduce(e plan.Expr, in arrow.RecordBatch, ids []int32, group
 // grouped by the keys (nulls group together, all NaNs are one key, -0.0 and
 // +0.0 are one key), the aggregate reduces each partition, and its value is
 // broadcast back to the partition's rows.
-func (c *collector) window(n *plan.WindowNode, in arrow.RecordBatch) (arrow.RecordBatch, error) {
-	cols := make([]arrow.Array, 0, n.Schema().Len())
+func (c *collector) window(n *plan.WindowNode, f *frame) (*frame, error) {
+	in, err := c.exprBatch(f, n.Exprs)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Release()
 	var computed []arrow.Array
 	defer func() { releaseAll(computed) }()
-	cols = append(cols, in.Columns()...)
 	for _, e := range n.Exprs {
 		col, err := c.over(e, in)
 		if err != nil {
 			return nil, err
 		}
 		computed = append(computed, col)
-		cols = append(cols, col)
 	}
-	return conform(n.Schema(), cols, in.NumRows())
+	if len(f.cols)+len(computed) != n.Schema().Len() {
+		return nil, internalError("window produced %d columns, its schema has %d", len(f.cols)+len(computed), n.Schema().Len())
+	}
+	temps, err := plan.NewSchema(n.Schema().Fields()[len(f.cols):]...)
+	if err != nil {
+		return nil, internalError("%v", err)
+	}
+	if err := checkColumns(temps, computed, int64(f.rows)); err != nil {
+		return nil, internalError("%v", err)
+	}
+	out := f.withSchema(n.Schema())
+	for _, a := range computed {
+		a.Retain()
+		out.cols = append(out.cols, fcol{arr: a})
+	}
+	return out, nil
 }
 
 func (c *collector) over(e plan.Expr, in arrow.RecordBatch) (arrow.Array, error) {

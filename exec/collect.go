@@ -2,7 +2,6 @@ package exec
 
 import (
 	"context"
-	"fmt"
 	"runtime/debug"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -46,12 +45,12 @@ func Collect(ctx context.Context, root plan.Node, opts Options) (res *Result, er
 			err = internalError("panic: %v\n%s", r, debug.Stack())
 		}
 	}()
-	rec, err := c.eval(resolved)
+	f, err := c.eval(resolved)
 	if err != nil {
 		return nil, err
 	}
-	defer rec.Release()
-	out, err := recolumn(resolved.Schema(), rec)
+	defer f.release()
+	out, err := c.materialize(f)
 	if err != nil {
 		return nil, atNode(err, resolved)
 	}
@@ -79,20 +78,19 @@ func (c *collector) close() {
 	c.tables = nil
 }
 
-// eval returns the output of n as one batch the caller owns. Children
+// eval returns the output of n as a frame the caller owns. Children
 // evaluate in order, left before right, before the node itself; a
 // deterministic subtree Equal to one already evaluated in this collect is
 // served from the memo (one hit) without descending into it.
-func (c *collector) eval(n plan.Node) (arrow.RecordBatch, error) {
+func (c *collector) eval(n plan.Node) (*frame, error) {
 	if err := checkCtx(c.ctx); err != nil {
 		return nil, err
 	}
 	shared := c.memo.isShared(n)
 	if shared {
-		if rec := c.memo.lookup(n); rec != nil {
+		if f := c.memo.lookup(n); f != nil {
 			c.hits++
-			rec.Retain()
-			return rec, nil
+			return f, nil
 		}
 	}
 	out, err := c.evalNode(n)
@@ -107,21 +105,27 @@ func (c *collector) eval(n plan.Node) (arrow.RecordBatch, error) {
 
 // evalChildren evaluates the inputs of n in order; on failure it releases
 // what it evaluated.
-func (c *collector) evalChildren(children []plan.Node) ([]arrow.RecordBatch, error) {
-	out := make([]arrow.RecordBatch, 0, len(children))
+func (c *collector) evalChildren(children []plan.Node) ([]*frame, error) {
+	out := make([]*frame, 0, len(children))
 	for _, ch := range children {
-		rec, err := c.eval(ch)
+		f, err := c.eval(ch)
 		if err != nil {
-			releaseBatches(out)
+			releaseFrames(out)
 			return nil, err
 		}
-		out = append(out, rec)
+		out = append(out, f)
 	}
 	return out, nil
 }
 
+func releaseFrames(fs []*frame) {
+	for _, f := range fs {
+		f.release()
+	}
+}
+
 // evalNode evaluates n's children, then n.
-func (c *collector) evalNode(n plan.Node) (arrow.RecordBatch, error) {
+func (c *collector) evalNode(n plan.Node) (*frame, error) {
 	// A sort directly under a limit keeps only the first rows: evaluate it
 	// as a top-k when the sort's own result is not needed by the memo.
 	if l, ok := n.(*plan.LimitNode); ok {
@@ -133,17 +137,17 @@ func (c *collector) evalNode(n plan.Node) (arrow.RecordBatch, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer releaseBatches(inputs)
+	defer releaseFrames(inputs)
 	if err := checkCtx(c.ctx); err != nil {
 		return nil, err
 	}
 	if c.onEval != nil {
 		c.onEval(n)
 	}
-	var out arrow.RecordBatch
+	var out *frame
 	switch n := n.(type) {
 	case *plan.ScanNode:
-		out, err = c.scan(n)
+		out, err = c.scanFrame(n)
 	case *plan.FilterNode:
 		out, err = c.filter(n, inputs[0])
 	case *plan.ProjectNode:
@@ -153,9 +157,9 @@ func (c *collector) evalNode(n plan.Node) (arrow.RecordBatch, error) {
 	case *plan.SortNode:
 		out, err = c.sort(n, inputs[0], -1)
 	case *plan.LimitNode:
-		out, err = c.slice(n.Schema(), inputs[0], 0, n.N)
+		out = inputs[0].slice(n.Schema(), 0, n.N)
 	case *plan.SliceNode:
-		out, err = c.slice(n.Schema(), inputs[0], n.Offset, n.Len)
+		out = inputs[0].slice(n.Schema(), n.Offset, n.Len)
 	case *plan.AggregateNode:
 		out, err = c.aggregate(n, inputs[0])
 	case *plan.JoinNode:
@@ -183,12 +187,12 @@ func (c *collector) evalNode(n plan.Node) (arrow.RecordBatch, error) {
 // evalTopK evaluates limit(sort(x)) as the first rows of the sort, sorting
 // only what the limit keeps. The sort node is reported to OnEvaluate like
 // any evaluated node.
-func (c *collector) evalTopK(l *plan.LimitNode, s *plan.SortNode) (arrow.RecordBatch, error) {
+func (c *collector) evalTopK(l *plan.LimitNode, s *plan.SortNode) (*frame, error) {
 	in, err := c.eval(s.Input)
 	if err != nil {
 		return nil, err
 	}
-	defer in.Release()
+	defer in.release()
 	if err := checkCtx(c.ctx); err != nil {
 		return nil, err
 	}
@@ -199,11 +203,11 @@ func (c *collector) evalTopK(l *plan.LimitNode, s *plan.SortNode) (arrow.RecordB
 	if err != nil {
 		return nil, atNode(err, s)
 	}
-	defer sorted.Release()
+	defer sorted.release()
 	if c.onEval != nil {
 		c.onEval(l)
 	}
-	return c.slice(l.Schema(), sorted, 0, l.N)
+	return sorted.slice(l.Schema(), 0, l.N), nil
 }
 
 // evalExprs evaluates exprs over rec in list order, each over all rows; on
@@ -244,5 +248,3 @@ func columnByName(rec arrow.RecordBatch, name string) (arrow.Array, error) {
 	}
 	return rec.Column(idx[0]), nil
 }
-
-var _ = fmt.Sprintf

@@ -7,12 +7,21 @@
 //
 // Collect resolves the plan (plan.Resolve) and walks it node at a time,
 // post-order: a node's children evaluate in order, left before right, then
-// the node. Every node's output is materialized as ONE arrow.RecordBatch
-// (sources that produce several batches are concatenated), so every
-// expression is evaluated by one evaluator call over all rows of its node's
-// input. That is what makes a non-deterministic UDF such as nd_seq advance
-// its counter in the same row order as the eager chain: Collect gives the
-// context a fresh plan.WithCallCounter once per collect.
+// the node. A node's output holds ALL its rows at once (sources that produce
+// several batches are concatenated), so every expression is evaluated by
+// one evaluator call over all rows of its node's input. That is what makes a
+// non-deterministic UDF such as nd_seq advance its counter in the same row
+// order as the eager chain: Collect gives the context a fresh
+// plan.WithCallCounter once per collect.
+//
+// Row-selecting and row-reordering nodes (filter, sort, limit, slice, join,
+// distinct) do not copy columns: a node's output is a frame whose columns
+// are either compact Arrow arrays or an array plus a composed row index
+// vector. An expression reads a compact batch of just the columns it names;
+// union, extensions and the root gather whole batches. Columns nothing reads
+// are thus copied once, at the end, whatever the number of filters. The
+// representation is not observable: rows, order, bits and errors are those
+// of materializing every node.
 //
 // Per node, expressions evaluate in list order, each over all rows; the
 // first error aborts the collect and is returned as a *plan.Error (with the

@@ -17,13 +17,23 @@ import (
 // Output columns follow the resolved schema: the left's, then the right's
 // except the right keys plan.DroppedRightKeys drops, colliding names
 // suffixed (the names come from the schema, the data from the inputs).
-func (c *collector) join(n *plan.JoinNode, left, right arrow.RecordBatch) (arrow.RecordBatch, error) {
-	lk, err := c.evalExprs(n.LeftOn, left)
+func (c *collector) join(n *plan.JoinNode, left, right *frame) (*frame, error) {
+	lb, err := c.exprBatch(left, n.LeftOn)
+	if err != nil {
+		return nil, err
+	}
+	defer lb.Release()
+	lk, err := c.evalExprs(n.LeftOn, lb)
 	if err != nil {
 		return nil, err
 	}
 	defer releaseAll(lk)
-	rk, err := c.evalExprs(n.RightOn, right)
+	rb, err := c.exprBatch(right, n.RightOn)
+	if err != nil {
+		return nil, err
+	}
+	defer rb.Release()
+	rk, err := c.evalExprs(n.RightOn, rb)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +43,7 @@ func (c *collector) join(n *plan.JoinNode, left, right arrow.RecordBatch) (arrow
 	}
 	var li, ri []int32
 	if n.How == plan.CrossJoin {
-		li, ri, err = ops.CrossIndices(int(left.NumRows()), int(right.NumRows()))
+		li, ri, err = ops.CrossIndices(left.rows, right.rows)
 	} else {
 		li, ri, err = ops.JoinIndices(n.How, lk, rk)
 	}
@@ -41,41 +51,28 @@ func (c *collector) join(n *plan.JoinNode, left, right arrow.RecordBatch) (arrow
 		return nil, internalError("%v", err)
 	}
 	s := n.Schema()
-	cols := make([]arrow.Array, 0, s.Len())
-	defer func() { releaseAll(cols) }()
 	// Every left row exactly once, in order (a lookup join against a
 	// dimension with unique keys): the left columns pass through as they are.
-	leftSame := isIdentity(li, int(left.NumRows()))
-	for i := 0; i < int(left.NumCols()); i++ {
-		if leftSame {
-			col := left.Column(i)
-			col.Retain()
-			cols = append(cols, col)
-			continue
-		}
-		col, err := c.gather(left.Column(i), li)
-		if err != nil {
-			return nil, err
-		}
-		cols = append(cols, col)
-	}
+	lf := c.reorder(left.schema, left, li)
+	defer lf.release()
+	cols := append([]fcol(nil), lf.cols...)
 	if n.How != plan.SemiJoin && n.How != plan.AntiJoin {
+		rf := c.reorder(right.schema, right, ri)
+		defer rf.release()
 		dropped := plan.DroppedRightKeys(n)
-		for i, f := range right.Schema().Fields() {
-			if dropped[f.Name] {
-				continue
+		for i, f := range right.schema.Fields() {
+			if !dropped[f.Name] {
+				cols = append(cols, rf.cols[i])
 			}
-			col, err := c.gather(right.Column(i), ri)
-			if err != nil {
-				return nil, err
-			}
-			cols = append(cols, col)
 		}
 	}
 	if len(cols) != s.Len() {
 		return nil, internalError("join produced %d columns, its schema has %d", len(cols), s.Len())
 	}
-	return conform(s, cols, int64(len(li)))
+	for _, fc := range cols {
+		fc.arr.Retain()
+	}
+	return &frame{schema: s, rows: len(li), cols: cols}, nil
 }
 
 // isIdentity reports whether idx is exactly 0, 1, ..., n-1.
@@ -91,62 +88,67 @@ func isIdentity(idx []int32, n int) bool {
 	return true
 }
 
-func (c *collector) gather(a arrow.Array, idx []int32) (arrow.Array, error) {
-	if err := checkCtx(c.ctx); err != nil {
-		return nil, err
-	}
-	out, err := ops.Take(c.mem, a, idx)
-	if err != nil {
-		return nil, internalError("%v", err)
-	}
-	return out, nil
-}
-
 // union concatenates its inputs in order.
-func (c *collector) union(n *plan.UnionNode, inputs []arrow.RecordBatch) (arrow.RecordBatch, error) {
+func (c *collector) union(n *plan.UnionNode, inputs []*frame) (*frame, error) {
 	as, err := arrowSchemaOf(n.Schema())
 	if err != nil {
 		return nil, err
 	}
-	out, err := ops.ConcatRecords(c.mem, as, inputs)
+	recs, err := c.materializeAll(inputs)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseBatches(recs)
+	out, err := ops.ConcatRecords(c.mem, as, recs)
 	if err != nil {
 		return nil, internalError("%v", err)
 	}
 	defer out.Release()
-	return recolumn(n.Schema(), out)
+	return frameOf(n.Schema(), out)
+}
+
+// materializeAll materializes frames in order.
+func (c *collector) materializeAll(fs []*frame) ([]arrow.RecordBatch, error) {
+	recs := make([]arrow.RecordBatch, 0, len(fs))
+	for _, f := range fs {
+		r, err := c.materialize(f)
+		if err != nil {
+			releaseBatches(recs)
+			return nil, err
+		}
+		recs = append(recs, r)
+	}
+	return recs, nil
 }
 
 // distinct keeps the first row of each distinct key (the Subset columns,
 // or all columns), in input order.
-func (c *collector) distinct(n *plan.DistinctNode, in arrow.RecordBatch) (arrow.RecordBatch, error) {
+func (c *collector) distinct(n *plan.DistinctNode, in *frame) (*frame, error) {
 	names := n.Subset
 	if len(names) == 0 {
-		names = n.Input.Schema().Names()
-	}
-	keys := make([]arrow.Array, len(names))
-	for i, name := range names {
-		var err error
-		if keys[i], err = columnByName(in, name); err != nil {
-			return nil, err
-		}
+		names = in.schema.Names()
 	}
 	var rows []int32
-	if len(keys) == 0 {
+	if len(names) == 0 {
 		// No column at all: every row has the same (empty) key.
-		if in.NumRows() > 0 {
+		if in.rows > 0 {
 			rows = []int32{0}
 		}
 	} else {
-		var err error
-		if rows, err = ops.DistinctRows(keys); err != nil {
+		b, err := c.batch(in, names)
+		if err != nil {
+			return nil, err
+		}
+		defer b.Release()
+		if rows, err = ops.DistinctRows(b.Columns()); err != nil {
 			return nil, internalError("%v", err)
 		}
 	}
-	return c.takeRecord(n.Schema(), in, rows)
+	return c.reorder(n.Schema(), in, rows), nil
 }
 
 // extension runs a host operator through the registry.
-func (c *collector) extension(n *plan.ExtensionNode, inputs []arrow.RecordBatch) (out arrow.RecordBatch, err error) {
+func (c *collector) extension(n *plan.ExtensionNode, frames []*frame) (out *frame, err error) {
 	if n.Def == nil {
 		return nil, &plan.Error{Kind: plan.InvalidPlan, Row: -1, Msg: "extension: no declaration"}
 	}
@@ -156,6 +158,11 @@ func (c *collector) extension(n *plan.ExtensionNode, inputs []arrow.RecordBatch)
 		return nil, &plan.Error{Kind: plan.InvalidPlan, Expr: name, Row: -1,
 			Msg: fmt.Sprintf("no implementation registered for extension %q (registered: %v)", name, c.exts.Names())}
 	}
+	inputs, err := c.materializeAll(frames)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseBatches(inputs)
 	rec, err := callExtension(c.ctx, fn, n, inputs, c)
 	if err != nil {
 		return nil, err
@@ -171,7 +178,7 @@ func (c *collector) extension(n *plan.ExtensionNode, inputs []arrow.RecordBatch)
 				Msg: fmt.Sprintf("extension %q returned column %q where its schema has %q", name, got, f.Name)}
 		}
 	}
-	return recolumn(n.Schema(), rec)
+	return frameOf(n.Schema(), rec)
 }
 
 func callExtension(ctx context.Context, fn ExtensionFunc, n *plan.ExtensionNode, inputs []arrow.RecordBatch, c *collector) (rec arrow.RecordBatch, err error) {

@@ -1,8 +1,6 @@
 package exec
 
 import (
-	"github.com/apache/arrow-go/v18/arrow"
-
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -24,7 +22,7 @@ type memo struct {
 
 type memoEntry struct {
 	node plan.Node
-	rec  arrow.RecordBatch
+	out  *frame
 }
 
 // newMemo scans the resolved plan for repeated deterministic subtrees.
@@ -73,28 +71,28 @@ func (m *memo) isShared(n plan.Node) bool {
 	return false
 }
 
-// lookup returns the stored result of a subtree Equal to n, not retained.
-func (m *memo) lookup(n plan.Node) arrow.RecordBatch {
+// lookup returns the stored result of a subtree Equal to n, as a new
+// reference, or nil.
+func (m *memo) lookup(n plan.Node) *frame {
 	for _, e := range m.done[plan.Fingerprint(n)] {
 		if plan.Equal(e.node, n) {
-			return e.rec
+			return e.out.withSchema(e.out.schema)
 		}
 	}
 	return nil
 }
 
 // store keeps (a reference to) the result of n.
-func (m *memo) store(n plan.Node, rec arrow.RecordBatch) {
-	rec.Retain()
+func (m *memo) store(n plan.Node, f *frame) {
 	fp := plan.Fingerprint(n)
-	m.done[fp] = append(m.done[fp], memoEntry{node: n, rec: rec})
+	m.done[fp] = append(m.done[fp], memoEntry{node: n, out: f.withSchema(f.schema)})
 }
 
 // release drops every stored result.
 func (m *memo) release() {
 	for _, es := range m.done {
 		for _, e := range es {
-			e.rec.Release()
+			e.out.release()
 		}
 	}
 	m.done = nil

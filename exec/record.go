@@ -59,12 +59,6 @@ func checkColumns(s plan.Schema, cols []arrow.Array, rows int64) error {
 	return nil
 }
 
-// recolumn builds a batch under schema s from rec's columns (same count and
-// order), checking that they fit; rec is not released.
-func recolumn(s plan.Schema, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
-	return conform(s, rec.Columns(), rec.NumRows())
-}
-
 // releaseAll releases every non-nil array.
 func releaseAll(arrs []arrow.Array) {
 	for _, a := range arrs {

@@ -26,24 +26,85 @@ func (c *collector) filterRows(conjuncts []plan.Expr, rec arrow.RecordBatch) (ar
 	return out, nil
 }
 
-func (c *collector) filter(n *plan.FilterNode, in arrow.RecordBatch) (arrow.RecordBatch, error) {
-	out, err := c.filterRows(n.Predicates, in)
+// filter evaluates the conjuncts over the columns they read and keeps the
+// surviving rows by composing an index vector (no column is copied).
+func (c *collector) filter(n *plan.FilterNode, in *frame) (*frame, error) {
+	b, err := c.exprBatch(in, n.Predicates)
 	if err != nil {
 		return nil, err
 	}
-	defer out.Release()
-	return recolumn(n.Schema(), out)
+	defer b.Release()
+	sel, err := c.ev.EvalPredicate(c.ctx, n.Predicates, b, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer sel.Release()
+	if err := checkCtx(c.ctx); err != nil {
+		return nil, err
+	}
+	rows, err := ops.SelectTrue(in.rows, sel)
+	if err != nil {
+		return nil, internalError("%v", err)
+	}
+	if len(rows) == in.rows {
+		return in.withSchema(n.Schema()), nil
+	}
+	return in.gather(n.Schema(), rows), nil
+}
+
+// computeExprs evaluates exprs in list order, each over all rows of in,
+// reading a compact batch of the columns they use; a plain column
+// reference (possibly aliased) passes its column through unevaluated. The
+// returned columns are new references.
+func (c *collector) computeExprs(exprs []plan.Expr, in *frame) ([]fcol, error) {
+	var evaluated []plan.Expr
+	for _, e := range exprs {
+		if _, ok := isPlainColumn(e); !ok {
+			evaluated = append(evaluated, e)
+		}
+	}
+	var b arrow.RecordBatch
+	if len(evaluated) > 0 {
+		var err error
+		if b, err = c.exprBatch(in, evaluated); err != nil {
+			return nil, err
+		}
+		defer b.Release()
+	}
+	out := make([]fcol, 0, len(exprs))
+	fail := func(err error) ([]fcol, error) {
+		for _, fc := range out {
+			fc.arr.Release()
+		}
+		return nil, err
+	}
+	for _, e := range exprs {
+		if name, ok := isPlainColumn(e); ok {
+			fc, err := in.col(name)
+			if err != nil {
+				return fail(err)
+			}
+			fc.arr.Retain()
+			out = append(out, fc)
+			continue
+		}
+		a, err := c.evalExpr(e, b)
+		if err != nil {
+			return fail(err)
+		}
+		out = append(out, fcol{arr: a})
+	}
+	return out, nil
 }
 
 // project computes one column per expression, each over every input row (a
 // literal is broadcast to the input's height by the evaluator).
-func (c *collector) project(n *plan.ProjectNode, in arrow.RecordBatch) (arrow.RecordBatch, error) {
-	cols, err := c.evalExprs(n.Exprs, in)
+func (c *collector) project(n *plan.ProjectNode, in *frame) (*frame, error) {
+	cols, err := c.computeExprs(n.Exprs, in)
 	if err != nil {
 		return nil, err
 	}
-	defer releaseAll(cols)
-	return conform(n.Schema(), cols, in.NumRows())
+	return &frame{schema: n.Schema(), rows: in.rows, cols: cols}, nil
 }
 
 // withColumns evaluates every expression over the input (a simultaneous
@@ -51,41 +112,54 @@ func (c *collector) project(n *plan.ProjectNode, in arrow.RecordBatch) (arrow.Re
 // computed column where an expression produces the name, the input column
 // of that name otherwise. The temporaries of a synthesized window below are
 // not in the resolved schema, so they are not passed through.
-func (c *collector) withColumns(n *plan.WithColumnsNode, in arrow.RecordBatch) (arrow.RecordBatch, error) {
-	computed, err := c.evalExprs(n.Exprs, in)
+func (c *collector) withColumns(n *plan.WithColumnsNode, in *frame) (*frame, error) {
+	computed, err := c.computeExprs(n.Exprs, in)
 	if err != nil {
 		return nil, err
 	}
-	defer releaseAll(computed)
-	byName := make(map[string]arrow.Array, len(computed))
+	defer func() {
+		for _, fc := range computed {
+			fc.arr.Release()
+		}
+	}()
+	byName := make(map[string]fcol, len(computed))
 	for i, e := range n.Exprs {
 		byName[plan.OutputName(e)] = computed[i]
 	}
 	s := n.Schema()
-	cols := make([]arrow.Array, s.Len())
+	cols := make([]fcol, s.Len())
 	for i, f := range s.Fields() {
-		if a, ok := byName[f.Name]; ok {
-			cols[i] = a
-			continue
+		fc, ok := byName[f.Name]
+		if !ok {
+			if fc, err = in.col(f.Name); err != nil {
+				return nil, err
+			}
 		}
-		if cols[i], err = columnByName(in, f.Name); err != nil {
-			return nil, err
-		}
+		cols[i] = fc
 	}
-	return conform(s, cols, in.NumRows())
+	for _, fc := range cols {
+		fc.arr.Retain()
+	}
+	return &frame{schema: s, rows: in.rows, cols: cols}, nil
 }
 
 // sort orders the input stably by its keys (each evaluated over all rows,
-// in order). With k >= 0 only the first k rows of the order are produced
-// (top-k; the same rows as sorting everything and keeping k).
-func (c *collector) sort(n *plan.SortNode, in arrow.RecordBatch, k int64) (arrow.RecordBatch, error) {
+// in order) by composing the permutation into the columns. With k >= 0 only
+// the first k rows of the order are produced (top-k; the same rows as
+// sorting everything and keeping k).
+func (c *collector) sort(n *plan.SortNode, in *frame, k int64) (*frame, error) {
 	exprs := make([]plan.Expr, len(n.Keys))
 	desc := make([]bool, len(n.Keys))
 	nullsLast := make([]bool, len(n.Keys))
 	for i, key := range n.Keys {
 		exprs[i], desc[i], nullsLast[i] = key.Expr, key.Desc, key.NullsLast
 	}
-	keys, err := c.evalExprs(exprs, in)
+	b, err := c.exprBatch(in, exprs)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Release()
+	keys, err := c.evalExprs(exprs, b)
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +168,7 @@ func (c *collector) sort(n *plan.SortNode, in arrow.RecordBatch, k int64) (arrow
 		return nil, err
 	}
 	var perm []int32
-	if k >= 0 && k < in.NumRows() {
+	if k >= 0 && k < int64(in.rows) {
 		perm, err = ops.TopK(keys, desc, nullsLast, int(k))
 	} else {
 		perm, err = ops.SortIndices(keys, desc, nullsLast)
@@ -102,26 +176,14 @@ func (c *collector) sort(n *plan.SortNode, in arrow.RecordBatch, k int64) (arrow
 	if err != nil {
 		return nil, internalError("%v", err)
 	}
-	return c.takeRecord(n.Schema(), in, perm)
+	return c.reorder(n.Schema(), in, perm), nil
 }
 
-// takeRecord gathers rows of in by index (-1 = null) under schema s.
-func (c *collector) takeRecord(s plan.Schema, in arrow.RecordBatch, idx []int32) (arrow.RecordBatch, error) {
-	if isIdentity(idx, int(in.NumRows())) {
-		return recolumn(s, in) // already in order, nothing dropped: no copy
+// reorder returns the rows idx of in (-1 = a row of nulls), sharing the
+// input when idx is the identity.
+func (c *collector) reorder(s plan.Schema, in *frame, idx []int32) *frame {
+	if isIdentity(idx, in.rows) {
+		return in.withSchema(s)
 	}
-	out, err := ops.TakeRecord(c.mem, in, idx)
-	if err != nil {
-		return nil, internalError("%v", err)
-	}
-	defer out.Release()
-	return recolumn(s, out)
-}
-
-// slice keeps rows [offset, offset+length) clamped to the input (limit is
-// slice from 0); it shares the input's buffers.
-func (c *collector) slice(s plan.Schema, in arrow.RecordBatch, offset, length int64) (arrow.RecordBatch, error) {
-	out := ops.SliceRecord(in, offset, length)
-	defer out.Release()
-	return recolumn(s, out)
+	return in.gather(s, idx)
 }

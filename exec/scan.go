@@ -223,3 +223,13 @@ func sourceLabel(s plan.Source) (name string) {
 	}()
 	return s.Name()
 }
+
+// scanFrame is scan as a frame.
+func (c *collector) scanFrame(n *plan.ScanNode) (*frame, error) {
+	rec, err := c.scan(n)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	return frameOf(n.Schema(), rec)
+}

@@ -1,0 +1,89 @@
+// Package dfopt is the front door: it wires the plan builder, the optimizer
+// and the Arrow executor together for programs that want all three.
+//
+// Build a plan with package plan's fluent builder, wrap it with Lazy, then
+// explain or collect it:
+//
+//	lf := dfopt.Lazy(plan.Scan(trades).
+//		WithColumns(plan.Col("notional").Div(plan.Col("qty")).Alias("price")).
+//		Filter(plan.Col("symbol").Eq(plan.Lit("ACME"))))
+//	text, err := lf.Explain(true)   // the optimized plan and why
+//	res, err := lf.Collect(ctx)     // an Arrow record, or a *plan.Error
+//
+// Hosts that embed only the optimizer use packages plan, legality and rules
+// directly; they need neither this package nor Arrow.
+package dfopt
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dfopt/dfopt/exec"
+	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/rules"
+)
+
+// LazyFrame is a plan together with the optimizer flags and executor
+// options it will be collected with. It is a value: every With method
+// returns a modified copy.
+type LazyFrame struct {
+	root  plan.Node
+	flags rules.Flags
+	opts  exec.Options
+}
+
+// Lazy wraps a built plan with the default flags (every bounded-tier rule
+// on) and default executor options.
+func Lazy(f plan.Frame) LazyFrame { return LazyFrame{root: f.Node(), flags: rules.DefaultFlags()} }
+
+// LazyPlan wraps an existing plan tree.
+func LazyPlan(root plan.Node) LazyFrame { return LazyFrame{root: root, flags: rules.DefaultFlags()} }
+
+// WithFlags selects the rules (rules.NoFlags() collects the plan as written).
+func (lf LazyFrame) WithFlags(flags rules.Flags) LazyFrame {
+	lf.flags = flags
+	return lf
+}
+
+// WithOptions sets the executor options (allocator, extensions).
+func (lf LazyFrame) WithOptions(opts exec.Options) LazyFrame {
+	lf.opts = opts
+	return lf
+}
+
+// Plan returns the plan as built.
+func (lf LazyFrame) Plan() plan.Node { return lf.root }
+
+// Optimize runs the optimizer and returns the rewritten plan, its counters
+// and its trace.
+func (lf LazyFrame) Optimize() (rules.Result, error) {
+	res, err := rules.Optimize(lf.root, lf.flags)
+	if err != nil {
+		return rules.Result{}, fmt.Errorf("optimize: %w", err)
+	}
+	return res, nil
+}
+
+// Explain returns the optimized plan as text with its counters and, with
+// why, every rewrite and refusal and the legality cell that decided it.
+func (lf LazyFrame) Explain(why bool) (string, error) {
+	res, err := lf.Optimize()
+	if err != nil {
+		return "", err
+	}
+	return rules.ExplainText(res, why), nil
+}
+
+// Collect optimizes the plan and runs it. The result owns Arrow memory:
+// call Release on it. A failed collect returns a *plan.Error (see
+// plan.AsError) naming the error kind and the expression that raised it.
+func (lf LazyFrame) Collect(ctx context.Context) (*exec.Result, error) {
+	res, err := rules.Optimize(lf.root, lf.flags)
+	if err != nil {
+		if _, isPlanError := plan.AsError(err); isPlanError {
+			return nil, err // the plan does not resolve: the same error a collect would give
+		}
+		return nil, fmt.Errorf("optimize: %w", err)
+	}
+	return exec.Collect(ctx, res.Plan, lf.opts)
+}

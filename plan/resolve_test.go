@@ -201,7 +201,12 @@ func TestResolveAggregate(t *testing.T) {
 	a, b, s, k := Col("a"), Col("b"), Col("s"), Col("k")
 	runResolveCases(t, []resolveCase{
 		{name: "grouped", plan: st.GroupBy(k, s).Agg(a.Sum().Alias("t"), a.Count(), Len(), s.First().Alias("fs"), b.Max().Alias("mb"), Col("f").Mean()).Node(),
-			schema: "[k: int64, s: string?, t: int64?, a: int64, len: int64, fs: string?, mb: int64?, f: float64?]"},
+			schema: "[k: int64, s: string?, t: int64?, a: int64, len: int64, fs: string?, mb: int64, f: float64?]"},
+		// A group is never empty: over a non-null operand an aggregate is non-null, unless there are no keys.
+		{name: "grouped nullability", plan: st.GroupBy(k).Agg(b.Sum(), b.Min().Alias("mn"), b.First().Alias("fb"), b.Mean().Alias("m"), Col("i").Last().Alias("li")).Node(),
+			schema: "[k: int64, b: int64, mn: int64, fb: int64, m: float64, li: int32?]"},
+		{name: "global nullability", plan: st.Agg(b.Sum(), b.Min().Alias("mn"), b.First().Alias("fb"), b.Mean().Alias("m"), Col("i").Last().Alias("li")).Node(),
+			schema: "[b: int64?, mn: int64?, fb: int64?, m: float64?, li: int32?]"},
 		{name: "global", plan: st.Agg(b.Sum(), a.Count(), Len(), Col("q").Min(), b.First().Alias("fb"), k.Count().Alias("ck")).Node(),
 			schema: "[b: int64?, a: int64, len: int64, q: bool?, fb: int64?, ck: int64]"},
 		{name: "computed key", plan: st.GroupBy(k.Add(Lit(1)).Alias("k1"), Col("i")).Agg(Len()).Node(), schema: "[k1: int64, i: int32?, len: int64]"},
@@ -351,13 +356,13 @@ func TestResolveWindowSynthesis(t *testing.T) {
 	st := Scan(std(t))
 	a, b, k, s := Col("a"), Col("b"), Col("k"), Col("s")
 	runResolveCases(t, []resolveCase{
-		{name: "project", plan: st.Select(k, b.Sum().Over(k).Alias("t")).Node(), schema: "[k: int64, t: int64?]"},
-		{name: "project keeps the written name", plan: st.Select(b.Sum().Over(k)).Node(), schema: "[b: int64?]"},
-		{name: "project expression over a window", plan: st.Select(b.Sum().Over(k).Add(b.Mul(Lit(2)))).Node(), schema: "[b: int64?]"},
+		{name: "project", plan: st.Select(k, b.Sum().Over(k).Alias("t"), a.Sum().Over(k).Alias("u")).Node(), schema: "[k: int64, t: int64, u: int64?]"},
+		{name: "project keeps the written name", plan: st.Select(b.Sum().Over(k)).Node(), schema: "[b: int64]"},
+		{name: "project expression over a window", plan: st.Select(b.Sum().Over(k).Add(a.Mul(Lit(2)))).Node(), schema: "[b: int64?]"},
 		{name: "project len window", plan: st.Select(k, Len().Over(k)).Node(), schema: "[k: int64, len: int64]"},
-		{name: "with_columns appends", plan: st.WithColumns(b.Sum().Over(k, s).Alias("t")).Node(), schema: strings.TrimSuffix(stdSchemaText, "]") + ", t: int64?]"},
-		{name: "with_columns replaces in place", plan: st.WithColumns(b.Max().Over(k)).Node(),
-			schema: "[a: int64?, b: int64?, i: int32?, f: float64?, s: string?, p: bool?, k: int64, q: bool]"},
+		{name: "with_columns appends", plan: st.WithColumns(b.Sum().Over(k, s).Alias("t")).Node(), schema: strings.TrimSuffix(stdSchemaText, "]") + ", t: int64]"},
+		{name: "with_columns replaces in place", plan: st.WithColumns(a.Max().Over(k).Alias("b"), Col("i").First().Over(k).Alias("a")).Node(),
+			schema: "[a: int32?, b: int64?, i: int32?, f: float64?, s: string?, p: bool?, k: int64, q: bool]"},
 		{name: "with_columns mixes", plan: st.WithColumns(a.Count().Over(k).Alias("n"), Lit(1).Alias("one"), Len().Over(s)).Node(),
 			schema: strings.TrimSuffix(stdSchemaText, "]") + ", n: int64, one: int64, len: int64]"},
 		{name: "window type error names the written expression", plan: st.Select(k, s.Sum().Over(k)).Node(),
@@ -379,7 +384,7 @@ func TestResolveWindowNode(t *testing.T) {
 	win := func(es ...E) Node { return &WindowNode{Input: st.Node(), Exprs: unwrap(es)} }
 	runResolveCases(t, []resolveCase{
 		{name: "window", plan: win(b.Sum().Over(k).Alias("w"), Len().Over(k).Alias("n")),
-			schema: strings.TrimSuffix(stdSchemaText, "]") + ", w: int64?, n: int64]"},
+			schema: strings.TrimSuffix(stdSchemaText, "]") + ", w: int64, n: int64]"},
 		{name: "not aliased", plan: win(b.Sum().Over(k)),
 			err: &wantErr{kind: InvalidPlan, path: "plan.exprs[0]", node: "window [sum(b).over(k)]", expr: "sum(b).over(k)", msg: "window: each entry must be an aliased over()"}},
 		{name: "alias of a non-window", plan: win(b.Sum().Over(k).Alias("w"), b.Alias("x")),
@@ -403,20 +408,20 @@ func TestWindowShape(t *testing.T) {
 		explain string
 	}{
 		{"project, temp names avoid input columns", st.Select(k, b.Sum().Over(k).Alias("t"), b.Max().Over(k).Add(b), b.Min().Over(k).Alias("u")),
-			"project [k, __over_1 as t, __over_3 + b as b, __over_4 as u]  [k: int64, t: int64?, b: int64?, u: int64?]\n" +
+			"project [k, __over_1 as t, __over_3 + b as b, __over_4 as u]  [k: int64, t: int64, b: int64, u: int64]\n" +
 				"  window [sum(b).over(k) as __over_1, max(b).over(k) as __over_3, min(b).over(k) as __over_4]  " +
-				"[k: int64, b: int64, __over_0: int64, __over_2: string, __over_1: int64?, __over_3: int64?, __over_4: int64?]\n" +
+				"[k: int64, b: int64, __over_0: int64, __over_2: string, __over_1: int64, __over_3: int64, __over_4: int64]\n" +
 				"    scan t  [k: int64, b: int64, __over_0: int64, __over_2: string]\n"},
 		{"with_columns does not pass temporaries through", st.WithColumns(b.Sum().Over(k).Alias("t"), b.Count().Over(k).Alias("__over_0")),
-			"with_columns [__over_1 as t, __over_3 as __over_0]  [k: int64, b: int64, __over_0: int64, __over_2: string, t: int64?]\n" +
+			"with_columns [__over_1 as t, __over_3 as __over_0]  [k: int64, b: int64, __over_0: int64, __over_2: string, t: int64]\n" +
 				"  window [sum(b).over(k) as __over_1, count(b).over(k) as __over_3]  " +
-				"[k: int64, b: int64, __over_0: int64, __over_2: string, __over_1: int64?, __over_3: int64]\n" +
+				"[k: int64, b: int64, __over_0: int64, __over_2: string, __over_1: int64, __over_3: int64]\n" +
 				"    scan t  [k: int64, b: int64, __over_0: int64, __over_2: string]\n"},
 		{"with_columns over with_columns", st.WithColumns(b.Sum().Over(k).Alias("t")).WithColumns(Col("t").Max().Over(k).Alias("m")),
-			"with_columns [__over_1 as m]  [k: int64, b: int64, __over_0: int64, __over_2: string, t: int64?, m: int64?]\n" +
-				"  window [max(t).over(k) as __over_1]  [k: int64, b: int64, __over_0: int64, __over_2: string, t: int64?, __over_1: int64?]\n" +
-				"    with_columns [__over_1 as t]  [k: int64, b: int64, __over_0: int64, __over_2: string, t: int64?]\n" +
-				"      window [sum(b).over(k) as __over_1]  [k: int64, b: int64, __over_0: int64, __over_2: string, __over_1: int64?]\n" +
+			"with_columns [__over_1 as m]  [k: int64, b: int64, __over_0: int64, __over_2: string, t: int64, m: int64]\n" +
+				"  window [max(t).over(k) as __over_1]  [k: int64, b: int64, __over_0: int64, __over_2: string, t: int64, __over_1: int64]\n" +
+				"    with_columns [__over_1 as t]  [k: int64, b: int64, __over_0: int64, __over_2: string, t: int64]\n" +
+				"      window [sum(b).over(k) as __over_1]  [k: int64, b: int64, __over_0: int64, __over_2: string, __over_1: int64]\n" +
 				"        scan t  [k: int64, b: int64, __over_0: int64, __over_2: string]\n"},
 	} {
 		r := mustResolve(t, tc.plan.Node())

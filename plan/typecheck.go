@@ -230,21 +230,25 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 			allNull = allNull && nulls[i]
 		}
 		return t, allNull, nil
+	// Aggregates see one group or partition, which is never empty (a
+	// keyed group has a first row; so has a window partition): over a
+	// non-null operand they are never null. Only an aggregate without keys
+	// can see no rows at all, and resolveAggregate makes those nullable.
 	case FuncSum:
 		if !types[0].IsNumeric() {
 			return Invalid, false, unary("a number")
 		}
 		if types[0] == Int32 {
-			return Int64, true, nil
+			return Int64, nulls[0], nil
 		}
-		return types[0], true, nil
+		return types[0], nulls[0], nil
 	case FuncMean:
 		if !types[0].IsNumeric() {
 			return Invalid, false, unary("a number")
 		}
-		return Float64, true, nil
+		return Float64, nulls[0], nil
 	case FuncMin, FuncMax, FuncFirst, FuncLast:
-		return types[0], true, nil
+		return types[0], nulls[0], nil
 	case FuncCount, FuncLen:
 		return Int64, false, nil
 	}

@@ -60,10 +60,11 @@ func TestTypeOfEveryFunction(t *testing.T) {
 		{b.TryCast(String), fieldOK{"b", String, false}}, {Lit("1").TryCast(Int64), fieldOK{"literal", Int64, true}},
 		{Lit(1.5).TryCast(Bool), fieldOK{"literal", Bool, false}}, {q.TryCast(Int32), fieldOK{"q", Int32, false}},
 		// windows
-		{b.Sum().Over(k), fieldOK{"b", Int64, true}}, {i.Sum().Over(k), fieldOK{"i", Int64, true}},
+		{b.Sum().Over(k), fieldOK{"b", Int64, false}}, {i.Sum().Over(k), fieldOK{"i", Int64, true}},
 		{f.Mean().Over(k, s), fieldOK{"f", Float64, true}}, {a.Count().Over(k), fieldOK{"a", Int64, false}},
 		{Len().Over(k), fieldOK{"len", Int64, false}}, {s.Min().Over(k), fieldOK{"s", String, true}},
-		{b.Sum().Alias("t").Over(k), fieldOK{"t", Int64, true}}, {b.Sum().Over(k).Add(Lit(1)), fieldOK{"b", Int64, true}},
+		{b.Sum().Alias("t").Over(k), fieldOK{"t", Int64, false}}, {b.Sum().Over(k).Add(Lit(1)), fieldOK{"b", Int64, false}},
+		{a.Sum().Over(k).Add(b), fieldOK{"a", Int64, true}}, {b.First().Over(k), fieldOK{"b", Int64, false}}, {Col("q").Max().Over(k), fieldOK{"q", Bool, false}},
 		// udf: the declared result, always nullable
 		{CallUDF(incWrap, b), fieldOK{"b", Int64, true}},
 	} {
@@ -86,11 +87,11 @@ func TestAggTypeOf(t *testing.T) {
 		e    E
 		want fieldOK
 	}{
-		{b.Sum(), fieldOK{"b", Int64, true}}, {i.Sum(), fieldOK{"i", Int64, true}}, {f.Sum(), fieldOK{"f", Float64, true}},
-		{b.Mean(), fieldOK{"b", Float64, true}}, {i.Mean(), fieldOK{"i", Float64, true}},
-		{s.Min(), fieldOK{"s", String, true}}, {p.Max(), fieldOK{"p", Bool, true}}, {b.Min(), fieldOK{"b", Int64, true}},
+		{b.Sum(), fieldOK{"b", Int64, false}}, {i.Sum(), fieldOK{"i", Int64, true}}, {f.Sum(), fieldOK{"f", Float64, true}},
+		{b.Mean(), fieldOK{"b", Float64, false}}, {i.Mean(), fieldOK{"i", Float64, true}},
+		{s.Min(), fieldOK{"s", String, true}}, {p.Max(), fieldOK{"p", Bool, true}}, {b.Min(), fieldOK{"b", Int64, false}},
 		{a.Count(), fieldOK{"a", Int64, false}}, {Len(), fieldOK{"len", Int64, false}},
-		{b.First(), fieldOK{"b", Int64, true}}, {i.Last(), fieldOK{"i", Int32, true}},
+		{b.First(), fieldOK{"b", Int64, false}}, {i.Last(), fieldOK{"i", Int32, true}},
 		{b.Add(a).Sum().Alias("t"), fieldOK{"t", Int64, true}}, {Len().Alias("n"), fieldOK{"n", Int64, false}},
 		{CallUDF(builtinUDF(t, "inc_wrap"), b).Sum(), fieldOK{"b", Int64, true}},
 	} {

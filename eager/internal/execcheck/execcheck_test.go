@@ -2,11 +2,17 @@ package execcheck
 
 import (
 	"context"
+	"fmt"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/prop"
 
 	"github.com/dfopt/dfopt/eager"
 	"github.com/dfopt/dfopt/eager/internal/eagertest"
 	"github.com/dfopt/dfopt/exec"
+	"github.com/dfopt/dfopt/plan"
 )
 
 // TestAgainstExecutor holds eager.FromPlan against exec.Collect on every
@@ -53,4 +59,51 @@ func TestAgainstExecutor(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRandomAgainstExecutor holds eager.FromPlan against exec.Collect on
+// random plans: the same outcome bit for bit (or the same error), and no
+// leak on either side.
+func TestRandomAgainstExecutor(t *testing.T) {
+	ctx := context.Background()
+	props := gopter.NewProperties(eagertest.Parameters(eagertest.Tests(600)))
+	props.Property("eager agrees with exec", prop.ForAll(func(n plan.Node) string {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		e := eagerOutcome(ctx, mem, n)
+		x := execOutcome(ctx, mem, n)
+		if d := eagertest.DiffOutcomes(e, x); d != "" {
+			return "eager vs exec: " + d + "\nplan:\n" + plan.Explain(n)
+		}
+		if mem.CurrentAlloc() != 0 {
+			return fmt.Sprintf("%d bytes still allocated\nplan:\n%s", mem.CurrentAlloc(), plan.Explain(n))
+		}
+		return ""
+	}, eagertest.GenPlan()))
+	props.TestingRun(t)
+}
+
+func eagerOutcome(ctx context.Context, mem memory.Allocator, n plan.Node) eagertest.Outcome {
+	df, err := eager.FromPlan(ctx, n, eager.Options{Mem: mem})
+	if err != nil {
+		return eagertest.Outcome{Err: err}
+	}
+	defer df.Release()
+	rows, err := df.Rows()
+	if err != nil {
+		return eagertest.Outcome{Err: fmt.Errorf("reading rows: %w", err)}
+	}
+	return eagertest.Outcome{Schema: df.Schema(), Rows: rows}
+}
+
+func execOutcome(ctx context.Context, mem memory.Allocator, n plan.Node) eagertest.Outcome {
+	res, err := exec.Collect(ctx, n, exec.Options{Mem: mem})
+	if err != nil {
+		return eagertest.Outcome{Err: err}
+	}
+	defer res.Release()
+	rows, err := res.Rows()
+	if err != nil {
+		return eagertest.Outcome{Err: fmt.Errorf("reading rows: %w", err)}
+	}
+	return eagertest.Outcome{Schema: res.Schema, Rows: rows}
 }

@@ -1,0 +1,431 @@
+package eagertest
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+
+	"github.com/leanovate/gopter"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// Adversarial tables for random plans: every type, nulls, NaNs with
+// payloads, both zeros, infinities, the integer extremes, duplicates, and
+// strings that parse (or nearly parse) as other types.
+var (
+	tAdv = table("adv",
+		cl("i", plan.Int64, i64(0), i64(-1), i64(math.MinInt64), i64(math.MaxInt64), nI64, i64(1), i64(2), i64(2)),
+		nn("j", plan.Int32, i32(0), i32(-1), i32(math.MinInt32), i32(math.MaxInt32), i32(5), i32(1), i32(2), i32(2)),
+		cl("f", plan.Float64, f64(nanA), f64(negZero), f64(0), f64(math.Inf(1)), f64(math.Inf(-1)), nF64, f64(1.5), f64(nanB)),
+		cl("s", plan.String, str(""), str("a"), nStr, str("héllo"), str("1"), str("-0.0"), str("NaN"), str("true")),
+		cl("b", plan.Bool, plan.BoolValue(true), plan.BoolValue(false), null(plan.Bool), plan.BoolValue(true),
+			plan.BoolValue(false), null(plan.Bool), plan.BoolValue(true), plan.BoolValue(true)),
+	)
+	tAdv2 = table("adv2",
+		nn("i", plan.Int64, i64(2), i64(0), i64(7), i64(-1)),
+		cl("x", plan.Float64, f64(2), f64(negZero), nF64, f64(nanB)),
+		nn("s", plan.String, str("a"), str(""), str("zz"), str("1")),
+	)
+	randTables = []*plan.Table{tAdv, tAdv, tAdv2, tT, tD, tF, tN}
+)
+
+// planGen draws random plans from one source of randomness.
+type planGen struct {
+	r    *rand.Rand
+	next int // for fresh output names
+}
+
+// GenPlan generates random plans over the adversarial tables: mostly
+// well-typed chains of every node kind (windows, joins of every kind,
+// unions, extensions, pushed and projected scans), with a share of
+// ill-typed expressions and invalid parameters. The shrinker offers a
+// node's inputs (each a smaller valid plan) as candidates.
+func GenPlan() gopter.Gen {
+	return func(p *gopter.GenParameters) *gopter.GenResult {
+		g := &planGen{r: p.Rng}
+		steps := 1 + p.Rng.Intn(2+p.MaxSize/25)
+		return gopter.NewGenResult(g.chain(steps), shrinkPlan)
+	}
+}
+
+func shrinkPlan(v any) gopter.Shrink {
+	n, ok := v.(plan.Node)
+	if !ok || n == nil {
+		return gopter.NoShrink
+	}
+	var cands []any
+	for _, c := range n.Children() {
+		if c != nil {
+			cands = append(cands, c)
+		}
+	}
+	i := 0
+	return func() (any, bool) {
+		if i >= len(cands) {
+			return nil, false
+		}
+		i++
+		return cands[i-1], true
+	}
+}
+
+func (g *planGen) chance(p float64) bool { return g.r.Float64() < p }
+
+func (g *planGen) name() string {
+	g.next++
+	return fmt.Sprintf("c%d", g.next)
+}
+
+// chain builds a scan and steps operations on top of it.
+func (g *planGen) chain(steps int) plan.Node {
+	n := g.scan()
+	for i := 0; i < steps; i++ {
+		s, ok := schemaOf(n)
+		if !ok {
+			break // already ill-typed: keep it as a failing case
+		}
+		n = g.op(n, s)
+	}
+	return n
+}
+
+// schemaOf resolves a partial plan (test-side, to know what to generate).
+func schemaOf(n plan.Node) (plan.Schema, bool) {
+	r, err := plan.Resolve(n)
+	if err != nil {
+		return plan.Schema{}, false
+	}
+	return r.Schema(), true
+}
+
+func (g *planGen) scan() plan.Node {
+	t := randTables[g.r.Intn(len(randTables))]
+	n := plan.Scan(t).Node().(*plan.ScanNode)
+	if !g.chance(0.25) {
+		return n
+	}
+	c := *n
+	names := t.Schema().Names()
+	if g.chance(0.6) {
+		c.Projected = true
+		for _, name := range names {
+			if g.chance(0.6) {
+				c.Columns = append(c.Columns, name)
+			}
+		}
+		g.r.Shuffle(len(c.Columns), func(i, j int) { c.Columns[i], c.Columns[j] = c.Columns[j], c.Columns[i] })
+	}
+	if g.chance(0.5) {
+		support := plan.Exact
+		if g.chance(0.3) {
+			support = plan.Inexact
+		}
+		c.Pushed = []plan.PushedPredicate{{Expr: g.expr(t.Schema(), plan.Bool, 2), Support: support}}
+	}
+	return &c
+}
+
+// op adds one operation over n, whose schema is s.
+func (g *planGen) op(n plan.Node, s plan.Schema) plan.Node {
+	f := plan.FromNode(n)
+	switch g.r.Intn(13) {
+	case 0, 1:
+		k := 1 + g.r.Intn(2)
+		preds := make([]plan.E, k)
+		for i := range preds {
+			preds[i] = plan.Wrap(g.expr(s, plan.Bool, 3))
+		}
+		return f.Filter(preds...).Node()
+	case 2:
+		return f.Select(g.outputs(s, 1+g.r.Intn(3), false)...).Node()
+	case 3:
+		return f.WithColumns(g.outputs(s, 1+g.r.Intn(2), true)...).Node()
+	case 4:
+		k := 1 + g.r.Intn(2)
+		keys := make([]plan.SortKey, k)
+		for i := range keys {
+			keys[i] = plan.SortKey{Expr: g.expr(s, g.anyType(), 2), Desc: g.chance(0.5), NullsLast: g.chance(0.5)}
+		}
+		return f.Sort(keys...).Node()
+	case 5:
+		if g.chance(0.5) {
+			return f.Head(int64(g.r.Intn(7)) - boolInt(g.chance(0.03))).Node()
+		}
+		return f.Slice(int64(g.r.Intn(7))-boolInt(g.chance(0.03)), int64(g.r.Intn(7))).Node()
+	case 6, 7:
+		return g.aggregate(f, s)
+	case 8, 9:
+		return g.join(f, s)
+	case 10:
+		other := n
+		if g.chance(0.5) {
+			other = f.Filter(plan.Wrap(g.expr(s, plan.Bool, 2))).Node()
+		}
+		return f.Union(plan.FromNode(other)).Node()
+	case 11:
+		var subset []string
+		for _, name := range s.Names() {
+			if g.chance(0.3) {
+				subset = append(subset, name)
+			}
+		}
+		if g.chance(0.05) {
+			subset = append(subset, "nope")
+		}
+		return f.Distinct(subset...).Node()
+	default:
+		return f.Extension(plan.IdentityExtension).Node()
+	}
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// outputs draws projection or with_columns entries, some with over(),
+// mostly aliased to fresh names (or, for with_columns, to existing ones).
+func (g *planGen) outputs(s plan.Schema, k int, replace bool) []plan.E {
+	out := make([]plan.E, k)
+	for i := range out {
+		var e plan.Expr
+		if g.chance(0.25) {
+			e = g.window(s)
+		} else {
+			e = g.expr(s, g.anyType(), 3)
+		}
+		switch {
+		case g.chance(0.1):
+			// unaliased: the output name is derived (and may collide)
+		case replace && s.Len() > 0 && g.chance(0.4):
+			e = &plan.Alias{Expr: e, Name: s.Field(g.r.Intn(s.Len())).Name}
+		default:
+			e = &plan.Alias{Expr: e, Name: g.name()}
+		}
+		out[i] = plan.Wrap(e)
+	}
+	return out
+}
+
+// window draws agg(x).over(keys) possibly inside arithmetic.
+func (g *planGen) window(s plan.Schema) plan.Expr {
+	agg := g.aggCall(s)
+	k := 1 + g.r.Intn(2)
+	if g.chance(0.03) {
+		k = 0
+	}
+	keys := make([]plan.Expr, k)
+	for i := range keys {
+		keys[i] = g.expr(s, g.anyType(), 1)
+	}
+	var e plan.Expr = &plan.Over{Agg: agg, PartitionBy: keys}
+	if g.chance(0.3) {
+		e = &plan.Call{Fn: plan.FuncIsNull, Args: []plan.Expr{e}}
+	}
+	return e
+}
+
+// aggCall draws an aggregate call over a row expression.
+func (g *planGen) aggCall(s plan.Schema) plan.Expr {
+	fns := []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast}
+	fn := fns[g.r.Intn(len(fns))]
+	if fn == plan.FuncLen {
+		return &plan.Call{Fn: fn}
+	}
+	t := g.anyType()
+	if (fn == plan.FuncSum || fn == plan.FuncMean) && !g.chance(0.05) {
+		t = []plan.Type{plan.Int32, plan.Int64, plan.Float64}[g.r.Intn(3)]
+	}
+	return &plan.Call{Fn: fn, Args: []plan.Expr{g.expr(s, t, 2)}}
+}
+
+func (g *planGen) aggregate(f plan.Frame, s plan.Schema) plan.Node {
+	nk := g.r.Intn(3)
+	keys := make([]plan.E, nk)
+	for i := range keys {
+		e := g.expr(s, g.anyType(), 1)
+		if _, isCol := e.(*plan.Column); !isCol || g.chance(0.5) {
+			e = &plan.Alias{Expr: e, Name: g.name()}
+		}
+		keys[i] = plan.Wrap(e)
+	}
+	na := 1 + g.r.Intn(3)
+	aggs := make([]plan.E, na)
+	for i := range aggs {
+		var e plan.Expr = &plan.Alias{Expr: g.aggCall(s), Name: g.name()}
+		if g.chance(0.03) {
+			e = g.expr(s, plan.Int64, 1) // not an aggregate
+		}
+		aggs[i] = plan.Wrap(e)
+	}
+	return f.GroupBy(keys...).Agg(aggs...).Node()
+}
+
+func (g *planGen) join(f plan.Frame, ls plan.Schema) plan.Node {
+	right := g.chain(g.r.Intn(2))
+	rs, ok := schemaOf(right)
+	kinds := plan.JoinKinds()
+	how := kinds[g.r.Intn(len(kinds))]
+	if !ok || how == plan.CrossJoin {
+		return f.CrossJoin(plan.FromNode(right)).Node()
+	}
+	var lk, rk []plan.E
+	for _, lf := range ls.Fields() {
+		for _, rf := range rs.Fields() {
+			if _, ok := plan.JoinKeyType(lf.Type, rf.Type); ok && len(lk) < 2 && g.chance(0.4) {
+				var l, r plan.Expr = &plan.Column{Name: lf.Name}, &plan.Column{Name: rf.Name}
+				if g.chance(0.2) {
+					l = g.expr(ls, lf.Type, 2)
+				}
+				lk, rk = append(lk, plan.Wrap(l)), append(rk, plan.Wrap(r))
+			}
+		}
+	}
+	if len(lk) == 0 && g.chance(0.9) {
+		return f.CrossJoin(plan.FromNode(right)).Node()
+	}
+	j := f.Join(plan.FromNode(right), how, lk, rk)
+	if g.chance(0.2) {
+		j = j.WithSuffix("_" + g.name())
+	}
+	return j.Node()
+}
+
+var allTypes = []plan.Type{plan.Bool, plan.Int32, plan.Int64, plan.Float64, plan.String}
+
+func (g *planGen) anyType() plan.Type { return allTypes[g.r.Intn(len(allTypes))] }
+
+// expr draws an expression of type t (usually) over s.
+func (g *planGen) expr(s plan.Schema, t plan.Type, depth int) plan.Expr {
+	if g.chance(0.02) {
+		return g.illTyped(s, depth)
+	}
+	if depth <= 0 || g.chance(0.3) {
+		return g.leaf(s, t)
+	}
+	d := depth - 1
+	switch t {
+	case plan.Bool:
+		switch g.r.Intn(7) {
+		case 0:
+			ot := g.anyType()
+			fns := []plan.Func{plan.FuncEq, plan.FuncNe, plan.FuncLt, plan.FuncLe, plan.FuncGt, plan.FuncGe}
+			return call(fns[g.r.Intn(len(fns))], g.expr(s, ot, d), g.expr(s, ot, d))
+		case 1:
+			return call([]plan.Func{plan.FuncAnd, plan.FuncOr}[g.r.Intn(2)], g.expr(s, plan.Bool, d), g.expr(s, plan.Bool, d))
+		case 2:
+			return call(plan.FuncNot, g.expr(s, plan.Bool, d))
+		case 3:
+			return call([]plan.Func{plan.FuncIsNull, plan.FuncIsNotNull}[g.r.Intn(2)], g.expr(s, g.anyType(), d))
+		case 4:
+			return call(plan.FuncIsNaN, g.expr(s, plan.Float64, d))
+		case 5:
+			return g.cast(s, t, d)
+		default:
+			return g.cond(s, t, d)
+		}
+	case plan.String:
+		switch g.r.Intn(3) {
+		case 0:
+			return call(plan.FuncConcat, g.expr(s, plan.String, d), g.expr(s, plan.String, d))
+		case 1:
+			return g.cast(s, t, d)
+		default:
+			return g.cond(s, t, d)
+		}
+	}
+	// numeric
+	switch g.r.Intn(8) {
+	case 0, 1, 2:
+		fns := []plan.Func{plan.FuncAdd, plan.FuncSub, plan.FuncMul, plan.FuncDiv, plan.FuncMod}
+		return call(fns[g.r.Intn(len(fns))], g.expr(s, t, d), g.expr(s, t, d))
+	case 3:
+		return call([]plan.Func{plan.FuncNeg, plan.FuncAbs}[g.r.Intn(2)], g.expr(s, t, d))
+	case 4:
+		if t == plan.Int64 {
+			if g.chance(0.5) {
+				return call(plan.FuncStrLen, g.expr(s, plan.String, d))
+			}
+			names := []string{"inc_wrap", "checked_double", "nd_seq"}
+			u, _ := udfs.Lookup(names[g.r.Intn(len(names))])
+			return &plan.UDFCall{UDF: u, Args: []plan.Expr{g.expr(s, plan.Int64, d)}}
+		}
+		return g.cast(s, t, d)
+	case 5:
+		return g.cast(s, t, d)
+	default:
+		return g.cond(s, t, d)
+	}
+}
+
+func call(fn plan.Func, args ...plan.Expr) plan.Expr { return &plan.Call{Fn: fn, Args: args} }
+
+func (g *planGen) cast(s plan.Schema, t plan.Type, d int) plan.Expr {
+	return &plan.Cast{Expr: g.expr(s, g.anyType(), d), To: t, Strict: g.chance(0.6)}
+}
+
+func (g *planGen) cond(s plan.Schema, t plan.Type, d int) plan.Expr {
+	if g.chance(0.5) {
+		return call(plan.FuncIf, g.expr(s, plan.Bool, d), g.expr(s, t, d), g.expr(s, t, d))
+	}
+	return call(plan.FuncCoalesce, g.expr(s, t, d), g.expr(s, t, d))
+}
+
+// leaf is a column of type t when there is one, else a literal.
+func (g *planGen) leaf(s plan.Schema, t plan.Type) plan.Expr {
+	var cands []string
+	for _, f := range s.Fields() {
+		if f.Type == t {
+			cands = append(cands, f.Name)
+		}
+	}
+	if len(cands) > 0 && g.chance(0.7) {
+		return &plan.Column{Name: cands[g.r.Intn(len(cands))]}
+	}
+	return &plan.Literal{Value: g.value(t)}
+}
+
+func (g *planGen) value(t plan.Type) plan.Value {
+	if g.chance(0.1) {
+		return plan.NullValue(t)
+	}
+	switch t {
+	case plan.Bool:
+		return plan.BoolValue(g.chance(0.5))
+	case plan.Int32:
+		return plan.Int32Value([]int32{0, 1, -1, 2, math.MinInt32, math.MaxInt32}[g.r.Intn(6)])
+	case plan.Int64:
+		return plan.Int64Value([]int64{0, 1, -1, 2, 3, math.MinInt64, math.MaxInt64}[g.r.Intn(7)])
+	case plan.Float64:
+		return plan.Float64Value([]float64{0, negZero, 1.5, -2, nanA, math.Inf(1), math.Inf(-1), 1e300}[g.r.Intn(8)])
+	}
+	return plan.StringValue([]string{"", "a", "1", "héllo", "-0.0", "x"}[g.r.Intn(6)])
+}
+
+// illTyped draws a likely ill-typed expression: an unknown column, or a
+// function over arguments of random types, or an aggregate outside its
+// place.
+func (g *planGen) illTyped(s plan.Schema, depth int) plan.Expr {
+	switch g.r.Intn(3) {
+	case 0:
+		return &plan.Column{Name: "missing"}
+	case 1:
+		return g.aggCall(s)
+	}
+	fns := plan.Funcs()
+	fn := fns[g.r.Intn(len(fns))]
+	lo, hi := fn.Arity()
+	n := lo
+	if hi != lo {
+		n = lo + g.r.Intn(2)
+	}
+	args := make([]plan.Expr, n)
+	for i := range args {
+		args[i] = g.leaf(s, g.anyType())
+	}
+	_ = depth
+	return &plan.Call{Fn: fn, Args: args}
+}

@@ -499,3 +499,21 @@ func TestUnresolved(t *testing.T) {
 		t.Error("Unresolved(nil) != nil")
 	}
 }
+
+func TestDroppedRightKeys(t *testing.T) {
+	k, a, b := Col("k").Expr(), Col("a").Expr(), Col("b").Expr()
+	for _, how := range JoinKinds() {
+		j := &JoinNode{How: how, LeftOn: []Expr{k, a, b, &Alias{Expr: k, Name: "k"}}, RightOn: []Expr{k, b, Col("b").Add(Lit(0)).Expr(), k}}
+		got := DroppedRightKeys(j)
+		if how != InnerJoin && how != LeftJoin {
+			if got != nil {
+				t.Errorf("%s join drops %v", how, got)
+			}
+			continue
+		}
+		// only k = k qualifies: a = b differ by name, b = b + 0 is computed, (k as k) = k is aliased
+		if len(got) != 1 || !got["k"] {
+			t.Errorf("%s join drops %v, want only k", how, got)
+		}
+	}
+}

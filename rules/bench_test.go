@@ -1,0 +1,128 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+	"testing"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+var tABC = mustTable("abc", field("a", plan.Int64), field("b", plan.Int64), field("c", plan.Int64))
+
+// chain alternates with_columns and filters over one scan, n nodes above
+// it. With movable=false each with_columns computes a partial expression,
+// so every filter stops right away; with movable=true each with_columns is
+// total and every filter sinks to the scan (the quadratic trap for a naive
+// pushdown: filter i crosses i with_columns).
+func chain(n int, movable bool) plan.Node {
+	f := scan(tABC)
+	for i := 0; i < n; i++ {
+		if i%2 == 0 {
+			if movable {
+				f = f.WithColumns(lit(int64(i)).Alias("b"))
+			} else {
+				f = f.WithColumns(col("b").Add(lit(int64(i))).Alias("b"))
+			}
+		} else {
+			f = f.Filter(col("a").Gt(lit(int64(i))))
+		}
+	}
+	return f.Node()
+}
+
+func wideTable(n int) *plan.Table {
+	fields := make([]plan.Field, n)
+	for i := range fields {
+		fields[i] = field("c"+strconv.Itoa(i), plan.Int64)
+	}
+	return mustTable("wide"+strconv.Itoa(n), fields...)
+}
+
+// wide selects n columns, half renamed, under a filter, over an n-column
+// with_columns over an n-column scan.
+func wide(n int) plan.Node {
+	tbl := wideTable(n)
+	with := make([]plan.E, n)
+	sel := make([]plan.E, n)
+	for i := 0; i < n; i++ {
+		name := "c" + strconv.Itoa(i)
+		with[i] = col(name).Alias("w" + strconv.Itoa(i))
+		if i%2 == 0 {
+			sel[i] = col("w" + strconv.Itoa(i))
+		} else {
+			sel[i] = col(name).Alias("r" + strconv.Itoa(i))
+		}
+	}
+	return scan(tbl).WithColumns(with...).Select(sel...).Filter(col("c1").Gt(lit(0))).Select(sel[:n/2]...).Node()
+}
+
+func benchOptimize(b *testing.B, n plan.Node) {
+	r, err := plan.Resolve(n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	size := plan.Size(r)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Optimize(r, DefaultFlags()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(size), "ns/node")
+}
+
+func BenchmarkChain(b *testing.B) {
+	for _, movable := range []bool{false, true} {
+		for _, n := range []int{100, 1000, 10000, 100000} {
+			b.Run(fmt.Sprintf("movable=%v/n=%d", movable, n), func(b *testing.B) { benchOptimize(b, chain(n, movable)) })
+		}
+	}
+}
+
+// BenchmarkSteps5000 is the shape of Polars issue 27911: 5,000 chained
+// with_columns and filters.
+func BenchmarkSteps5000(b *testing.B) { benchOptimize(b, chain(5000, false)) }
+
+func BenchmarkWide(b *testing.B) {
+	for _, n := range []int{1000, 5000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) { benchOptimize(b, wide(n)) })
+	}
+}
+
+// TestChain100k optimizes the 100,000-node chains once in verify mode: no
+// stack overflow, the schema is preserved, and the movable chain collapses
+// as expected.
+func TestChain100k(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long")
+	}
+	for _, movable := range []bool{false, true} {
+		n := chain(100000, movable)
+		res, err := Optimize(n, allFlags())
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := res.Counters
+		if movable {
+			// 50,000 filters sink to the scan (comparisons are partial in
+			// the bounded tier, so they do not fuse); 49,999 dead
+			// with_columns go.
+			if c.PushedFilters != 50000 || c.FusedFilters != 0 || c.DroppedNodes != 49999 {
+				t.Errorf("movable chain counters: %s", c)
+			}
+			if plan.Size(res.Plan) != 50002 {
+				t.Errorf("movable chain: %d nodes left, want 50002", plan.Size(res.Plan))
+			}
+		} else if c.PushedFilters != 0 || c.FusedFilters != 0 {
+			t.Errorf("partial chain counters: %s", c)
+		}
+		again, err := Optimize(res.Plan, DefaultFlags())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !plan.Equal(again.Plan, res.Plan) {
+			t.Error("not idempotent")
+		}
+	}
+}

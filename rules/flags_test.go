@@ -1,0 +1,212 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dfopt/dfopt/legality"
+	"github.com/dfopt/dfopt/plan"
+)
+
+// busy is a plan on which every rule fires.
+func busy() plan.Node {
+	x := scan(tT).
+		WithColumns(col("b").Alias("x")).
+		Filter(col("a").Gt(lit(1))).
+		Filter(col("p")).
+		Select(col("a"), col("x"), col("s"))
+	return x.JoinOn(x, plan.InnerJoin, "a").Select(col("x"), col("x_right")).Node()
+}
+
+func TestBusyPlanFiresEveryRule(t *testing.T) {
+	res, err := Optimize(busy(), allFlags())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Counters
+	if c.PushedFilters == 0 || c.FusedFilters == 0 || c.FusedProjections == 0 || c.PrunedProjections == 0 ||
+		c.ScanProjections == 0 || c.SharedSubplans == 0 {
+		t.Errorf("expected every rule to fire on the busy plan: %s\n%s", c, ExplainText(res, true))
+	}
+	golden(t, "busy", report(resolve(t, busy()), res))
+	checkAgreement(t, res)
+}
+
+func TestFlagOffSilencesRule(t *testing.T) {
+	counterOf := map[string]func(Counters) int{
+		FlagPredicatePushdown: func(c Counters) int { return c.PushedFilters },
+		FlagFilterFusion:      func(c Counters) int { return c.FusedFilters },
+		FlagProjectionFusion:  func(c Counters) int { return c.FusedProjections },
+		FlagProjectionPruning: func(c Counters) int {
+			return c.PrunedProjections + c.DroppedColumns + c.DroppedNodes + c.ScanProjections
+		},
+		FlagSharedSubplans: func(c Counters) int { return c.SharedSubplans },
+	}
+	plans := []plan.Node{busy(), scan(tT).Filter(col("a").Gt(lit(1))).Filter(col("p")).Node()}
+	for _, rule := range Rules() {
+		for i, p := range plans {
+			f := allFlags()
+			if err := setFlag(&f, rule.Name, false); err != nil {
+				t.Fatal(err)
+			}
+			res, err := Optimize(p, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := counterOf[rule.Name](res.Counters); n != 0 {
+				t.Errorf("plan %d, %s off: its counters are %d", i, rule.Name, n)
+			}
+			for _, e := range res.Trace {
+				if e.Rule == rule.Name {
+					t.Errorf("plan %d, %s off: trace entry %s", i, rule.Name, e)
+				}
+				cell, _ := res.Table.Lookup(e.Cell)
+				if e.Cell != "" && cell.Rule == rule.Name {
+					t.Errorf("plan %d, %s off: its cell %s is in the trace", i, rule.Name, e.Cell)
+				}
+			}
+			checkAgreement(t, res)
+		}
+	}
+}
+
+func setFlag(f *Flags, name string, v bool) error {
+	m := f.Map()
+	m[name] = v
+	nf, err := FlagsFromMap(m)
+	if err != nil {
+		return err
+	}
+	nf.Table = f.Table
+	*f = nf
+	return nil
+}
+
+func TestArmFlags(t *testing.T) {
+	cases := []struct {
+		arm  string
+		plan plan.Node
+	}{
+		{FlagScanPushdown, scan(src).Filter(col("a").Gt(lit(1))).Node()},
+		{FlagScanProjection, scan(tAB).Select(col("a")).Node()},
+		{FlagJoinPruning, scan(tL).JoinOn(scan(tR), plan.InnerJoin, "k").Select(col("v_right")).Node()},
+	}
+	for _, c := range cases {
+		t.Run(c.arm, func(t *testing.T) {
+			on, err := Optimize(c.plan, allFlags())
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := allFlags()
+			if err := setFlag(&f, c.arm, false); err != nil {
+				t.Fatal(err)
+			}
+			off, err := Optimize(c.plan, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plan.Equal(on.Plan, off.Plan) {
+				t.Errorf("switching %s off changed nothing", c.arm)
+			}
+			if !plan.Equal(off.Plan, resolve(t, c.plan)) {
+				t.Errorf("with %s off the plan should be unchanged:\n%s", c.arm, plan.Explain(off.Plan))
+			}
+			found := false
+			for _, e := range off.Trace {
+				found = found || e.Flag == c.arm
+			}
+			if !found {
+				t.Errorf("the trace does not say that %s stopped a rewrite", c.arm)
+			}
+		})
+	}
+}
+
+func TestFlagsFromMap(t *testing.T) {
+	f, err := FlagsFromMap(map[string]bool{"predicate_pushdown": false, "verify": true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.PredicatePushdown || !f.FilterFusion || !f.Verify || !f.ScanPushdown {
+		t.Errorf("FlagsFromMap should start from the defaults: %+v", f)
+	}
+	_, err = FlagsFromMap(map[string]bool{"predicate_pushdwn": true, "fusion": false})
+	if err == nil {
+		t.Fatal("unknown flags must be rejected")
+	}
+	for _, want := range []string{`"fusion"`, `"predicate_pushdwn"`, "predicate_pushdown", "scan_pushdown"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q should mention %s", err, want)
+		}
+	}
+	if NoFlags() != (Flags{}) {
+		t.Error("NoFlags runs nothing")
+	}
+	for _, r := range Rules() {
+		if !DefaultFlags().Enabled(r.Name) {
+			t.Errorf("rule %s is off by default", r.Name)
+		}
+		for _, a := range r.Arms {
+			if !DefaultFlags().Enabled(a) {
+				t.Errorf("arm %s is off by default", a)
+			}
+		}
+	}
+	if DefaultFlags().Verify {
+		t.Error("verify is a test mode, off by default")
+	}
+	names := FlagNames()
+	if len(names) != 9 {
+		t.Errorf("FlagNames = %v", names)
+	}
+}
+
+func TestRulesAreDeclared(t *testing.T) {
+	want := []string{FlagPredicatePushdown, FlagFilterFusion, FlagProjectionFusion, FlagProjectionPruning, FlagSharedSubplans}
+	rules := Rules()
+	if len(rules) != len(want) {
+		t.Fatalf("%d rules", len(rules))
+	}
+	seen := map[legality.CellID]bool{}
+	for i, r := range rules {
+		if r.Name != want[i] {
+			t.Errorf("rule %d is %s, want %s (fixed order)", i, r.Name, want[i])
+		}
+		if len(r.Cells) == 0 || len(r.Matches) == 0 || r.Doc == "" || r.rewrite == nil {
+			t.Errorf("rule %s is incompletely declared", r.Name)
+		}
+		for _, c := range r.Cells {
+			seen[c] = true
+		}
+	}
+	for _, id := range legality.Default().IDs() {
+		if !seen[id] {
+			t.Errorf("cell %s is consulted by no rule", id)
+		}
+	}
+}
+
+func TestNoFlagsOnlyResolves(t *testing.T) {
+	in := busy()
+	res, err := Optimize(in, NoFlags())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !plan.Equal(res.Plan, resolve(t, in)) || len(res.Trace) != 0 || res.Counters != (Counters{}) {
+		t.Errorf("NoFlags changed something: %s", ExplainText(res, true))
+	}
+}
+
+func TestOptimizeErrors(t *testing.T) {
+	if _, err := Optimize(nil, DefaultFlags()); err == nil {
+		t.Error("nil plan")
+	}
+	_, err := Optimize(scan(tT).Filter(col("nope").Gt(lit(1))).Node(), DefaultFlags())
+	if err == nil || !strings.Contains(err.Error(), "resolve") {
+		t.Errorf("an unresolvable plan must fail to resolve: %v", err)
+	}
+	pe, ok := plan.AsError(err)
+	if !ok || pe.Kind != plan.UnknownColumn {
+		t.Errorf("the resolve error must stay a *plan.Error: %v", err)
+	}
+}

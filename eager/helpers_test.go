@@ -50,3 +50,6 @@ func mustTable(t testing.TB, name string, fields []plan.Field, cols ...[]plan.Va
 }
 
 var bg = context.Background()
+
+// mathNaNPayload is a quiet NaN with a payload.
+var mathNaNPayload = math.Float64frombits(0x7ff8_0000_0000_0bad)

@@ -16,9 +16,10 @@ import (
 // scan reads a source. Pushed conjuncts classified Exact in the plan must
 // hold exactly on the output; the executor applies, itself and in list
 // order, every such conjunct the source does not (now) classify Exact — for
-// example all of them for sources without a classifier, such as *plan.Table
-// and ArrowSource. Inexact conjuncts are left to the source: the plan keeps
-// them above the scan.
+// example all of them for sources without a classifier, such as ArrowSource,
+// and all of them for a *plan.Table, whose classification is a policy it
+// leaves to the executor (plan.Table.WithPushdown). Inexact conjuncts are
+// left to the source: the plan keeps them above the scan.
 func (c *collector) scan(n *plan.ScanNode) (arrow.RecordBatch, error) {
 	name := sourceLabel(n.Source)
 	var apply []plan.Expr
@@ -28,8 +29,9 @@ func (c *collector) scan(n *plan.ScanNode) (arrow.RecordBatch, error) {
 			exprs[i] = p.Expr
 		}
 		now, _ := plan.ClassifyPredicates(n.Source, exprs) // a failing classifier answers Unsupported
+		_, isTable := n.Source.(*plan.Table)               // a *plan.Table classifies but never filters
 		for i, p := range n.Pushed {
-			if p.Support == plan.Exact && now[i] != plan.Exact {
+			if p.Support == plan.Exact && (isTable || now[i] != plan.Exact) {
 				apply = append(apply, p.Expr)
 			}
 		}

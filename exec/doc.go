@@ -67,7 +67,9 @@
 // or a ParquetSource (OpenParquet), which decodes only the requested columns
 // and skips row groups whose statistics refute an Inexact pushed conjunct.
 // A pushed conjunct the plan marks Exact must hold on the scan's output: the
-// executor applies it itself unless the source classifies it Exact. Source
+// executor applies it itself unless the source classifies it Exact (a
+// *plan.Table never filters, so its Exact conjuncts are always applied by
+// the executor). Source
 // failures are *plan.Error of kind source_error naming the source (and the
 // file, for Parquet).
 //

@@ -11,6 +11,8 @@ type Table struct {
 	schema  Schema
 	columns [][]Value
 	rows    int
+	// pushdown is the support simple comparisons get (see WithPushdown).
+	pushdown PredicateSupport
 }
 
 // NewTable checks that every column has the schema's type, that columns are
@@ -62,3 +64,51 @@ func (t *Table) EstimatedRows() (int64, bool) { return int64(t.rows), true }
 
 // SupportsProjection reports true: reading a subset of columns is free.
 func (t *Table) SupportsProjection() bool { return true }
+
+// WithPushdown returns a copy of the table that accepts pushed conjuncts of
+// the form `column op literal` (op one of the six comparisons, in either
+// order) with the given support, and answers Unsupported for every other
+// conjunct. It exists so that tests and the oracle's generators can exercise
+// scan pushdown without a real storage layer: an Exact table is filtered by
+// the executor exactly as the filter would have done; an Inexact table
+// returns all its rows, which is the weakest legal Inexact behaviour, so a
+// rewrite that wrongly drops an Inexact conjunct is observable.
+func (t *Table) WithPushdown(s PredicateSupport) *Table {
+	c := *t
+	if s > Exact {
+		s = Unsupported
+	}
+	c.pushdown = s
+	return &c
+}
+
+// Pushdown returns the support the table gives simple comparisons.
+func (t *Table) Pushdown() PredicateSupport { return t.pushdown }
+
+// ClassifyPredicates answers the table's pushdown support for each conjunct
+// that compares a column with a literal, and Unsupported for the rest.
+func (t *Table) ClassifyPredicates(conjuncts []Expr) []PredicateSupport {
+	out := make([]PredicateSupport, len(conjuncts))
+	if t.pushdown == Unsupported {
+		return out
+	}
+	for i, c := range conjuncts {
+		if IsColumnLiteralComparison(c) {
+			out[i] = t.pushdown
+		}
+	}
+	return out
+}
+
+// IsColumnLiteralComparison reports whether e is a comparison of a column
+// with a non-null literal, in either order: the conjuncts storage layers
+// commonly evaluate from statistics.
+func IsColumnLiteralComparison(e Expr) bool {
+	c, ok := e.(*Call)
+	if !ok || !c.Fn.IsComparison() || len(c.Args) != 2 {
+		return false
+	}
+	col := func(x Expr) bool { _, ok := x.(*Column); return ok }
+	lit := func(x Expr) bool { l, ok := x.(*Literal); return ok && !l.Value.IsNull() }
+	return (col(c.Args[0]) && lit(c.Args[1])) || (lit(c.Args[0]) && col(c.Args[1]))
+}

@@ -88,13 +88,13 @@ func (c Case) String() string {
 	return b.String()
 }
 
-// TablesEqual reports whether two tables have the same name, schema and
-// values, floats compared by bits.
+// TablesEqual reports whether two tables have the same name, schema,
+// pushdown policy and values, floats compared by bits.
 func TablesEqual(a, b *plan.Table) bool {
 	if a == b {
 		return true
 	}
-	if a == nil || b == nil || a.Name() != b.Name() || a.Rows() != b.Rows() || !a.Schema().Equal(b.Schema()) {
+	if a == nil || b == nil || a.Name() != b.Name() || a.Rows() != b.Rows() || a.Pushdown() != b.Pushdown() || !a.Schema().Equal(b.Schema()) {
 		return false
 	}
 	for i := 0; i < a.Schema().Len(); i++ {
@@ -152,6 +152,7 @@ func CanonicalNaNs(c Case) Case {
 			continue
 		}
 		if nt, err := plan.NewTable(t.Name(), t.Schema(), cols); err == nil {
+			nt = nt.WithPushdown(t.Pushdown())
 			tables[i] = nt
 			remap[t] = nt
 		}

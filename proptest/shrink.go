@@ -435,7 +435,10 @@ func keepRows(t *plan.Table, keep func(r int) bool) (*plan.Table, bool) {
 		cols[j] = out
 	}
 	nt, err := plan.NewTable(t.Name(), t.Schema(), cols)
-	return nt, err == nil
+	if err != nil {
+		return nil, false
+	}
+	return nt.WithPushdown(t.Pushdown()), true
 }
 
 // bulkRowCuts empties tables or halves them.
@@ -545,7 +548,10 @@ func setCell(t *plan.Table, j, r int, v plan.Value) (*plan.Table, bool) {
 	col[r] = v
 	cols[j] = col
 	nt, err := plan.NewTable(t.Name(), t.Schema(), cols)
-	return nt, err == nil
+	if err != nil {
+		return nil, false
+	}
+	return nt.WithPushdown(t.Pushdown()), true
 }
 
 // referencedNames returns every column name the plan's expressions and
@@ -588,7 +594,10 @@ func dropColumns(t *plan.Table, drop map[string]bool) (*plan.Table, bool) {
 		return nil, false
 	}
 	nt, err := plan.NewTable(t.Name(), s, cols)
-	return nt, err == nil
+	if err != nil {
+		return nil, false
+	}
+	return nt.WithPushdown(t.Pushdown()), true
 }
 
 // stripColumn replaces every reference to the named column by the zero

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/plan/planjson"
@@ -57,7 +58,11 @@ func runExplain(env *environment, args []string) int {
 		if *raw {
 			break
 		}
-		fmt.Fprint(env.stdout, rules.ExplainText(res, *why))
+		text := rules.ExplainText(res, *why)
+		if !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		fmt.Fprint(env.stdout, text)
 	case "dot":
 		fmt.Fprint(env.stdout, rules.ExplainDOT(doc.Plan, res))
 	case "json":

@@ -223,7 +223,11 @@ func encodeInline(t *plan.Table, p *path) (*jvalue, error) {
 		col.obj = append(col.obj, jmember{key: "values", val: values})
 		cols.arr = append(cols.arr, col)
 	}
-	return &jvalue{kind: jObject, obj: []jmember{{key: "columns", val: cols}}}, nil
+	obj := []jmember{{key: "columns", val: cols}}
+	if t.Pushdown() != plan.Unsupported {
+		obj = append(obj, jmember{key: "pushdown", val: &jvalue{kind: jString, s: t.Pushdown().String()}})
+	}
+	return &jvalue{kind: jObject, obj: obj}, nil
 }
 
 func encodeExpect(e *Expect) (*jvalue, error) {

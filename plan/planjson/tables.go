@@ -30,10 +30,24 @@ func (d *decoder) decodeTables(v *jvalue, p *path) (map[string]*TableSpec, *Erro
 }
 
 func (d *decoder) decodeTable(name string, v *jvalue, p *path) (*TableSpec, *Error) {
-	if err := checkFields(v, p, "a table", []string{"columns", "parquet"}); err != nil {
+	if err := checkFields(v, p, "a table", []string{"columns", "parquet", "pushdown"}); err != nil {
 		return nil, err
 	}
 	cols, pq := v.get("columns"), v.get("parquet")
+	if pd := v.get("pushdown"); pd != nil && cols != nil {
+		spec, err := inlineTable(name, cols, p.field("columns"))
+		if err != nil {
+			return nil, err
+		}
+		support, err := decodeSupport(pd, p.field("pushdown"))
+		if err != nil {
+			return nil, err
+		}
+		spec.Inline = spec.Inline.WithPushdown(support)
+		return spec, nil
+	} else if pd != nil {
+		return nil, errAt(pd, p.field("pushdown"), `"pushdown" applies to inline tables only (a Parquet file classifies its own conjuncts)`)
+	}
 	switch {
 	case cols != nil && pq != nil:
 		return nil, errAt(v, p, `a table is either inline ("columns") or a Parquet file ("parquet"), not both`)
@@ -156,4 +170,22 @@ func inlineTable(name string, v *jvalue, p *path) (*TableSpec, *Error) {
 		return nil, e
 	}
 	return &TableSpec{Inline: t}, nil
+}
+
+// decodeSupport reads an inline table's "pushdown" policy: "exact",
+// "inexact" or "unsupported" (see plan.Table.WithPushdown).
+func decodeSupport(v *jvalue, p *path) (plan.PredicateSupport, *Error) {
+	s, err := str(v, p)
+	if err != nil {
+		return 0, err
+	}
+	switch s {
+	case "exact":
+		return plan.Exact, nil
+	case "inexact":
+		return plan.Inexact, nil
+	case "unsupported":
+		return plan.Unsupported, nil
+	}
+	return 0, errAt(v, p, `unknown pushdown support %q (want "exact", "inexact" or "unsupported")`, s)
 }

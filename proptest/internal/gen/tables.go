@@ -129,5 +129,14 @@ func (g *gen) table(i int) *plan.Table {
 		empty := make([][]plan.Value, len(fields))
 		t, _ = plan.NewTable(name, schema, empty)
 	}
+	// Some tables accept pushed comparisons, so that scan pushdown (cell
+	// pp.scan) both fires and refuses: Exact ones are filtered exactly by
+	// the executor, Inexact ones return every row.
+	switch r := g.r.Intn(6); {
+	case r < 2:
+		t = t.WithPushdown(plan.Exact)
+	case r < 3:
+		t = t.WithPushdown(plan.Inexact)
+	}
 	return t
 }

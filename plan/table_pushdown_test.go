@@ -1,0 +1,39 @@
+package plan
+
+import "testing"
+
+func TestTableWithPushdownClassifiesColumnLiteralComparisons(t *testing.T) {
+	s := MustSchema(Field{Name: "a", Type: Int64, Nullable: true}, Field{Name: "b", Type: Int64, Nullable: true})
+	base, err := NewTable("t", s, [][]Value{{Int64Value(1)}, {Int64Value(2)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conj := []Expr{
+		Col("a").Gt(Lit(1)).Expr(),               // column op literal
+		Lit(3).Le(Col("b")).Expr(),               // literal op column
+		Col("a").Gt(Col("b")).Expr(),             // two columns
+		Col("a").Div(Col("b")).Gt(Lit(1)).Expr(), // computed
+		Col("a").Eq(Null(Int64)).Expr(),          // null literal
+		Col("a").IsNull().Expr(),                 // not a comparison
+	}
+	want := []bool{true, true, false, false, false, false}
+	for _, support := range []PredicateSupport{Unsupported, Inexact, Exact} {
+		tbl := base.WithPushdown(support)
+		if base.Pushdown() != Unsupported {
+			t.Fatal("WithPushdown must not modify the original table")
+		}
+		got, err := ClassifyPredicates(tbl, conj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range conj {
+			w := Unsupported
+			if want[i] {
+				w = support
+			}
+			if got[i] != w {
+				t.Errorf("%v table: `%s` classified %v, want %v", support, conj[i], got[i], w)
+			}
+		}
+	}
+}

@@ -81,7 +81,10 @@ func (df *DataFrame) WithColumns(exprs ...plan.Expr) (*DataFrame, error) {
 
 // Window appends one column per entry, each an over() aliased to its
 // column name: the window node plan.Resolve synthesizes under a project or
-// with_columns, as an operation of its own.
+// with_columns, as an operation of its own. The appended columns are
+// ordinary columns of the new frame, so later steps pass them through
+// (FromPlan, unlike this method, knows when a with_columns sits directly
+// over a synthesized window and drops them, as plan.Resolve does).
 func (df *DataFrame) Window(exprs ...plan.Expr) (*DataFrame, error) {
 	return df.apply(func() plan.Node { return &plan.WindowNode{Exprs: exprs} }, nil,
 		func(in []plan.Schema) (step, error) { return prepareWindow(in[0], exprs, "") })

@@ -55,6 +55,9 @@ func TestRandomPlans(t *testing.T) {
 	props.TestingRun(t)
 }
 
+// evalKinds are the kinds only evaluation raises.
+var evalKinds = map[plan.ErrorKind]bool{plan.DivideByZero: true, plan.Overflow: true, plan.InvalidCast: true, plan.UDFError: true}
+
 func checkRandom(mem memory.Allocator, n plan.Node) string {
 	resolved, rerr := plan.Resolve(n)
 	got := outcome(mem, n, false)
@@ -68,6 +71,15 @@ func checkRandom(mem memory.Allocator, n plan.Node) string {
 		ge, _ := plan.AsError(got.Err)
 		if re, _ := plan.AsError(rerr); ge.Path != re.Path {
 			return fmt.Sprintf("FromPlan error path %q, Resolve's %q", ge.Path, re.Path)
+		}
+		// The method chain evaluates each step at once: it reports either
+		// Resolve's error or an evaluation error of a step below it.
+		m := outcome(mem, n, true)
+		if m.Err == nil {
+			return fmt.Sprintf("Resolve fails (%v), the method chain succeeds", rerr)
+		}
+		if me, _ := plan.AsError(m.Err); me == nil || (!evalKinds[me.Kind] && !me.Same(ge)) {
+			return fmt.Sprintf("methods: %v, Resolve: %v", m.Err, rerr)
 		}
 		return ""
 	}

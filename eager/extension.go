@@ -19,8 +19,9 @@ import (
 // ownership of, with the columns of the operator's output schema (names and
 // types, in order); buffers should come from mem. An error that is a
 // *plan.Error is passed through; any other becomes a udf_error naming the
-// operator. node is the plan node being evaluated under FromPlan, and a
-// node carrying only Def (no Inputs) under DataFrame.Extension.
+// operator. node is the plan node being evaluated under FromPlan (as
+// given: in an unresolved tree its Schema is empty), and a node carrying
+// only Def (no Inputs) under DataFrame.Extension.
 type ExtensionFunc func(ctx context.Context, node *plan.ExtensionNode, inputs []arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBatch, error)
 
 // Extensions maps extension operator names (plan.ExtensionDef.Name) to

@@ -60,7 +60,7 @@ func runRun(env *environment, args []string) int {
 	}
 	result, err := exec.Collect(context.Background(), root, exec.Options{})
 	if err != nil {
-		return reportFailedRun(env, file, *format, counters, err)
+		return reportFailedRun(env, file, *format, root, counters, err)
 	}
 	defer result.Release()
 	switch *format {
@@ -86,10 +86,13 @@ func runRun(env *environment, args []string) int {
 
 // reportFailedRun prints a failed collect: as the JSON error object with
 // --format json, else as one line on stderr; it exits 1 either way.
-func reportFailedRun(env *environment, file, format string, counters rules.Counters, err error) int {
+func reportFailedRun(env *environment, file, format string, root plan.Node, counters rules.Counters, err error) int {
 	pe, ok := plan.AsError(err)
 	if format == "json" {
 		obj := runJSON{Schema: []schemaJSON{}, Counters: counters}
+		if resolved, rErr := plan.Resolve(root); rErr == nil {
+			obj.Schema = schemaOf(resolved.Schema())
+		}
 		e := errorJSON{Kind: "internal", Row: nil, Message: err.Error()}
 		if ok {
 			e.Kind, e.Expr = string(pe.Kind), pe.Expr
@@ -136,11 +139,7 @@ type errorJSON struct {
 }
 
 func writeRunJSON(w io.Writer, r *exec.Result, counters rules.Counters) error {
-	obj := runJSON{Schema: make([]schemaJSON, r.Schema.Len()), Rows: [][]json.RawMessage{}, Counters: counters}
-	for i := range obj.Schema {
-		f := r.Schema.Field(i)
-		obj.Schema[i] = schemaJSON{Name: f.Name, Type: f.Type.String(), Nullable: f.Nullable}
-	}
+	obj := runJSON{Schema: schemaOf(r.Schema), Rows: [][]json.RawMessage{}, Counters: counters}
 	rows, err := r.Rows()
 	if err != nil {
 		return err
@@ -158,6 +157,15 @@ func writeRunJSON(w io.Writer, r *exec.Result, counters rules.Counters) error {
 	}
 	_, err = fmt.Fprintln(w, string(b))
 	return err
+}
+
+func schemaOf(s plan.Schema) []schemaJSON {
+	out := make([]schemaJSON, s.Len())
+	for i := range out {
+		f := s.Field(i)
+		out[i] = schemaJSON{Name: f.Name, Type: f.Type.String(), Nullable: f.Nullable}
+	}
+	return out
 }
 
 // jsonValue renders one value as in plan files: integers as JSON integers,

@@ -96,10 +96,13 @@ type sorter struct {
 	scratch []int32
 }
 
-// pair is a row with its sort word.
+// pair is a row with its sort word; for a string key, l is the string's
+// length (it fills what would be padding), which with the 8-byte prefix
+// word decides most comparisons without touching the string's bytes.
 type pair struct {
 	w uint64
 	i int32
+	l int32
 }
 
 // newSorter validates the keys and converts them to sortable form.
@@ -241,7 +244,7 @@ func (s *sorter) sortWords(idx []int32, words []uint64) {
 	}
 	p := s.pairBuf(n)
 	for j, r := range idx {
-		p[j] = pair{words[r], r}
+		p[j] = pair{w: words[r], i: r}
 	}
 	if n < radixMin {
 		slices.SortFunc(p, cmpPair)
@@ -334,7 +337,7 @@ func prefixWord(b []byte) uint64 {
 }
 
 // sortStrings sorts rows (ascending) by a string key, ties by row: by the
-// prefix word first, then each run of equal prefixes by the full bytes.
+// prefix word first, then each run of equal prefixes by length and bytes.
 func (s *sorter) sortStrings(idx []int32, c *sortCol) {
 	n := len(idx)
 	if n < 2 {
@@ -346,13 +349,14 @@ func (s *sorter) sortStrings(idx []int32, c *sortCol) {
 	}
 	p := s.pairBuf(n)
 	for j, r := range idx {
-		p[j] = pair{prefixWord(c.str(r)) ^ flip, r}
+		b := c.str(r)
+		p[j] = pair{w: prefixWord(b) ^ flip, i: r, l: int32(len(b))}
 	}
 	full := func(a, b pair) int {
 		if a.w != b.w {
 			return cmp.Compare(a.w, b.w)
 		}
-		if r := c.cmpVals(a.i, b.i); r != 0 {
+		if r := c.cmpTail(a, b); r != 0 {
 			return r
 		}
 		return cmp.Compare(a.i, b.i)
@@ -377,10 +381,38 @@ func (s *sorter) sortStrings(idx []int32, c *sortCol) {
 	}
 }
 
-// sameStrings reports whether every row of a run has the same string; such
-// a run (a heavily repeated key) is already in row order after the stable
-// radix pass and needs no comparison sort.
+// cmpTail compares two strings whose prefix words are equal (desc applied).
+// When either has at most 8 bytes, it is a prefix of the other (the word
+// holds all its bytes, zero padded, and the other's further bytes in the
+// word are zeros), so the shorter one is smaller; otherwise the bytes from
+// 8 on decide.
+func (c *sortCol) cmpTail(a, b pair) int {
+	var r int
+	if a.l <= 8 || b.l <= 8 {
+		r = cmp.Compare(a.l, b.l)
+	} else {
+		r = bytes.Compare(c.str(a.i)[8:], c.str(b.i)[8:])
+	}
+	if c.desc {
+		return -r
+	}
+	return r
+}
+
+// sameStrings reports whether every row of a run with equal prefix words has
+// the same string; such a run (a heavily repeated key) is already in row
+// order after the stable radix pass and needs no comparison sort. Strings of
+// at most 8 bytes are equal when their lengths are, with no byte access.
 func sameStrings(c *sortCol, run []pair) bool {
+	l := run[0].l
+	for _, p := range run[1:] {
+		if p.l != l {
+			return false
+		}
+	}
+	if l <= 8 {
+		return true
+	}
 	first := c.str(run[0].i)
 	for _, p := range run[1:] {
 		if !bytes.Equal(c.str(p.i), first) {

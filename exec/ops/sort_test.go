@@ -89,3 +89,32 @@ func TestSortErrors(t *testing.T) {
 		t.Errorf("TopK beyond the rows = %v, %v", got, err)
 	}
 }
+
+// TestSortStringsLarge runs the radix path (>= radixMin rows) on strings
+// that share their 8-byte prefix and differ in length or in later bytes,
+// with heavy repetition, against the reference stable sort.
+func TestSortStringsLarge(t *testing.T) {
+	mixed := []any{"abcdefghi", "abcdefgh\x00", "abcdefgh", "abcdefg", "abcdefgh\x00\x00", "abcdefghij", "abcdefghi\x00", nil, "", "abcdefgg"}
+	// Equal prefixes AND equal lengths, differing only after byte 8.
+	nine := []any{"abcdefghi", "abcdefgh\x00", "abcdefghz", "abcdefgha"}
+	for _, tc := range []struct {
+		vals []any
+		desc bool
+	}{{mixed, false}, {mixed, true}, {nine, false}, {nine, true}} {
+		vals, desc := tc.vals, tc.desc
+		mem := newMem(t)
+		c := keyCase{keys: []tcol{{dt: tStr, vals: make([]any, 3000)}}, desc: []bool{desc}, nullsLast: []bool{desc}}
+		for i := range c.keys[0].vals {
+			c.keys[0].vals[i] = vals[(i*7+i/13)%len(vals)]
+		}
+		keys := c.arrays(t, mem)
+		got, err := SortIndices(keys, c.desc, c.nullsLast)
+		releaseAll(keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := refSortIndices(c); !sameIdx(got, want) {
+			t.Errorf("desc=%v: got %v, want %v", desc, head(got), head(want))
+		}
+	}
+}

@@ -230,7 +230,7 @@ func (s *sorter) partitionNulls(idx []int32, c *sortCol) (vals, nulls []int32) {
 }
 
 // radixMin is the run length from which numeric runs use the radix sort.
-const radixMin = 1024
+const radixMin = 256
 
 // sortWords sorts rows (ascending) by their words, ties by row.
 func (s *sorter) sortWords(idx []int32, words []uint64) {

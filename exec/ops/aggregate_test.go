@@ -144,3 +144,21 @@ func TestAggregateErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestAggregateFirstAnyIDOrder checks first/last with ids that are not in
+// first-appearance order.
+func TestAggregateFirstAnyIDOrder(t *testing.T) {
+	mem := newMem(t)
+	arg := build(t, mem, tStr, "r0", "r1", "r2", "r3")
+	defer arg.Release()
+	for fn, want := range map[plan.Func][]any{plan.FuncFirst: {"r1", "r0", nil}, plan.FuncLast: {"r3", "r2", nil}} {
+		out, err := Aggregate(mem, fn, "f", arg, i32s(1, 0, 1, 0), 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cellsOf(out); !sameCells(got, want) {
+			t.Errorf("%s = %v, want %v", fn, got, want)
+		}
+		out.Release()
+	}
+}

@@ -25,7 +25,18 @@ func GroupIDs(keys []arrow.Array) (ids []int32, firstRows []int32, err error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("group: %w", err)
 	}
-	return ids, FirstRows(ids, groups), nil
+	// Ids are in first-appearance order, so group g's first row is where
+	// the running maximum id first reaches g.
+	firstRows = make([]int32, 0, groups)
+	for i, g := range ids {
+		if int(g) == len(firstRows) {
+			firstRows = append(firstRows, int32(i))
+			if len(firstRows) == groups {
+				break
+			}
+		}
+	}
+	return ids, firstRows, nil
 }
 
 // OneGroup returns the group ids of a keyless aggregate or an over() with no
@@ -34,23 +45,16 @@ func GroupIDs(keys []arrow.Array) (ids []int32, firstRows []int32, err error) {
 // 0, the other aggregates null).
 func OneGroup(rows int) []int32 { return make([]int32, rows) }
 
-// FirstRows returns the first row of each group, given ids in
-// first-appearance order (as GroupIDs makes them) and the number of groups.
-// A group with no row gets -1.
+// FirstRows returns the first row of each group given each row's group id
+// (ids in [0, groups)); a group with no row gets -1. GroupIDs already
+// returns these; FirstRows serves callers that hold only the ids.
 func FirstRows(ids []int32, groups int) []int32 {
 	first := make([]int32, groups)
 	for g := range first {
 		first[g] = -1
 	}
-	seen := 0
-	for i, g := range ids {
-		if int(g) == seen {
-			first[g] = int32(i)
-			seen++
-			if seen == groups {
-				break
-			}
-		}
+	for i := len(ids) - 1; i >= 0; i-- {
+		first[ids[i]] = int32(i)
 	}
 	return first
 }

@@ -148,3 +148,9 @@ func TestGroupIDsLarge(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstRowsAnyOrder(t *testing.T) {
+	if got := FirstRows(i32s(2, 0, 2, 1, 0), 4); !sameIdx(got, i32s(1, 3, 0, -1)) {
+		t.Errorf("FirstRows = %v, want [1 3 0 -1]", got)
+	}
+}

@@ -67,6 +67,43 @@ func (x *evalCtx) evalIf(e *plan.Call, in *input) (datum, error) {
 	return arrayDatum(rt, out), nil
 }
 
+// strict reports whether e is null wherever one of the columns it reads is
+// null and calls no UDF: built of columns, literals, aliases, casts and
+// null-propagating functions (not and/or, is_null, is_not_null, is_nan,
+// if or coalesce, which make values out of nulls).
+func strict(e plan.Expr) bool {
+	switch e := e.(type) {
+	case *plan.Column, *plan.Literal:
+		return true
+	case *plan.Alias:
+		return strict(e.Expr)
+	case *plan.Cast:
+		return strict(e.Expr)
+	case *plan.Call:
+		switch e.Fn {
+		case plan.FuncAdd, plan.FuncSub, plan.FuncMul, plan.FuncDiv, plan.FuncMod, plan.FuncNeg, plan.FuncAbs,
+			plan.FuncEq, plan.FuncNe, plan.FuncLt, plan.FuncLe, plan.FuncGt, plan.FuncGe, plan.FuncNot,
+			plan.FuncStrLen, plan.FuncConcat:
+			for _, a := range e.Args {
+				if !strict(a) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// rowMask is the bitmap of n rows with the rows idx set.
+func rowMask(idx []int32, n int) []byte {
+	m := make([]byte, (n+7)/8)
+	for _, i := range idx {
+		m[i>>3] |= 1 << (i & 7)
+	}
+	return m
+}
+
 // isLeaf reports whether e is a column or a literal, possibly aliased.
 func isLeaf(e plan.Expr) bool {
 	switch plan.Unalias(e).(type) {
@@ -104,14 +141,27 @@ func (x *evalCtx) evalBranch(b plan.Expr, in *input, rt plan.Type) (datum, error
 }
 
 // evalOnRows evaluates branch b for the rows idx of in, promoted to rt.
-// full reports that the result covers all rows of in rather than just idx:
-// a branch that cannot raise gives the same values on its rows either way,
-// so a column or literal (free to read everywhere) and a total branch that
-// a quarter of the rows or more take are evaluated over all rows, saving
-// the gather of their columns; anything else runs on its rows only.
+// full reports that the result covers all rows of in rather than just idx.
+// Three ways give the same values and errors on the branch's rows:
+//   - a branch that cannot raise is evaluated over all rows (a column or a
+//     literal always, anything else when a quarter of the rows or more take
+//     it), saving the gather of its columns;
+//   - a strict branch (every function in it is null in, null out, and it
+//     calls no UDF) that a quarter of the rows or more take is evaluated
+//     over all rows with the other rows' columns masked as null: no checked
+//     operation runs on a null, so only the branch's own rows can raise,
+//     and a row's value depends on that row alone;
+//   - anything else is evaluated over the sub-input of its rows.
 func (x *evalCtx) evalOnRows(b plan.Expr, in *input, idx []int32, rt plan.Type) (d datum, full bool, err error) {
-	if _, total := x.analyze(b); total && (isLeaf(b) || 4*len(idx) >= in.n) {
+	dense := 4*len(idx) >= in.n
+	if _, total := x.analyze(b); total && (isLeaf(b) || dense) {
 		d, err = x.evalBranch(b, in, rt)
+		return d, true, err
+	}
+	if dense && strict(b) {
+		m := in.masked(rowMask(idx, in.n), int(idx[0]))
+		defer m.release()
+		d, err = x.evalBranch(b, m, rt)
 		return d, true, err
 	}
 	sub := in.subset(idx)

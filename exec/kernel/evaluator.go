@@ -275,14 +275,15 @@ func allScalar(ds []datum) bool {
 }
 
 // fold evaluates an expression whose operands are all scalars: once, over
-// the first row of in (so an error names that row), giving a scalar. Over no
+// the first row in really holds (so an error names that row), giving a
+// scalar. Over no
 // rows nothing is computed and nothing can fail: the result is a typed null.
 func (x *evalCtx) fold(e plan.Expr, in *input, args []datum, fn func(*input, []datum) (datum, error)) (datum, error) {
 	if in.n == 0 {
 		t, _ := x.analyze(e)
 		return nullDatum(t), nil
 	}
-	one := in.subset([]int32{0})
+	one := in.subset([]int32{int32(in.foldRow)})
 	defer one.release()
 	arrs := make([]datum, 0, len(args))
 	defer func() { releaseAll(arrs) }()

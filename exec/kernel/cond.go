@@ -8,11 +8,10 @@ import (
 
 // evalIf evaluates if(c, t, e). The condition is evaluated over all rows;
 // each branch only over the rows that take it (c true for t; c false or null
-// for e), so a branch never raises for a row it does not own. A branch that
-// can raise (or calls a UDF) is evaluated over the sub-input of its rows and
-// its errors name the original row; a branch that provably cannot raise is
-// evaluated over all rows instead (the same values on its rows, without
-// gathering its columns). A branch no row takes is not evaluated at all.
+// for e), so a branch never raises for a row it does not own, and its errors
+// name the original row. A branch no row takes is not evaluated at all; a
+// branch every row takes is evaluated over the input as is; otherwise
+// evalOnRows picks how to confine it to its rows.
 func (x *evalCtx) evalIf(e *plan.Call, in *input) (datum, error) {
 	cond, err := x.eval(e.Args[0], in)
 	if err != nil {

@@ -82,7 +82,9 @@ func (ev *Evaluator) Eval(ctx context.Context, e plan.Expr, batch arrow.RecordBa
 // earlier one is false), and returns the selection: a Boolean array of
 // batch.NumRows() values, never null, true exactly where every conjunct is
 // valid and true. With no conjuncts every row is selected. Each conjunct must
-// be bool (else a type_error). Errors are as for Eval.
+// be bool (else a type_error). Errors are as for Eval. The caller releases
+// the selection; a single conjunct that yields a null-free bool array (a bool
+// column, say) is returned as that array, which may start at an offset.
 func (ev *Evaluator) EvalPredicate(ctx context.Context, conjuncts []plan.Expr, batch arrow.RecordBatch, rowOffset int64) (sel *array.Boolean, err error) {
 	x, err := ev.begin(ctx, conjuncts, batch, rowOffset)
 	if err != nil {

@@ -188,7 +188,10 @@ func countBits(bm []byte, n int) int {
 }
 
 // coalesce returns, per row, the first non-null operand (all operands have
-// been evaluated over all rows), promoted to the common type.
+// been evaluated over all rows), promoted to the common type. Arrow's
+// compute has no coalesce (go-deps.md §1.1); this picks a source per row and
+// assembles through gather, and returns the first operand itself when it
+// has no nulls.
 func (x *evalCtx) coalesce(e *plan.Call, in *input, args []datum) (datum, error) {
 	rt, _ := x.analyze(e)
 	var srcs []datum

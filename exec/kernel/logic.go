@@ -75,7 +75,8 @@ func (x *evalCtx) kleene(e *plan.Call, a, b datum) (datum, error) {
 	return arrayDatum(plan.Bool, makeArray(plan.Bool, n, nulls, validBuf, buf)), nil
 }
 
-// not inverts the value bits and keeps the validity.
+// not inverts the value bits a byte at a time and shares the validity
+// (compute's not costs 7-10 µs per call and copies the validity).
 func (x *evalCtx) not(a datum) (datum, error) {
 	v := viewOf(a)
 	n := v.n
@@ -88,8 +89,10 @@ func (x *evalCtx) not(a datum) (datum, error) {
 	return arrayDatum(plan.Bool, makeArray(plan.Bool, n, v.nulls, valid, buf)), nil
 }
 
-// isNull evaluates is_null (or is_not_null): never null. Over an array with
-// no nulls the answer is a constant, returned as a scalar.
+// isNull evaluates is_null (or is_not_null): never null. It reads the
+// validity bitmap a byte at a time (compute's is_null costs 7-10 µs per call
+// and cannot answer with a constant); over an array with no nulls the answer
+// is a constant, returned as a scalar.
 func (x *evalCtx) isNull(wantNull bool, a datum) (datum, error) {
 	v := viewOf(a)
 	if v.valid == nil {
@@ -109,7 +112,8 @@ func (x *evalCtx) isNull(wantNull bool, a datum) (datum, error) {
 }
 
 // isNaN evaluates is_nan: true for a valid NaN, false otherwise (null
-// included), never null.
+// included), never null. compute's is_nan is null on null input; this one
+// masks the NaN bits with the validity instead.
 func (x *evalCtx) isNaN(a datum) (datum, error) {
 	v := viewOf(a)
 	n := v.n

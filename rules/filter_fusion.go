@@ -31,35 +31,66 @@ func filterFusion() Rule {
 
 type fusion struct{ *run }
 
+// ffFrame is a node on the way down: a run of adjacent filters (top first)
+// or a single-input node to rebuild.
+type ffFrame struct {
+	run   []*plan.FilterNode
+	paths []*tpath
+	node  plan.Node
+	input plan.Node
+}
+
+// visit walks down chains of single-input nodes in a loop, collecting each
+// maximal run of filters as one frame, recurses only into the inputs of
+// multi-input nodes, and fuses on the way up.
 func (f *fusion) visit(n plan.Node, path *tpath) plan.Node {
-	top, ok := n.(*plan.FilterNode)
-	if !ok {
-		return f.children(n, path)
-	}
-	// The maximal run of filters starting at n, top first.
-	var run []*plan.FilterNode
-	var paths []*tpath
-	var below plan.Node = top
-	p := path
-	for {
-		fl, ok := below.(*plan.FilterNode)
-		if !ok {
-			break
+	var frames []ffFrame
+	var out plan.Node
+	for out == nil {
+		if fl, ok := n.(*plan.FilterNode); ok {
+			var fr ffFrame
+			for ok {
+				fr.run = append(fr.run, fl)
+				fr.paths = append(fr.paths, path)
+				n, path = fl.Input, path.child(".input")
+				fl, ok = n.(*plan.FilterNode)
+			}
+			frames = append(frames, fr)
+			continue
 		}
-		run = append(run, fl)
-		paths = append(paths, p)
-		below = fl.Input
-		p = p.child(".input")
+		children := n.Children()
+		if len(children) != 1 {
+			out = rebuildChildren(n, path, f.visit)
+			continue
+		}
+		frames = append(frames, ffFrame{node: n, input: children[0]})
+		n, path = children[0], childPath(path, n, 0)
 	}
-	newBelow := f.visit(below, p)
+	for i := len(frames) - 1; i >= 0; i-- {
+		fr := &frames[i]
+		if fr.run == nil {
+			if out != fr.input {
+				out = fr.node.WithChildren([]plan.Node{out})
+			} else {
+				out = fr.node
+			}
+			continue
+		}
+		out = f.fuseRun(fr.run, fr.paths, out)
+	}
+	return out
+}
+
+// fuseRun fuses a run of adjacent filters (top first) over newBelow, the
+// rewritten input of the lowest one, from the bottom up: each fused
+// conjunct list is built once.
+func (f *fusion) fuseRun(run []*plan.FilterNode, paths []*tpath, newBelow plan.Node) plan.Node {
 	if len(run) == 1 {
-		if newBelow == below {
-			return top
+		if newBelow == run[0].Input {
+			return run[0]
 		}
-		return top.WithChildren([]plan.Node{newBelow})
+		return run[0].WithChildren([]plan.Node{newBelow})
 	}
-	// From the bottom: seg is the conjunct list of the segment being built,
-	// segNodes the original filters it fuses.
 	facts := make([]legality.FilterFacts, len(run))
 	for i, fl := range run {
 		facts[i] = legality.FactsOf(fl)
@@ -120,4 +151,35 @@ func rebuildChildren(n plan.Node, path *tpath, visit func(plan.Node, *tpath) pla
 		return n
 	}
 	return n.WithChildren(out)
+}
+
+// bottomUp rewrites a tree bottom-up: fn sees each original node and the
+// node rebuilt over its rewritten inputs. Chains of single-input nodes are
+// walked in a loop; only multi-input nodes recurse.
+func bottomUp(root plan.Node, path *tpath, fn func(orig, n plan.Node, path *tpath) plan.Node) plan.Node {
+	type frame struct {
+		node, input plan.Node
+		path        *tpath
+	}
+	var spine []frame
+	n, p := root, path
+	for {
+		children := n.Children()
+		if len(children) != 1 {
+			break
+		}
+		spine = append(spine, frame{n, children[0], p})
+		n, p = children[0], childPath(p, n, 0)
+	}
+	out := rebuildChildren(n, p, func(c plan.Node, cp *tpath) plan.Node { return bottomUp(c, cp, fn) })
+	out = fn(n, out, p)
+	for i := len(spine) - 1; i >= 0; i-- {
+		s := spine[i]
+		cur := s.node
+		if out != s.input {
+			cur = s.node.WithChildren([]plan.Node{out})
+		}
+		out = fn(s.node, cur, s.path)
+	}
+	return out
 }

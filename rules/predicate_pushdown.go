@@ -131,22 +131,73 @@ func (p *pushdown) step(n plan.Node, path *tpath, cell legality.CellID) {
 }
 
 // sink returns the rewritten subtree n with the stack's conjuncts, which sit
-// directly above n, placed as low as the table allows.
+// directly above n, placed as low as the table allows. It walks down chains
+// of single-input nodes in a loop, keeping one small frame per node, and
+// recurses only into the inputs of multi-input nodes: a 100,000-node chain
+// needs no deep Go stack.
 func (p *pushdown) sink(n plan.Node, st *pdStack, path *tpath) plan.Node {
-	switch n := n.(type) {
-	case *plan.FilterNode:
-		p.join(st, n)
-		return p.sink(n.Input, st, path.child(".input"))
-	case *plan.ProjectNode:
-		return p.unary(n, n.Input, n.Exprs, st, path)
-	case *plan.WithColumnsNode:
-		return p.unary(n, n.Input, n.Exprs, st, path)
-	case *plan.SortNode:
-		return p.unary(n, n.Input, nil, st, path)
-	case *plan.ScanNode:
-		return p.scan(n, st, path)
+	var frames []pdFrame
+	var out plan.Node
+down:
+	for {
+		switch x := n.(type) {
+		case *plan.FilterNode:
+			p.join(st, x)
+			n, path = x.Input, path.child(".input")
+			continue
+		case *plan.ProjectNode:
+			f, next, nextPath := p.unary(x, x.Input, x.Exprs, st, path)
+			frames = append(frames, f)
+			n, path = next, nextPath
+			continue
+		case *plan.WithColumnsNode:
+			f, next, nextPath := p.unary(x, x.Input, x.Exprs, st, path)
+			frames = append(frames, f)
+			n, path = next, nextPath
+			continue
+		case *plan.SortNode:
+			f, next, nextPath := p.unary(x, x.Input, nil, st, path)
+			frames = append(frames, f)
+			n, path = next, nextPath
+			continue
+		case *plan.ScanNode:
+			out = p.scan(x, st, path)
+			break down
+		}
+		if len(n.Children()) == 1 {
+			f, next, nextPath := p.barrier1(n, st, path)
+			frames = append(frames, f)
+			n, path = next, nextPath
+			continue
+		}
+		out = p.barrier(n, st, path)
+		break down
 	}
-	return p.barrier(n, st, path)
+	for i := len(frames) - 1; i >= 0; i-- {
+		out = frames[i].up(p, out)
+	}
+	return out
+}
+
+// pdFrame is one single-input node on the way down: rebuilt over its new
+// input on the way up, with the groups that stopped above it.
+type pdFrame struct {
+	node    plan.Node
+	below   plan.Node        // the node's original input (or its window's)
+	window  *plan.WindowNode // the window the node owns, if any
+	stopped []*pdGroup
+}
+
+func (f *pdFrame) up(p *pushdown, newBelow plan.Node) plan.Node {
+	out := f.node
+	if newBelow != f.below {
+		if f.window != nil {
+			out = f.node.WithChildren([]plan.Node{f.window.WithChildren([]plan.Node{newBelow})})
+		} else {
+			out = f.node.WithChildren([]plan.Node{newBelow})
+		}
+	}
+	return p.emit(f.stopped, out)
 }
 
 // join adds a filter's conjuncts to the bottom of the stack.
@@ -167,12 +218,14 @@ func (p *pushdown) join(st *pdStack, f *plan.FilterNode) {
 }
 
 // unary handles project, with_columns (with the window they own, if any)
-// and sort: nodes the table may let conjuncts cross.
-func (p *pushdown) unary(n, input plan.Node, exprs []plan.Expr, st *pdStack, path *tpath) plan.Node {
+// and sort: nodes the table may let conjuncts cross. It decides the
+// crossing and returns the frame and the node to continue with.
+func (p *pushdown) unary(n, input plan.Node, exprs []plan.Expr, st *pdStack, path *tpath) (pdFrame, plan.Node, *tpath) {
 	x := crossing{nodes: []plan.Node{n}, paths: []*tpath{path}, checks: []*legality.NodeCheck{p.table.PushdownNode(n)}, defsOf: exprs}
 	below, belowPath := input, path.child(".input")
 	w, owns := input.(*plan.WindowNode)
 	owns = owns && exprs != nil
+	f := pdFrame{node: n}
 	if owns {
 		x.nodes = append(x.nodes, w)
 		x.paths = append(x.paths, belowPath)
@@ -180,32 +233,23 @@ func (p *pushdown) unary(n, input plan.Node, exprs []plan.Expr, st *pdStack, pat
 		x.feasible = namesOf(w.Input.Schema())
 		x.generic = x.checks[1].Decision().Allowed // a mutant: check each conjunct against the window's input
 		below, belowPath = w.Input, belowPath.child(".input")
+		f.window = w
 	}
-	stopped := p.cross(st, x)
-	newBelow := p.sink(below, st, belowPath)
-	out := n
-	if owns {
-		if newBelow != below {
-			out = n.WithChildren([]plan.Node{w.WithChildren([]plan.Node{newBelow})})
-		}
-	} else if newBelow != input {
-		out = n.WithChildren([]plan.Node{newBelow})
-	}
-	return p.emit(stopped, out)
+	f.below = below
+	f.stopped = p.cross(st, x)
+	return f, below, belowPath
 }
 
-// barrier handles every node the default table stops conjuncts at. When a
-// mutant table lets them cross, it moves those it can express below: into
-// the input of a single-input node, into a join's left input, into every
-// union input.
-func (p *pushdown) barrier(n plan.Node, st *pdStack, path *tpath) plan.Node {
+// barrier1 handles a single-input node the default table stops conjuncts
+// at (limit, slice, aggregate, distinct, window, a one-input extension).
+// When a mutant table lets them cross, those it can express below move into
+// the input.
+func (p *pushdown) barrier1(n plan.Node, st *pdStack, path *tpath) (pdFrame, plan.Node, *tpath) {
 	chk := p.table.PushdownNode(n)
-	children := n.Children()
+	child := n.Children()[0]
 	x := crossing{nodes: []plan.Node{n}, paths: []*tpath{path}, checks: []*legality.NodeCheck{chk}, generic: true,
 		feasible: map[string]bool{}}
-	target := -1 // the child the moving stack enters
-	if chk.Decision().Allowed && len(children) > 0 {
-		target = 0
+	if chk.Decision().Allowed {
 		switch n := n.(type) {
 		case *plan.AggregateNode:
 			for _, k := range n.Keys {
@@ -215,14 +259,31 @@ func (p *pushdown) barrier(n plan.Node, st *pdStack, path *tpath) plan.Node {
 			}
 		case *plan.WindowNode:
 			x.feasible = namesOf(n.Input.Schema())
+		default:
+			x.feasible = namesOf(child.Schema())
+		}
+	}
+	// A refusal empties the stack: the input starts with nothing pending.
+	f := pdFrame{node: n, below: child, stopped: p.cross(st, x)}
+	return f, child, childPath(path, n, 0)
+}
+
+// barrier handles the multi-input nodes (join, union, extension) the
+// default table stops conjuncts at. When a mutant table lets them cross, it
+// moves those it can express below into a join's left input or into every
+// union input.
+func (p *pushdown) barrier(n plan.Node, st *pdStack, path *tpath) plan.Node {
+	chk := p.table.PushdownNode(n)
+	children := n.Children()
+	x := crossing{nodes: []plan.Node{n}, paths: []*tpath{path}, checks: []*legality.NodeCheck{chk}, generic: true,
+		feasible: map[string]bool{}}
+	target := -1 // the child the moving stack enters
+	if chk.Decision().Allowed && len(children) > 0 {
+		switch n := n.(type) {
 		case *plan.JoinNode:
-			x.feasible = namesOf(n.Left.Schema())
-		case *plan.UnionNode, *plan.LimitNode, *plan.SliceNode, *plan.DistinctNode:
-			x.feasible = namesOf(children[0].Schema())
-		case *plan.ExtensionNode:
-			if len(children) == 1 {
-				x.feasible = namesOf(children[0].Schema())
-			}
+			target, x.feasible = 0, namesOf(n.Left.Schema())
+		case *plan.UnionNode:
+			target, x.feasible = 0, namesOf(children[0].Schema())
 		}
 	}
 	stopped := p.cross(st, x)

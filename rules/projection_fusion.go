@@ -36,12 +36,12 @@ func projectionFusion() Rule {
 type projFusion struct{ *run }
 
 func (f *projFusion) visit(n plan.Node, path *tpath) plan.Node {
-	n2 := rebuildChildren(n, path, f.visit)
-	p, ok := n2.(*plan.ProjectNode)
-	if !ok {
-		return n2
-	}
-	return f.fuse(n, p, path)
+	return bottomUp(n, path, func(orig, n plan.Node, path *tpath) plan.Node {
+		if p, ok := n.(*plan.ProjectNode); ok {
+			return f.fuse(orig, p, path)
+		}
+		return n
+	})
 }
 
 // fuse inlines into project p (orig is p as it was in the rule's input, for

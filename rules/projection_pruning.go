@@ -78,9 +78,9 @@ func (req names) set() map[string]bool {
 func (req names) with(es ...plan.Expr) names {
 	var out names
 	for _, e := range es {
-		for _, c := range plan.Columns(e) {
+		eachColumn(e, func(c string) {
 			if req[c]&needValue != 0 || out[c]&needValue != 0 {
-				continue
+				return
 			}
 			if out == nil {
 				out = make(names, len(req)+4)
@@ -89,7 +89,7 @@ func (req names) with(es ...plan.Expr) names {
 				}
 			}
 			out[c] |= needValue
-		}
+		})
 	}
 	if out == nil {
 		return req
@@ -97,12 +97,25 @@ func (req names) with(es ...plan.Expr) names {
 	return out
 }
 
+// eachColumn calls fn for every column reference in e (repeats included),
+// without allocating.
+func eachColumn(e plan.Expr, fn func(string)) {
+	if c, ok := e.(*plan.Column); ok {
+		fn(c.Name)
+		return
+	}
+	if e == nil {
+		return
+	}
+	for _, a := range e.Children() {
+		eachColumn(a, fn)
+	}
+}
+
 func columnsOf(es []plan.Expr) names {
 	m := names{}
 	for _, e := range es {
-		for _, c := range plan.Columns(e) {
-			m[c] = needValue
-		}
+		eachColumn(e, func(c string) { m[c] = needValue })
 	}
 	return m
 }
@@ -110,94 +123,164 @@ func columnsOf(es []plan.Expr) names {
 // visit prunes below n, which must produce the columns req names. ordered
 // says whether some consumer above depends on the order of n's columns (the
 // root, a union, an extension), up to the nearest project or aggregate,
-// whose output order is its own.
+// whose output order is its own. It walks down chains of single-input nodes
+// in a loop with one small frame per node and recurses only into the inputs
+// of multi-input nodes.
 func (p *pruning) visit(n plan.Node, req names, ordered bool, path *tpath) plan.Node {
-	switch n := n.(type) {
-	case *plan.ScanNode:
-		return p.scan(n, req, path)
-	case *plan.ProjectNode:
-		return p.project(n, req, path)
-	case *plan.WithColumnsNode:
-		return p.withColumns(n, req, ordered, path)
-	case *plan.JoinNode:
-		return p.join(n, req, ordered, path)
-	case *plan.FilterNode:
-		return p.through(n, req, ordered, path, n.Predicates...)
-	case *plan.SortNode:
-		keys := make([]plan.Expr, len(n.Keys))
-		for i, k := range n.Keys {
-			keys[i] = k.Expr
-		}
-		return p.through(n, req, ordered, path, keys...)
-	case *plan.LimitNode, *plan.SliceNode:
-		return p.through(n, req, ordered, path)
-	case *plan.DistinctNode:
-		d, extra := p.table.PruneThrough(n)
-		childReq := req
-		for _, c := range extra {
-			childReq = childReq.with(&plan.Column{Name: c})
-		}
-		return p.descend(n, d, childReq, ordered, path)
-	case *plan.WindowNode:
-		d, extra := p.table.PruneThrough(n)
-		in := n.Input.Schema()
-		childReq := names{}
-		for c, v := range req {
-			if in.Index(c) >= 0 {
-				childReq[c] = v
+	var frames []prFrame
+	var out plan.Node
+	for out == nil {
+		var f prFrame
+		switch x := n.(type) {
+		case *plan.ScanNode:
+			out = p.scan(x, req, path)
+			continue
+		case *plan.JoinNode:
+			out = p.join(x, req, ordered, path)
+			continue
+		case *plan.ProjectNode:
+			f, req = p.project(x, req, path)
+			ordered = false
+		case *plan.WithColumnsNode:
+			f, req = p.withColumns(x, req, ordered, path)
+		case *plan.FilterNode:
+			f, req = p.through(x, req, path, x.Predicates...)
+		case *plan.SortNode:
+			keys := make([]plan.Expr, len(x.Keys))
+			for i, k := range x.Keys {
+				keys[i] = k.Expr
 			}
-		}
-		for _, c := range extra {
-			childReq[c] |= needValue
-		}
-		return p.descend(n, d, childReq, ordered, path)
-	case *plan.AggregateNode:
-		d, _ := p.table.PruneThrough(n)
-		return p.descend(n, d, columnsOf(append(append([]plan.Expr(nil), n.Keys...), n.Aggs...)), false, path)
-	}
-	// union, extension, anything else: every input keeps every column
-	// unless a mutant table says otherwise; their inputs' order matters.
-	d, _ := p.table.PruneThrough(n)
-	return p.descend(n, d, req, true, path)
-}
-
-// through handles nodes that pass their input's columns through, needing
-// their own expressions' columns too.
-func (p *pruning) through(n plan.Node, req names, ordered bool, path *tpath, own ...plan.Expr) plan.Node {
-	d, _ := p.table.PruneThrough(n)
-	return p.descend(n, d, req.with(own...), ordered, path)
-}
-
-// descend visits n's children with childReq when d allows narrowing (each
-// child gets the names it has), else with every column of each child.
-func (p *pruning) descend(n plan.Node, d legality.Decision, childReq names, ordered bool, path *tpath) plan.Node {
-	children := n.Children()
-	narrowed := false
-	out := rebuildChildrenIndexed(n, path, func(i int, c plan.Node, cp *tpath) plan.Node {
-		all := allNames(c)
-		r := all
-		if d.Allowed {
-			r = names{}
-			for k, v := range childReq {
-				if all[k] != 0 && v != 0 {
-					r[k] = v
+			f, req = p.through(x, req, path, keys...)
+		case *plan.LimitNode, *plan.SliceNode:
+			f, req = p.through(x, req, path)
+		case *plan.DistinctNode:
+			d, extra := p.table.PruneThrough(x)
+			childReq := req
+			for _, c := range extra {
+				childReq = childReq.with(&plan.Column{Name: c})
+			}
+			f, req = p.narrow1(x, d, childReq, path)
+		case *plan.WindowNode:
+			d, extra := p.table.PruneThrough(x)
+			in := x.Input.Schema()
+			childReq := names{}
+			for c, v := range req {
+				if in.Index(c) >= 0 {
+					childReq[c] = v
 				}
 			}
+			for _, c := range extra {
+				childReq[c] |= needValue
+			}
+			f, req = p.narrow1(x, d, childReq, path)
+		case *plan.AggregateNode:
+			d, _ := p.table.PruneThrough(x)
+			f, req = p.narrow1(x, d, columnsOf(append(append([]plan.Expr(nil), x.Keys...), x.Aggs...)), path)
+			ordered = false
+		default:
+			// union, extension, anything else: every input keeps every
+			// column unless a mutant table says otherwise; their inputs'
+			// order matters.
+			d, _ := p.table.PruneThrough(n)
+			ordered = true
+			if len(n.Children()) != 1 {
+				out = p.descend(n, d, req, ordered, path)
+				continue
+			}
+			f, req = p.narrow1(n, d, req, path)
 		}
-		if len(r) < len(all) {
-			narrowed = true
-		} else if !d.Allowed && len(childReq) < len(all) {
-			p.record(FlagProjectionPruning, d, p.nextItem(), n, path, nil)
-		}
-		return p.visit(c, r, ordered, cp)
-	})
-	if narrowed && len(children) > 0 {
-		p.record(FlagProjectionPruning, d, p.nextItem(), n, path, nil)
+		frames = append(frames, f)
+		n, path = f.input, childPath(path, f.node, 0)
+	}
+	for i := len(frames) - 1; i >= 0; i-- {
+		out = frames[i].up(out)
 	}
 	return out
 }
 
-func (p *pruning) project(n *plan.ProjectNode, req names, path *tpath) plan.Node {
+// prFrame is one single-input node on the way down, rebuilt on the way up.
+type prFrame struct {
+	node  plan.Node
+	input plan.Node
+	// rebuild builds the node over a new input; nil means "the same node
+	// with the new input".
+	rebuild func(child plan.Node) plan.Node
+}
+
+func (f *prFrame) up(child plan.Node) plan.Node {
+	if f.rebuild != nil {
+		return f.rebuild(child)
+	}
+	if child == f.input {
+		return f.node
+	}
+	return f.node.WithChildren([]plan.Node{child})
+}
+
+// through handles nodes that pass their input's columns through, needing
+// their own expressions' columns too.
+func (p *pruning) through(n plan.Node, req names, path *tpath, own ...plan.Expr) (prFrame, names) {
+	d, _ := p.table.PruneThrough(n)
+	return p.narrow1(n, d, req.with(own...), path)
+}
+
+// narrow1 returns the frame and the input's requirement for a single-input
+// node: childReq when d allows narrowing, else every input column.
+func (p *pruning) narrow1(n plan.Node, d legality.Decision, childReq names, path *tpath) (prFrame, names) {
+	child := n.Children()[0]
+	return prFrame{node: n, input: child}, p.childReq(n, d, childReq, child, path)
+}
+
+// childReq is what child must produce under n: childReq restricted to the
+// child's columns when d allows narrowing, else every column. It records
+// the decision when it matters (something narrowed, or a refusal kept
+// columns).
+func (p *pruning) childReq(n plan.Node, d legality.Decision, childReq names, child plan.Node, path *tpath) names {
+	cs := child.Schema()
+	var r names
+	switch {
+	case !d.Allowed:
+		r = allNames(child)
+		if len(childReq) < cs.Len() {
+			p.record(FlagProjectionPruning, d, p.nextItem(), n, path, nil)
+		}
+		return r
+	case within(childReq, cs):
+		r = childReq // the common case: no copy
+	default:
+		r = names{}
+		for k, v := range childReq {
+			if v != 0 && cs.Index(k) >= 0 {
+				r[k] = v
+			}
+		}
+	}
+	if len(r) < cs.Len() {
+		p.record(FlagProjectionPruning, d, p.nextItem(), n, path, nil)
+	}
+	return r
+}
+
+// descend visits the inputs of a multi-input node with childReq when d
+// allows narrowing (each input gets the names it has), else with every
+// column of each input.
+func (p *pruning) descend(n plan.Node, d legality.Decision, childReq names, ordered bool, path *tpath) plan.Node {
+	return rebuildChildrenIndexed(n, path, func(i int, c plan.Node, cp *tpath) plan.Node {
+		return p.visit(c, p.childReq(n, d, childReq, c, path), ordered, cp)
+	})
+}
+
+// within reports whether every name req holds is a column of s.
+func within(req names, s plan.Schema) bool {
+	for k, v := range req {
+		if v == 0 || s.Index(k) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *pruning) project(n *plan.ProjectNode, req names, path *tpath) (prFrame, names) {
 	kept := make([]plan.Expr, 0, len(n.Exprs))
 	for _, e := range n.Exprs {
 		if req[plan.OutputName(e)] != 0 {
@@ -212,14 +295,14 @@ func (p *pruning) project(n *plan.ProjectNode, req names, path *tpath) plan.Node
 		}
 		kept = append(kept, e)
 	}
-	child := p.visit(n.Input, columnsOf(kept), false, path.child(".input"))
-	if len(kept) == len(n.Exprs) && child == n.Input {
-		return n
+	f := prFrame{node: n, input: n.Input}
+	if len(kept) != len(n.Exprs) {
+		f.rebuild = func(child plan.Node) plan.Node { return &plan.ProjectNode{Input: child, Exprs: kept} }
 	}
-	return &plan.ProjectNode{Input: child, Exprs: kept}
+	return f, columnsOf(kept)
 }
 
-func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, path *tpath) plan.Node {
+func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, path *tpath) (prFrame, names) {
 	// The columns the node passes through: a with_columns owning a window
 	// does not pass the window's temporaries on.
 	in := n.Input.Schema()
@@ -258,16 +341,14 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 		}
 	}
 	for _, e := range kept {
-		for _, c := range plan.Columns(e) {
-			childReq[c] |= needValue
-		}
+		eachColumn(e, func(c string) { childReq[c] |= needValue })
 	}
 	for c, v := range req {
 		if assigned[c] == 0 {
 			childReq[c] |= v
 		}
 	}
-	child := p.visit(n.Input, childReq, ordered, path.child(".input"))
+	f := prFrame{node: n, input: n.Input}
 	if len(kept) == 0 {
 		d := p.table.PruneEmpty(n)
 		if d.Detail == "" && d.Allowed {
@@ -276,13 +357,14 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 		p.record(FlagProjectionPruning, d, p.nextItem(), n, path, nil)
 		if d.Allowed {
 			p.counters.DroppedNodes++
-			return child
+			f.rebuild = func(child plan.Node) plan.Node { return child }
+			return f, childReq
 		}
 	}
-	if len(kept) == len(n.Exprs) && child == n.Input {
-		return n
+	if len(kept) != len(n.Exprs) {
+		f.rebuild = func(child plan.Node) plan.Node { return &plan.WithColumnsNode{Input: child, Exprs: kept} }
 	}
-	return &plan.WithColumnsNode{Input: child, Exprs: kept}
+	return f, childReq
 }
 
 func (p *pruning) scan(n *plan.ScanNode, req names, path *tpath) plan.Node {

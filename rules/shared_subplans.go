@@ -42,32 +42,58 @@ type sharing struct {
 	seenND map[uint64][]plan.Node
 }
 
-// visit replays the executor's evaluation of n.
-func (s *sharing) visit(n plan.Node, path *tpath) {
-	fp := plan.Fingerprint(n)
-	det := s.table.ShareDeterministic(n)
-	if !det.Allowed {
-		for _, m := range s.seenND[fp] {
-			if plan.Equal(m, n) {
-				s.record(FlagSharedSubplans, det, s.nextItem(), n, path, nil)
-				break
+// visit replays the executor's evaluation of root with an explicit stack:
+// a node is checked against the memo when first met (pre-order), and stored
+// once its inputs are done (post-order), left before right.
+func (s *sharing) visit(root plan.Node, path *tpath) {
+	type item struct {
+		n        plan.Node
+		path     *tpath
+		fp       uint64
+		det      legality.Decision
+		expanded bool
+		served   bool // served, and a mutant ss.nested counts inside it
+	}
+	stack := []item{{n: root, path: path}}
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.expanded {
+			if top.det.Allowed && !top.served {
+				s.done[top.fp] = append(s.done[top.fp], top.n)
 			}
+			stack = stack[:len(stack)-1]
+			continue
 		}
-		s.seenND[fp] = append(s.seenND[fp], n)
-	} else if s.served(n, fp, det, path) {
-		return
-	}
-	for i, c := range n.Children() {
-		s.visit(c, childPath(path, n, i))
-	}
-	if det.Allowed {
-		s.done[fp] = append(s.done[fp], n)
+		n := top.n
+		top.expanded = true
+		top.fp = plan.Fingerprint(n)
+		top.det = s.table.ShareDeterministic(n)
+		if !top.det.Allowed {
+			for _, m := range s.seenND[top.fp] {
+				if plan.Equal(m, n) {
+					s.record(FlagSharedSubplans, top.det, s.nextItem(), n, top.path, nil)
+					break
+				}
+			}
+			s.seenND[top.fp] = append(s.seenND[top.fp], n)
+		} else if served, inside := s.served(n, top.fp, top.det, top.path); served {
+			if !inside {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			top.served = true
+		}
+		p := top.path
+		children := n.Children()
+		for i := len(children) - 1; i >= 0; i-- {
+			stack = append(stack, item{n: children[i], path: childPath(p, n, i)})
+		}
 	}
 }
 
-// served reports whether the memo serves n, counting it (and, under a
-// mutant ss.nested, what is inside it).
-func (s *sharing) served(n plan.Node, fp uint64, det legality.Decision, path *tpath) bool {
+// served reports whether the memo serves n, counting it; inside reports
+// that a mutant ss.nested also counts what is inside it.
+func (s *sharing) served(n plan.Node, fp uint64, det legality.Decision, path *tpath) (served, inside bool) {
 	for _, m := range s.done[fp] {
 		d := s.table.ShareStructural(m, n)
 		item := s.nextItem()
@@ -81,14 +107,9 @@ func (s *sharing) served(n plan.Node, fp uint64, det legality.Decision, path *tp
 		if len(n.Children()) > 0 {
 			nested := s.table.ShareNested(n)
 			s.record(FlagSharedSubplans, nested, item, n, path, nil)
-			if nested.Allowed {
-				// A mutant: count what is inside as if evaluated.
-				for i, c := range n.Children() {
-					s.visit(c, childPath(path, n, i))
-				}
-			}
+			return true, nested.Allowed
 		}
-		return true
+		return true, false
 	}
-	return false
+	return false, false
 }

@@ -141,6 +141,14 @@ func report(in plan.Node, res Result) string {
 // checkAgreement checks that the counters and the trace tell the same story.
 func checkAgreement(t *testing.T, res Result) {
 	t.Helper()
+	for _, p := range agreement(res) {
+		t.Error(p)
+	}
+}
+
+// agreement lists the ways the counters and the trace disagree.
+func agreement(res Result) []string {
+	var problems []string
 	items := func(cell legality.CellID, pred func(Entry) bool) int {
 		seen := map[int]bool{}
 		for _, e := range res.Trace {
@@ -179,7 +187,7 @@ func checkAgreement(t *testing.T, res Result) {
 	}
 	for _, ch := range checks {
 		if ch.counter != ch.fromTrace {
-			t.Errorf("counter %s = %d but the trace shows %d", ch.name, ch.counter, ch.fromTrace)
+			problems = append(problems, fmt.Sprintf("counter %s = %d but the trace shows %d", ch.name, ch.counter, ch.fromTrace))
 		}
 	}
 	// Every traced cell belongs to the rule that recorded it.
@@ -189,9 +197,10 @@ func checkAgreement(t *testing.T, res Result) {
 		}
 		cell, ok := res.Table.Lookup(e.Cell)
 		if !ok || cell.Rule != e.Rule {
-			t.Errorf("entry %s names cell %s of another rule", e, e.Cell)
+			problems = append(problems, fmt.Sprintf("entry %s names cell %s of another rule", e, e.Cell))
 		}
 	}
+	return problems
 }
 
 func resolve(t *testing.T, n plan.Node) plan.Node {

@@ -110,7 +110,7 @@ func (f *fusion) fuseRun(run []*plan.FilterNode, paths []*tpath, newBelow plan.N
 	for i := k - 1; i >= 0; i-- {
 		outer, inner := run[i], run[i+1]
 		ruling := f.table.FuseFilters(facts[i], facts[i+1])
-		f.ruling(FlagFilterFusion, ruling, f.nextItem(), inner, paths[i+1], nil, outer.Predicates)
+		f.ruling(FlagFilterFusion, ruling, f.nextItem(), inner, paths[i+1], nil, outer)
 		if ruling.Allowed {
 			seg = append(seg, outer.Predicates...)
 			segFused = true

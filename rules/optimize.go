@@ -48,7 +48,9 @@ func Optimize(root plan.Node, flags Flags) (res Result, err error) {
 		return Result{}, fmt.Errorf("optimize: resolve the input plan: %w", err)
 	}
 	want := cur.Schema()
-	r := &run{table: table, flags: flags}
+	// Most rules record about one entry per node or conjunct: sizing the
+	// trace once saves the copies of repeated growth on large plans.
+	r := &run{table: table, flags: flags, trace: make(Trace, 0, plan.Size(cur))}
 	for _, rule := range Rules() {
 		if !flags.Enabled(rule.Name) {
 			continue

@@ -58,26 +58,25 @@ func (r *run) recordFlag(rule, flag string, item int, node plan.Node, path *tpat
 	r.trace = append(r.trace, Entry{Rule: rule, Flag: flag, Item: item, node: node, path: path, subject: subject})
 }
 
-// recordList appends an entry whose subject is a list of expressions (a
-// filter's conjuncts).
-func (r *run) recordList(rule string, d legality.Decision, item int, node plan.Node, path *tpath, subjects []plan.Expr) {
+// recordFilter appends an entry whose subject is a filter's conjunct list.
+func (r *run) recordFilter(rule string, d legality.Decision, item int, node plan.Node, path *tpath, subject *plan.FilterNode) {
 	if d.Cell == "" {
 		return
 	}
 	r.trace = append(r.trace, Entry{Rule: rule, Cell: d.Cell, Allowed: d.Allowed, Item: item, Detail: d.Detail,
-		node: node, path: path, subjects: subjects})
+		node: node, path: path, subjectOf: subject})
 }
 
 // ruling records a multi-cell ruling: every cell when the rewrite happens,
 // only the refusing cell when it does not.
-func (r *run) ruling(rule string, ru legality.Ruling, item int, node plan.Node, path *tpath, subject plan.Expr, subjects []plan.Expr) {
+func (r *run) ruling(rule string, ru legality.Ruling, item int, node plan.Node, path *tpath, subject plan.Expr, subjectOf *plan.FilterNode) {
 	ds := ru.Decisions
 	if d, refused := ru.Refusal(); refused {
 		ds = []legality.Decision{d}
 	}
 	for _, d := range ds {
-		if subjects != nil {
-			r.recordList(rule, d, item, node, path, subjects)
+		if subjectOf != nil {
+			r.recordFilter(rule, d, item, node, path, subjectOf)
 		} else {
 			r.record(rule, d, item, node, path, subject)
 		}

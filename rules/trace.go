@@ -32,19 +32,16 @@ type Entry struct {
 	// Detail says what the cell's condition found, or what happened.
 	Detail string
 
-	node     plan.Node
-	path     *tpath
-	subject  plan.Expr
-	subjects []plan.Expr
-	label    string
+	node    plan.Node
+	path    *tpath
+	subject plan.Expr
+	// subjectOf, when set, makes the subject this filter's conjunct list.
+	subjectOf *plan.FilterNode
 }
 
 // Node returns the label of the node where the decision was made (for a
 // move, the first node crossed under Cell).
 func (e Entry) Node() string {
-	if e.label != "" {
-		return e.label
-	}
 	if e.node == nil {
 		return ""
 	}
@@ -66,9 +63,9 @@ func (e Entry) Path() string { return e.path.String() }
 // Subject returns the canonical text of the conjunct or expression
 // concerned ("" when the subject is a whole node).
 func (e Entry) Subject() string {
-	if e.subjects != nil {
-		parts := make([]string, len(e.subjects))
-		for i, x := range e.subjects {
+	if e.subjectOf != nil {
+		parts := make([]string, len(e.subjectOf.Predicates))
+		for i, x := range e.subjectOf.Predicates {
 			parts[i] = x.String()
 		}
 		if len(parts) == 1 {

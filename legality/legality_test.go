@@ -431,3 +431,30 @@ func TestMarkdownUpToDate(t *testing.T) {
 		}
 	}
 }
+
+func TestPushdownOneConjunct(t *testing.T) {
+	tbl, _ := plan.NewTable("t", schema("a", "b"), [][]plan.Value{{}, {}})
+	scan := plan.Scan(tbl)
+	nd := plan.CallUDF(ndTotalUDF, col("a")).Gt(plan.Lit(1)).Expr()
+	cases := []struct {
+		name string
+		e    plan.Expr
+		n    plan.Node
+		ok   bool
+		last CellID
+	}{
+		{"limit", col("a").Gt(plan.Lit(1)).Expr(), scan.Head(1).Node(), false, PPLimit},
+		{"nd conjunct", nd, scan.SortBy("a").Node(), false, PPDeterministic},
+		{"sort", col("a").Gt(plan.Lit(1)).Expr(), scan.SortBy("a").Node(), true, PPSort},
+		{"shadowed", col("x").Gt(plan.Lit(1)).Expr(), scan.WithColumns(plan.Lit(1).Alias("x")).Node(), false, PPWithColumnsShadow},
+		{"identity", col("a").Gt(plan.Lit(1)).Expr(), scan.WithColumns(plan.Lit(1).Alias("x")).Node(), true, PPWithColumnsShadow},
+		{"scan without classifier", col("a").Gt(plan.Lit(1)).Expr(), scan.Node(), false, PPScan},
+	}
+	for _, c := range cases {
+		r := Default().Pushdown(c.e, c.n)
+		last := r.Decisions[len(r.Decisions)-1]
+		if r.Allowed != c.ok || last.Cell != c.last {
+			t.Errorf("%s: allowed=%v last=%v, want %v %s", c.name, r.Allowed, last, c.ok, c.last)
+		}
+	}
+}

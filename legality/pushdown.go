@@ -177,3 +177,38 @@ func (c *NodeCheck) Conjunct(e plan.Expr) Decision {
 		return true, ""
 	})
 }
+
+// Pushdown answers, for one conjunct directly above n, whether it may move
+// directly below n, consulting the cells the rule would: pp.deterministic,
+// then n's cell (with its totality condition), then for project and
+// with_columns the shadowing cell, and for a scan the source's
+// classification (pp.scan). It is the one-conjunct form of the batched
+// queries predicate_pushdown uses (PushdownConjunct, PushdownNode,
+// PushdownScan); tools and tests use it. Splitting a filter (pp.split) and
+// passing another filter (pp.filter) concern several conjuncts and are not
+// consulted here.
+func (t *Table) Pushdown(conjunct plan.Expr, n plan.Node) Ruling {
+	t = t.orDefault()
+	var r Ruling
+	if !r.consult(t.PushdownConjunct(conjunct)) {
+		return r
+	}
+	chk := t.PushdownNode(n)
+	if !r.consult(chk.Decision()) {
+		return r
+	}
+	if s, ok := n.(*plan.ScanNode); ok {
+		sup := plan.Unsupported
+		if s.Source != nil {
+			if got, err := plan.ClassifyPredicates(s.Source, []plan.Expr{conjunct}); err == nil {
+				sup = got[0]
+			}
+		}
+		r.consult(t.PushdownScan(sup))
+		return r
+	}
+	if d := chk.Conjunct(conjunct); d.Cell != "" {
+		r.consult(d)
+	}
+	return r
+}

@@ -1,0 +1,284 @@
+package oracle
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dfopt/dfopt/proptest"
+	"github.com/dfopt/dfopt/rules"
+)
+
+// Shard selects the indices i of a campaign with i % N == K, so that N
+// machines (or CI jobs) split one campaign. The zero value is the whole
+// campaign.
+type Shard struct {
+	K, N int
+}
+
+// ParseShard parses "K/N" (0 <= K < N).
+func ParseShard(s string) (Shard, error) {
+	k, n, ok := strings.Cut(s, "/")
+	if !ok {
+		return Shard{}, fmt.Errorf("shard %q: want K/N", s)
+	}
+	ki, err1 := strconv.Atoi(k)
+	ni, err2 := strconv.Atoi(n)
+	if err1 != nil || err2 != nil || ni < 1 || ki < 0 || ki >= ni {
+		return Shard{}, fmt.Errorf("shard %q: want K/N with 0 <= K < N", s)
+	}
+	return Shard{K: ki, N: ni}, nil
+}
+
+// String renders "K/N", or "all" for the whole campaign.
+func (s Shard) String() string {
+	if s.N <= 1 {
+		return "all"
+	}
+	return fmt.Sprintf("%d/%d", s.K, s.N)
+}
+
+// count returns how many of the indices 0..n-1 belong to the shard.
+func (s Shard) count(n int) int {
+	if s.N <= 1 {
+		return n
+	}
+	if n <= s.K {
+		return 0
+	}
+	return (n-1-s.K)/s.N + 1
+}
+
+// index returns the shard's k-th campaign index.
+func (s Shard) index(k int) int {
+	if s.N <= 1 {
+		return k
+	}
+	return k*s.N + s.K
+}
+
+// Progress is a campaign's state, passed to Campaign.Progress.
+type Progress struct {
+	// Done counts the plans checked so far, Total the plans of the shard.
+	Done, Total int
+	// Divergences counts the divergent plans so far.
+	Divergences int
+	// Elapsed is the time since the campaign started.
+	Elapsed time.Duration
+	// Phase is "check" while plans are checked and "shrink" while
+	// divergences are minimized.
+	Phase string
+}
+
+// Campaign checks many generated plans. Plan i is
+// proptest.Generate(proptest.CaseSeed(Seed, i), Config), so any plan
+// replays alone, and the results (statistics, counterexamples) do not depend
+// on Workers.
+type Campaign struct {
+	// Seed is the campaign seed; N the number of plans (indices 0..N-1).
+	Seed int64
+	N    int
+	// Workers is the number of goroutines checking plans (0: GOMAXPROCS).
+	Workers int
+	// Shard restricts the campaign to the indices i with i % Shard.N ==
+	// Shard.K.
+	Shard Shard
+	// Config bounds the generated cases (zero fields: the defaults).
+	Config proptest.Config
+	// Flags are the optimizer's flags (nil: DefaultFlags, Verify on).
+	Flags *rules.Flags
+	// Executor runs the optimized and unoptimized ways (nil: exec).
+	Executor Executor
+	// OutDir receives one minimized plan file per divergence class; ""
+	// means divergences are shrunk but not written.
+	OutDir string
+	// MaxShrink bounds the number of divergence classes shrunk (0: 20;
+	// negative: none).
+	MaxShrink int
+	// ShrinkCalls bounds the oracle calls spent minimizing one divergence
+	// (0: 5000).
+	ShrinkCalls int
+	// Progress, when set, is called from one goroutine about every
+	// ProgressEvery (0: 200ms) and once at the end of each phase.
+	Progress      func(Progress)
+	ProgressEvery time.Duration
+}
+
+// failure is a divergent plan remembered for shrinking.
+type failure struct {
+	index int
+	seed  int64
+	class string
+	rep   *Report
+}
+
+// Run checks the campaign's plans and shrinks one divergence per class (the
+// lowest index of each, for at most MaxShrink classes), writing each to
+// OutDir. It returns the statistics; the error is ctx's when the campaign
+// was cancelled (the statistics then cover the plans checked) or an
+// invalid parameter.
+func (c *Campaign) Run(ctx context.Context) (*Stats, error) {
+	if c.N < 0 {
+		return nil, fmt.Errorf("campaign: negative N %d", c.N)
+	}
+	if c.Shard.N > 1 && (c.Shard.K < 0 || c.Shard.K >= c.Shard.N) {
+		return nil, fmt.Errorf("campaign: shard %d/%d out of range", c.Shard.K, c.Shard.N)
+	}
+	flags := DefaultFlags()
+	if c.Flags != nil {
+		flags = *c.Flags
+	}
+	workers := c.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	count := c.Shard.count(c.N)
+	total := newStats()
+	total.Seed, total.N, total.Shard, total.Workers, total.Table = c.Seed, c.N, c.Shard, workers, flags.Table
+
+	start := time.Now()
+	cpu0 := cpuTime()
+	var done, divergent atomic.Int64
+	stopProgress := c.startProgress(start, count, &done, &divergent)
+
+	var (
+		next     atomic.Int64
+		mu       sync.Mutex
+		failures = map[string]failure{} // lowest index per class
+		wg       sync.WaitGroup
+	)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			local := newStats()
+			defer func() {
+				mu.Lock()
+				total.merge(local)
+				mu.Unlock()
+			}()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= count || ctx.Err() != nil {
+					return
+				}
+				i := c.Shard.index(k)
+				seed := proptest.CaseSeed(c.Seed, i)
+				rep, pc := c.checkIndex(ctx, i, seed, flags)
+				if ctx.Err() != nil {
+					return // a cancelled collect is not a result
+				}
+				local.add(rep, pc)
+				done.Add(1)
+				if !rep.Agree() {
+					divergent.Add(1)
+					class := rep.Class()
+					mu.Lock()
+					if f, seen := failures[class]; !seen || i < f.index {
+						failures[class] = failure{index: i, seed: seed, class: class, rep: rep}
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	total.Elapsed = time.Since(start)
+	total.CPU = cpuTime() - cpu0
+	stopProgress("check")
+	if err := ctx.Err(); err != nil {
+		return total, err
+	}
+
+	// Shrink one divergence per class, lowest index first, in parallel.
+	list := make([]failure, 0, len(failures))
+	for _, f := range failures {
+		list = append(list, f)
+	}
+	sort.Slice(list, func(a, b int) bool { return list[a].index < list[b].index })
+	maxShrink := c.MaxShrink
+	if maxShrink == 0 {
+		maxShrink = 20
+	}
+	if maxShrink < 0 {
+		maxShrink = 0
+	}
+	if len(list) > maxShrink {
+		list = list[:maxShrink]
+	}
+	out := make([]Counterexample, len(list))
+	var sg sync.WaitGroup
+	sem := make(chan struct{}, workers)
+	for k := range list {
+		sg.Add(1)
+		sem <- struct{}{}
+		go func(k int) {
+			defer sg.Done()
+			defer func() { <-sem }()
+			out[k] = c.minimize(ctx, list[k], flags)
+		}(k)
+	}
+	sg.Wait()
+	total.Counterexamples = out
+	return total, ctx.Err()
+}
+
+// checkIndex generates and checks plan i; a generator panic becomes a
+// divergence of kind generator.
+func (c *Campaign) checkIndex(ctx context.Context, i int, seed int64, flags rules.Flags) (rep *Report, pc *proptest.Case) {
+	name := fmt.Sprintf("seed=%d index=%d", c.Seed, i)
+	defer func() {
+		if p := recover(); p != nil {
+			rep = &Report{Name: name, Flags: flags}
+			rep.Divergences = append(rep.Divergences, Divergence{
+				Kind: DiffGenerator, Column: -1, Row: -1,
+				Detail: fmt.Sprintf("proptest.Generate(%d) panicked: %v", seed, p),
+			})
+			pc = nil
+		}
+	}()
+	gc := proptest.Generate(seed, c.Config)
+	pc = &gc
+	return Check(ctx, Case{Name: name, Plan: gc.Plan, Flags: &flags, Executor: c.Executor}), pc
+}
+
+// startProgress calls c.Progress periodically until the returned function
+// is called with the finished phase's name.
+func (c *Campaign) startProgress(start time.Time, total int, done, divergent *atomic.Int64) func(phase string) {
+	if c.Progress == nil {
+		return func(string) {}
+	}
+	every := c.ProgressEvery
+	if every <= 0 {
+		every = 200 * time.Millisecond
+	}
+	stop := make(chan struct{})
+	finished := make(chan struct{})
+	snapshot := func(phase string) Progress {
+		return Progress{Done: int(done.Load()), Total: total, Divergences: int(divergent.Load()), Elapsed: time.Since(start), Phase: phase}
+	}
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-t.C:
+				c.Progress(snapshot("check"))
+			}
+		}
+	}()
+	return func(phase string) {
+		close(stop)
+		<-finished
+		c.Progress(snapshot(phase))
+	}
+}

@@ -1,0 +1,44 @@
+package oracle
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/dfopt/dfopt/plan/planjson"
+	"github.com/dfopt/dfopt/rules"
+)
+
+// DocumentFlags returns the flags a plan file asks for: its "flags" object
+// applied to DefaultFlags (rules.FlagsFromMap), with Verify on unless the
+// file sets "verify" itself. An unknown flag name is an error.
+func DocumentFlags(doc *planjson.Document) (rules.Flags, error) {
+	flags, err := rules.FlagsFromMap(doc.Flags)
+	if err != nil {
+		return rules.Flags{}, fmt.Errorf("flags: %w", err)
+	}
+	if _, set := doc.Flags[rules.FlagVerify]; !set {
+		flags.Verify = true
+	}
+	return flags, nil
+}
+
+// CheckDocument checks a decoded plan file: its plan three ways under its
+// flags (DocumentFlags), and its "expect" object (every listed counter
+// exactly; the error kind, or success for "error": null, of the unoptimized
+// outcome). The error is for a file that cannot be checked at all (an
+// unknown flag); divergences and unmet expectations are in the report.
+func CheckDocument(ctx context.Context, doc *planjson.Document) (*Report, error) {
+	return CheckDocumentWith(ctx, doc, nil)
+}
+
+// CheckDocumentWith is CheckDocument with a host executor (nil: exec).
+func CheckDocumentWith(ctx context.Context, doc *planjson.Document, x Executor) (*Report, error) {
+	if doc == nil {
+		return nil, fmt.Errorf("check: no document")
+	}
+	flags, err := DocumentFlags(doc)
+	if err != nil {
+		return nil, err
+	}
+	return Check(ctx, Case{Plan: doc.Plan, Flags: &flags, Expect: doc.Expect, Executor: x}), nil
+}

@@ -1,0 +1,198 @@
+package oracle
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/dfopt/dfopt/eager"
+	"github.com/dfopt/dfopt/exec"
+	"github.com/dfopt/dfopt/plan"
+)
+
+// Way names one of the three evaluations the oracle compares.
+type Way int
+
+// The three ways.
+const (
+	// Optimized: rules.Optimize, then the executor collects the result.
+	Optimized Way = iota
+	// Unoptimized: the executor collects the plan as written.
+	Unoptimized
+	// Eager: eager.FromPlan evaluates the plan step by step.
+	Eager
+)
+
+// Ways lists the three ways in report order.
+func Ways() []Way { return []Way{Optimized, Unoptimized, Eager} }
+
+// String returns "optimized", "unoptimized" or "eager".
+func (w Way) String() string {
+	switch w {
+	case Optimized:
+		return "optimized"
+	case Unoptimized:
+		return "unoptimized"
+	case Eager:
+		return "eager"
+	}
+	return fmt.Sprintf("way(%d)", int(w))
+}
+
+// Outcome is what one way produced when it succeeded: the schema and the
+// cells, column by column, as plan values (floats keep their bits). It holds
+// no Arrow memory, so a host executor need not be Arrow-based.
+type Outcome struct {
+	// Schema is the result's schema: names, types and nullability.
+	Schema plan.Schema
+	// Rows is the number of rows.
+	Rows int
+	// Columns holds one slice of Rows values per schema field, in order.
+	Columns [][]plan.Value
+	// MemoHits is the number of subtree results the executor's memo served,
+	// or -1 when the executor does not report it (the eager chain has no
+	// memo).
+	MemoHits int
+}
+
+// Executor evaluates a plan for the optimized and unoptimized ways. A host
+// plugs its own executor in through Case.Executor or Campaign.Executor;
+// the default is exec.Collect (ExecExecutor). Collect must return a
+// *plan.Error on failure (anything else is reported as a divergence of kind
+// internal), must be safe for concurrent use when a campaign runs several
+// workers, and should honour ctx.
+type Executor interface {
+	// Name identifies the executor in reports.
+	Name() string
+	// Collect evaluates root, which may be unresolved.
+	Collect(ctx context.Context, root plan.Node) (Outcome, error)
+}
+
+// ExecExecutor is the default Executor: exec.Collect with the given options.
+type ExecExecutor struct {
+	Options exec.Options
+}
+
+// Name returns "exec".
+func (ExecExecutor) Name() string { return "exec" }
+
+// Collect runs exec.Collect and converts its record into an Outcome,
+// releasing the Arrow memory before returning.
+func (x ExecExecutor) Collect(ctx context.Context, root plan.Node) (Outcome, error) {
+	res, err := exec.Collect(ctx, root, x.Options)
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer res.Release()
+	return OutcomeFromRecord(res.Schema, res.Record, res.MemoHits)
+}
+
+// collectEager evaluates root with the eager chain.
+func collectEager(ctx context.Context, root plan.Node) (Outcome, error) {
+	df, err := eager.FromPlan(ctx, root, eager.Options{})
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer df.Release()
+	return OutcomeFromRecord(df.Schema(), df.Record(), -1)
+}
+
+// OutcomeFromRecord converts an Arrow record with the given plan schema into
+// an Outcome (for hosts whose executor produces Arrow). The record's columns
+// must have the dfopt Arrow types of the schema's fields.
+func OutcomeFromRecord(schema plan.Schema, rec arrow.RecordBatch, memoHits int) (Outcome, error) {
+	if rec == nil {
+		return Outcome{}, fmt.Errorf("outcome: no record")
+	}
+	if int(rec.NumCols()) != schema.Len() {
+		return Outcome{}, fmt.Errorf("outcome: record has %d columns, schema %s has %d", rec.NumCols(), schema, schema.Len())
+	}
+	n := int(rec.NumRows())
+	out := Outcome{Schema: schema, Rows: n, Columns: make([][]plan.Value, schema.Len()), MemoHits: memoHits}
+	for i := range out.Columns {
+		col, err := arrayValues(rec.Column(i), schema.Field(i).Type, n)
+		if err != nil {
+			return Outcome{}, fmt.Errorf("outcome: column %d (%s): %w", i, schema.Field(i).Name, err)
+		}
+		out.Columns[i] = col
+	}
+	return out, nil
+}
+
+// arrayValues converts one array into plan values with typed loops (the
+// generic kernel.ValueAt costs a type resolution per cell).
+func arrayValues(a arrow.Array, t plan.Type, n int) ([]plan.Value, error) {
+	if a.Len() != n {
+		return nil, fmt.Errorf("%d values, the record has %d rows", a.Len(), n)
+	}
+	out := make([]plan.Value, n)
+	nulls := a.NullN() > 0
+	switch a := a.(type) {
+	case *array.Boolean:
+		if t != plan.Bool {
+			break
+		}
+		for i := range out {
+			if nulls && a.IsNull(i) {
+				out[i] = plan.NullValue(t)
+			} else {
+				out[i] = plan.BoolValue(a.Value(i))
+			}
+		}
+		return out, nil
+	case *array.Int32:
+		if t != plan.Int32 {
+			break
+		}
+		for i, v := range a.Int32Values() {
+			if nulls && a.IsNull(i) {
+				out[i] = plan.NullValue(t)
+			} else {
+				out[i] = plan.Int32Value(v)
+			}
+		}
+		return out, nil
+	case *array.Int64:
+		if t != plan.Int64 {
+			break
+		}
+		for i, v := range a.Int64Values() {
+			if nulls && a.IsNull(i) {
+				out[i] = plan.NullValue(t)
+			} else {
+				out[i] = plan.Int64Value(v)
+			}
+		}
+		return out, nil
+	case *array.Float64:
+		if t != plan.Float64 {
+			break
+		}
+		for i, v := range a.Float64Values() {
+			if nulls && a.IsNull(i) {
+				out[i] = plan.NullValue(t)
+			} else {
+				out[i] = plan.Float64Value(v)
+			}
+		}
+		return out, nil
+	case *array.String:
+		if t != plan.String {
+			break
+		}
+		for i := range out {
+			if nulls && a.IsNull(i) {
+				out[i] = plan.NullValue(t)
+			} else {
+				// Clone: the string may alias an Arrow buffer that is
+				// released (and, with a C allocator, freed) after this.
+				out[i] = plan.StringValue(strings.Clone(a.Value(i)))
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("an Arrow %s array where the schema says %s", a.DataType(), t)
+}

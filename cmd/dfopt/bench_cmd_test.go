@@ -1,0 +1,156 @@
+package main
+
+import (
+	"context"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dfopt/dfopt/bench"
+)
+
+const benchTestRows = 5000
+
+// benchTestData generates a small dataset into the test's temporary
+// directory.
+func benchTestData(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "data")
+	if _, err := bench.Generate(context.Background(), dir, bench.GenOptions{Rows: benchTestRows, RowGroup: 2000}); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// benchQueryFile is the path of a benchmark plan file from this directory.
+func benchQueryFile(name string) string {
+	return filepath.Join("..", "..", "bench", "queries", name+".json")
+}
+
+// benchQ1Rows counts t's rows with a > 900000 straight from the formulas.
+func benchQ1Rows() int {
+	n := 0
+	for i := int64(0); i < benchTestRows; i++ {
+		if bench.RowT(i).A > 900000 {
+			n++
+		}
+	}
+	return n
+}
+
+var benchLineRE = regexp.MustCompile(`^(\S+) median_s=([0-9.]+) min_s=([0-9.]+) max_s=([0-9.]+)( optimize_s=[0-9.]+)? rows=(\d+)( .*)?$`)
+
+func TestBenchCommand(t *testing.T) {
+	data := benchTestData(t)
+	wantQ1 := strconv.Itoa(benchQ1Rows())
+	tests := []struct {
+		name  string
+		extra []string
+		mode  string
+		opt   bool
+	}{
+		{"parquet", nil, "parquet", true},
+		{"memory", []string{"--memory"}, "memory", true},
+		{"no-opt", []string{"--no-opt"}, "parquet", false},
+		{"flags", []string{"--flags", "predicate_pushdown=false,projection_pruning=false", "--flags", "filter_fusion=0"}, "parquet", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"bench", benchQueryFile("q1"), "-n", "2", "--data", data, benchQueryFile("q5")}, tc.extra...)
+			stdout, stderr, status := runCLI(args...)
+			if status != exitOK {
+				t.Fatalf("status %d, stderr %s", status, stderr)
+			}
+			lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
+			if len(lines) != 4 {
+				t.Fatalf("want a header, two query lines and a summary:\n%s", stdout)
+			}
+			if want := "bench: mode=" + tc.mode + " opt=" + strconv.FormatBool(tc.opt) + " runs=2 "; !strings.HasPrefix(lines[0], want) {
+				t.Errorf("header %q, want prefix %q", lines[0], want)
+			}
+			for i, name := range []string{"q1", "q5"} {
+				m := benchLineRE.FindStringSubmatch(lines[1+i])
+				if m == nil || m[1] != name {
+					t.Fatalf("line %q does not match the %s format", lines[1+i], name)
+				}
+				if (m[5] != "") != tc.opt {
+					t.Errorf("line %q: optimize_s present = %v with opt=%v", lines[1+i], m[5] != "", tc.opt)
+				}
+				med, _ := strconv.ParseFloat(m[2], 64)
+				lo, _ := strconv.ParseFloat(m[3], 64)
+				hi, _ := strconv.ParseFloat(m[4], 64)
+				if !(lo <= med && med <= hi) {
+					t.Errorf("line %q: min/median/max out of order", lines[1+i])
+				}
+				if name == "q1" {
+					if m[6] != wantQ1 || !strings.Contains(m[7], "sum(id)=") || !strings.Contains(m[7], "sum(a)=") {
+						t.Errorf("q1 line %q, want rows=%s and sums of id and a", lines[1+i], wantQ1)
+					}
+				}
+			}
+			if want := "bench: ok queries=2 mode=" + tc.mode; !strings.HasPrefix(lines[3], want) ||
+				!strings.Contains(lines[3], " total_median_s=") {
+				t.Errorf("summary %q, want prefix %q and total_median_s", lines[3], want)
+			}
+		})
+	}
+}
+
+// TestBenchChecksumsAgree: the optimized and unoptimized runs, from Parquet
+// and from memory, print the same rows and checksums.
+func TestBenchChecksumsAgree(t *testing.T) {
+	data := benchTestData(t)
+	var first []string
+	for _, extra := range [][]string{nil, {"--no-opt"}, {"--memory"}, {"--memory", "--no-opt"}} {
+		args := append([]string{"bench", benchQueryFile("q4"), benchQueryFile("q6"), "-n", "1", "--data", data}, extra...)
+		stdout, stderr, status := runCLI(args...)
+		if status != exitOK {
+			t.Fatalf("%v: status %d, stderr %s", extra, status, stderr)
+		}
+		var got []string
+		for _, line := range strings.Split(stdout, "\n") {
+			if i := strings.Index(line, " rows="); i >= 0 {
+				got = append(got, line[i:])
+			}
+		}
+		if first == nil {
+			first = got
+		} else if strings.Join(got, "\n") != strings.Join(first, "\n") {
+			t.Errorf("%v:\n%s\nwant\n%s", extra, strings.Join(got, "\n"), strings.Join(first, "\n"))
+		}
+	}
+	if len(first) != 2 {
+		t.Fatalf("got %d query lines", len(first))
+	}
+}
+
+func TestBenchBadInvocations(t *testing.T) {
+	data := benchTestData(t)
+	q1 := benchQueryFile("q1")
+	tests := []struct {
+		name   string
+		args   []string
+		status int
+		stderr string
+	}{
+		{"no files", []string{"bench"}, exitBadArgs, "usage: dfopt bench"},
+		{"zero runs", []string{"bench", q1, "-n", "0", "--data", data}, exitBadArgs, "-n 0"},
+		{"unknown optimizer flag", []string{"bench", q1, "--flags", "warp_drive=true", "--data", data}, exitBadArgs, "warp_drive"},
+		{"flag without value", []string{"bench", q1, "--flags", "predicate_pushdown", "--data", data}, exitBadArgs, "want name=true"},
+		{"flag not a bool", []string{"bench", q1, "--flags", "predicate_pushdown=maybe", "--data", data}, exitBadArgs, "not a boolean"},
+		{"missing file", []string{"bench", "nope.json", "--data", data}, exitBadArgs, "nope.json"},
+		{"missing data", []string{"bench", q1, "--data", t.TempDir()}, exitBadArgs, "t.parquet"},
+		{"missing data in memory", []string{"bench", q1, "--memory", "--data", t.TempDir()}, exitBadArgs, "t.parquet"},
+		{"unknown flag", []string{"bench", q1, "--fast"}, exitBadArgs, "-fast"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, status := runCLI(tc.args...)
+			if status != tc.status || !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("status %d, stderr %q; want %d and %q", status, stderr, tc.status, tc.stderr)
+			}
+		})
+	}
+}

@@ -109,7 +109,7 @@ func (f *fusion) fuseRun(run []*plan.FilterNode, paths []*tpath, newBelow plan.N
 	}
 	for i := k - 1; i >= 0; i-- {
 		outer, inner := run[i], run[i+1]
-		ruling := f.table.FuseFilters(facts[i], facts[i+1])
+		ruling := f.budgetedRuling(FlagFilterFusion, f.table.FuseFilters(facts[i], facts[i+1]), inner, paths[i+1], nil, outer)
 		f.ruling(FlagFilterFusion, ruling, f.nextItem(), inner, paths[i+1], nil, outer)
 		if ruling.Allowed {
 			seg = append(seg, outer.Predicates...)

@@ -47,6 +47,14 @@ type Flags struct {
 	// the rule that broke it. It costs a full re-resolution per rule; tests
 	// turn it on.
 	Verify bool
+	// Limit bounds the rewrite applications (see Application for what one
+	// is), in the order the rules apply them, as LLVM's opt-bisect-limit
+	// does: 0 means no limit, k > 0 lets the first k happen, and a negative
+	// value (LimitNone) lets none happen. A rewrite past the limit is
+	// refused with a trace entry marked Limited instead of a cell. Bisection
+	// (oracle.Bisect) uses it to name the first bad application. It is not a
+	// plan-file flag (Map and FlagsFromMap ignore it).
+	Limit int
 	// Table is the legality table the rules consult; nil means
 	// legality.Default(). A mutation campaign passes a table with one cell
 	// overridden (legality.Table.WithOverride): no global state is involved.

@@ -17,6 +17,14 @@ type Result struct {
 	Counters Counters
 	Trace    Trace
 	Table    *legality.Table
+	// Applied counts the rewrite applications that happened, only under a
+	// limit (Flags.Limit != 0; it is then at most the limit). To count the
+	// applications of an unlimited run, set a limit no plan reaches
+	// (math.MaxInt): the run is the same.
+	Applied int
+	// Applications lists them in order, only under a positive Flags.Limit
+	// (so an unlimited run logs nothing): Applications[k-1] is the k-th.
+	Applications []Application
 }
 
 // ErrNilPlan is returned by Optimize for a nil plan.
@@ -50,7 +58,7 @@ func Optimize(root plan.Node, flags Flags) (res Result, err error) {
 	want := cur.Schema()
 	// Most rules record about one entry per node or conjunct: sizing the
 	// trace once saves the copies of repeated growth on large plans.
-	r := &run{table: table, flags: flags, trace: make(Trace, 0, plan.Size(cur))}
+	r := &run{table: table, flags: flags, trace: make(Trace, 0, plan.Size(cur)), budget: budget{limit: flags.Limit}}
 	for _, rule := range Rules() {
 		if !flags.Enabled(rule.Name) {
 			continue
@@ -65,7 +73,8 @@ func Optimize(root plan.Node, flags Flags) (res Result, err error) {
 		}
 		cur = out
 	}
-	return Result{Plan: cur, Counters: r.counters, Trace: r.trace, Table: table}, nil
+	return Result{Plan: cur, Counters: r.counters, Trace: r.trace, Table: table,
+		Applied: r.budget.used, Applications: r.budget.log}, nil
 }
 
 // checkRule resolves a rule's output (only its new nodes) and checks the root

@@ -426,6 +426,9 @@ func (p *pushdown) cross(st *pdStack, x crossing) []*pdGroup {
 		}
 		c.next, c.stayDec = next, d
 	}
+	if p.budget.limited() {
+		stayers = p.limitMoves(st, x, stayers)
+	}
 	var stopped []*pdGroup
 	if len(stayers) > 0 {
 		stopped = p.settle(st, stayers, at, atPath)
@@ -723,7 +726,7 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *tpath) plan.Node {
 				decided[i] = c.det
 			case c.stay: // already pushed
 			default:
-				d := p.table.PushdownScan(c.support)
+				d := p.budgeted(FlagPredicatePushdown, p.table.PushdownScan(c.support), s, path, c.orig)
 				decided[i] = d
 				if d.Allowed {
 					if c.support == plan.Inexact {

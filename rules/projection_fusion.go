@@ -93,7 +93,7 @@ func (f *projFusion) pair(orig plan.Node, path *tpath, exprs []plan.Expr, w *pla
 				continue
 			}
 			v := w.Exprs[j]
-			ruling := chk.Value(j)
+			ruling := f.budgetedRuling(FlagProjectionFusion, chk.Value(j), orig, path, v, nil)
 			if !ruling.Allowed {
 				refused[j] = ruling
 				continue

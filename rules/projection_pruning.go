@@ -287,7 +287,7 @@ func (p *pruning) project(n *plan.ProjectNode, req names, path *tpath) (prFrame,
 			kept = append(kept, e)
 			continue
 		}
-		d := p.table.PruneEntry(n, e)
+		d := p.budgeted(FlagProjectionPruning, p.table.PruneEntry(n, e), n, path, e)
 		p.record(FlagProjectionPruning, d, p.nextItem(), n, path, e)
 		if d.Allowed {
 			p.counters.PrunedProjections++
@@ -328,7 +328,7 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 			}
 			continue
 		}
-		d := p.table.PruneEntry(n, e)
+		d := p.budgeted(FlagProjectionPruning, p.table.PruneEntry(n, e), n, path, e)
 		p.record(FlagProjectionPruning, d, p.nextItem(), n, path, e)
 		if d.Allowed {
 			p.counters.PrunedProjections++
@@ -350,7 +350,7 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 	}
 	f := prFrame{node: n, input: n.Input}
 	if len(kept) == 0 {
-		d := p.table.PruneEmpty(n)
+		d := p.budgeted(FlagProjectionPruning, p.table.PruneEmpty(n), n, path, nil)
 		if d.Detail == "" && d.Allowed {
 			d.Detail = "no entry left: the node goes"
 		}
@@ -386,6 +386,7 @@ func (p *pruning) scan(n *plan.ScanNode, req names, path *tpath) plan.Node {
 		return n
 	}
 	d, _ := p.table.PruneThrough(n)
+	d = p.budgeted(FlagProjectionPruning, d, n, path, nil)
 	if d.Allowed {
 		d.Detail = fmt.Sprintf("reads %d of %d columns", len(keep), len(current))
 	}

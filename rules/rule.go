@@ -37,6 +37,7 @@ type run struct {
 	trace    Trace
 	counters Counters
 	item     int
+	budget   budget
 }
 
 func (r *run) nextItem() int {
@@ -47,6 +48,10 @@ func (r *run) nextItem() int {
 // record appends an entry for decision d.
 func (r *run) record(rule string, d legality.Decision, item int, node plan.Node, path *tpath, subject plan.Expr) {
 	if d.Cell == "" {
+		return
+	}
+	if d.Cell == limitCell {
+		r.trace = append(r.trace, Entry{Rule: rule, Limited: true, Item: item, node: node, path: path, subject: subject})
 		return
 	}
 	r.trace = append(r.trace, Entry{Rule: rule, Cell: d.Cell, Allowed: d.Allowed, Item: item, Detail: d.Detail,
@@ -61,6 +66,10 @@ func (r *run) recordFlag(rule, flag string, item int, node plan.Node, path *tpat
 // recordFilter appends an entry whose subject is a filter's conjunct list.
 func (r *run) recordFilter(rule string, d legality.Decision, item int, node plan.Node, path *tpath, subject *plan.FilterNode) {
 	if d.Cell == "" {
+		return
+	}
+	if d.Cell == limitCell {
+		r.trace = append(r.trace, Entry{Rule: rule, Limited: true, Item: item, node: node, path: path, subjectOf: subject})
 		return
 	}
 	r.trace = append(r.trace, Entry{Rule: rule, Cell: d.Cell, Allowed: d.Allowed, Item: item, Detail: d.Detail,

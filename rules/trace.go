@@ -21,6 +21,10 @@ type Entry struct {
 	Cell legality.CellID
 	// Flag is the arm flag that stopped the rewrite, when no cell decided.
 	Flag string
+	// Limited says that the rewrite limit (Flags.Limit) stopped the
+	// rewrite: the legality table would have allowed it. Cell and Flag are
+	// then empty.
+	Limited bool
 	// Allowed says whether the rewrite happened.
 	Allowed bool
 	// Item numbers the subject within its rule (1, 2, ...), so that entries
@@ -103,6 +107,8 @@ func (e Entry) line(reason string) string {
 		b.WriteString(": cell " + string(e.Cell))
 	case e.Flag != "":
 		b.WriteString(": flag " + e.Flag + " is off")
+	case e.Limited:
+		b.WriteString(": rewrite limit reached")
 	}
 	if reason != "" {
 		b.WriteString(" — " + reason)
@@ -159,6 +165,7 @@ type entryJSON struct {
 	Rule    string `json:"rule"`
 	Cell    string `json:"cell,omitempty"`
 	Flag    string `json:"flag,omitempty"`
+	Limited bool   `json:"limited,omitempty"`
 	Allowed bool   `json:"allowed"`
 	Item    int    `json:"item,omitempty"`
 	Count   int    `json:"count,omitempty"`
@@ -170,7 +177,7 @@ type entryJSON struct {
 
 // MarshalJSON renders the entry with its node label, path and subject text.
 func (e Entry) MarshalJSON() ([]byte, error) {
-	return json.Marshal(entryJSON{Rule: e.Rule, Cell: string(e.Cell), Flag: e.Flag, Allowed: e.Allowed, Item: e.Item,
+	return json.Marshal(entryJSON{Rule: e.Rule, Cell: string(e.Cell), Flag: e.Flag, Limited: e.Limited, Allowed: e.Allowed, Item: e.Item,
 		Count: e.Count, Node: e.Node(), Path: e.Path(), Subject: e.Subject(), Detail: e.Detail})
 }
 

@@ -102,7 +102,7 @@ func (c *caster) abort(bufs ...*memory.Buffer) {
 
 func (c *caster) finish(t plan.Type, bufs ...*memory.Buffer) (datum, error) {
 	valid, nulls := c.validity()
-	return arrayDatum(t, makeArray(t, c.n, nulls, append([]*memory.Buffer{valid}, bufs...)...)), nil
+	return freshDatum(t, makeArray(t, c.n, nulls, append([]*memory.Buffer{valid}, bufs...)...)), nil
 }
 
 // narrow casts int64 to int32; values outside the int32 range fail.

@@ -63,7 +63,7 @@ func (x *evalCtx) evalIf(e *plan.Call, in *input) (datum, error) {
 	if err != nil {
 		return datum{}, tooLong(e, err)
 	}
-	return arrayDatum(rt, out), nil
+	return freshDatum(rt, out), nil
 }
 
 // strict reports whether e is null wherever one of the columns it reads is
@@ -235,7 +235,7 @@ func (x *evalCtx) coalesce(e *plan.Call, in *input, args []datum) (datum, error)
 	if err != nil {
 		return datum{}, tooLong(e, err)
 	}
-	return arrayDatum(rt, out), nil
+	return freshDatum(rt, out), nil
 }
 
 // analyze returns e's type over the evaluation's schema and whether e is

@@ -18,6 +18,9 @@ type datum struct {
 	typ plan.Type
 	arr arrow.Array // nil for a scalar; owned (one reference)
 	sc  plan.Value  // the scalar when arr is nil
+	// tmp marks an intermediate result whose array and values buffer
+	// nothing but this datum holds, so a kernel may overwrite its values.
+	tmp bool
 }
 
 func scalarDatum(v plan.Value) datum { return datum{typ: v.Type(), sc: v} }
@@ -25,6 +28,9 @@ func scalarDatum(v plan.Value) datum { return datum{typ: v.Type(), sc: v} }
 func nullDatum(t plan.Type) datum { return scalarDatum(plan.NullValue(t)) }
 
 func arrayDatum(t plan.Type, a arrow.Array) datum { return datum{typ: t, arr: a} }
+
+// freshDatum is a kernel's own new result (see datum.tmp).
+func freshDatum(t plan.Type, a arrow.Array) datum { return datum{typ: t, arr: a, tmp: true} }
 
 func (d datum) isScalar() bool { return d.arr == nil }
 
@@ -225,11 +231,13 @@ func materialize(mem memory.Allocator, d datum, n int) (arrow.Array, error) {
 	return broadcast(mem, d.sc, d.typ, n)
 }
 
-// retained returns a new reference to d.
+// retained returns a new reference to d; the array is then shared, so no
+// longer a temporary anyone may overwrite.
 func retained(d datum) datum {
 	if d.arr != nil {
 		d.arr.Retain()
 	}
+	d.tmp = false
 	return d
 }
 
@@ -266,7 +274,7 @@ func promoted(mem memory.Allocator, d datum, to plan.Type) datum {
 		}
 		return retained(d)
 	}
-	return arrayDatum(to, out)
+	return freshDatum(to, out)
 }
 
 // widen converts every element; Go's conversion is exact for int32->int64

@@ -18,7 +18,7 @@ func (x *evalCtx) strLen(a datum) (datum, error) {
 		out[i] = int64(utf8.RuneCount(data[offs[i]:offs[i+1]]))
 	}
 	valid := shareValidity(x.mem, &v)
-	return arrayDatum(plan.Int64, makeArray(plan.Int64, n, v.nulls, valid, buf)), nil
+	return freshDatum(plan.Int64, makeArray(plan.Int64, n, v.nulls, valid, buf)), nil
 }
 
 // concat joins its operands row by row; a row is null when any operand is.

@@ -59,7 +59,7 @@ func (x *evalCtx) udf(e *plan.UDFCall, in *input, args []datum) (datum, error) {
 		}
 		appendValue(bld, r)
 	}
-	return arrayDatum(u.Result, bld.NewArray()), nil
+	return freshDatum(u.Result, bld.NewArray()), nil
 }
 
 // appendValue appends a value of the builder's type, or a null.

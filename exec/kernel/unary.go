@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -21,14 +23,16 @@ func (x *evalCtx) negAbs(e *plan.Call, in *input, a datum) (datum, error) {
 	neg := e.Fn == plan.FuncNeg
 	switch a.typ {
 	case plan.Int32:
-		return negAbsInt(x, e, in, &v, neg, int32(math.MinInt32))
+		buf, out := outFixed[int32](x.mem, n, a)
+		return negAbsInt(x, e, in, &v, neg, buf, out, int32(math.MinInt32))
 	case plan.Int64:
-		return negAbsInt(x, e, in, &v, neg, int64(math.MinInt64))
+		buf, out := outFixed[int64](x.mem, n, a)
+		return negAbsInt(x, e, in, &v, neg, buf, out, int64(math.MinInt64))
 	case plan.Float64:
-		buf, out := newFixed[float64](x.mem, n)
+		buf, out := outFixed[float64](x.mem, n, a)
 		negAbsFloat(out, v.f64, neg)
 		valid := shareValidity(x.mem, &v)
-		return arrayDatum(plan.Float64, makeArray(plan.Float64, n, v.nulls, valid, buf)), nil
+		return freshDatum(plan.Float64, makeArray(plan.Float64, n, v.nulls, valid, buf)), nil
 	}
 	return datum{}, internalError(e, fmt.Sprintf("%s of %s", e.Fn, a.typ))
 }
@@ -37,10 +41,12 @@ func (x *evalCtx) negAbs(e *plan.Call, in *input, a datum) (datum, error) {
 // too, but at 7-10 µs per call; here the overflow test (a & -a is negative
 // only for MinInt; branch-free abs is negative only for MinInt) is folded
 // into one accumulated word and resolved against validity only if it fires.
-func negAbsInt[T integer](x *evalCtx, e *plan.Call, in *input, v *view, neg bool, minv T) (datum, error) {
+// out may be a's own buffer: neg and abs map MinInt, and only MinInt, to
+// MinInt, so the failing rows are found in the output.
+func negAbsInt[T integer](x *evalCtx, e *plan.Call, in *input, v *view, neg bool, buf *memory.Buffer, out []T, minv T) (datum, error) {
 	n := in.n
 	a := nums[T](v)[:n]
-	buf, out := newFixed[T](x.mem, n)
+	out = out[:n]
 	var acc T
 	if neg {
 		for i := range out {
@@ -62,15 +68,15 @@ func negAbsInt[T integer](x *evalCtx, e *plan.Call, in *input, v *view, neg bool
 	}
 	if acc < 0 {
 		for i := 0; i < n; i++ {
-			if a[i] == minv && v.isValid(i) {
+			if out[i] == minv && v.isValid(i) {
 				buf.Release()
 				return datum{}, x.fail(plan.Overflow, e, in, i,
-					fmt.Sprintf("%s overflow: %s(%d)", v.typ, e.Fn, a[i]), nil)
+					fmt.Sprintf("%s overflow: %s(%d)", v.typ, e.Fn, minv), nil)
 			}
 		}
 	}
 	valid := shareValidity(x.mem, v)
-	return arrayDatum(v.typ, makeArray(v.typ, n, v.nulls, valid, buf)), nil
+	return freshDatum(v.typ, makeArray(v.typ, n, v.nulls, valid, buf)), nil
 }
 
 // negAbsFloat flips (neg) or clears (abs) the sign bit and nothing else, on

@@ -35,7 +35,9 @@ var ErrNilPlan = errors.New("optimize: no plan")
 // projection_pruning, shared_subplans. After every rule the plan is
 // resolved again (only the new nodes) and its root schema must equal the
 // input's; with flags.Verify the whole plan is also re-resolved from scratch.
-// A failure names the rule. The input plan is never modified.
+// A failure names the rule; the Result returned with it holds only Applied
+// and Applications (under a limit), the rewrites made before the failure.
+// The input plan is never modified.
 func Optimize(root plan.Node, flags Flags) (res Result, err error) {
 	if root == nil {
 		return Result{}, ErrNilPlan
@@ -66,15 +68,22 @@ func Optimize(root plan.Node, flags Flags) (res Result, err error) {
 		stage = "rule " + rule.Name
 		out, err := rule.rewrite(r, cur)
 		if err != nil {
-			return Result{}, fmt.Errorf("optimize: rule %s: %w", rule.Name, err)
+			return r.partial(), fmt.Errorf("optimize: rule %s: %w", rule.Name, err)
 		}
 		if out, err = checkRule(rule.Name, out, want, flags.Verify); err != nil {
-			return Result{}, err
+			return r.partial(), err
 		}
 		cur = out
 	}
 	return Result{Plan: cur, Counters: r.counters, Trace: r.trace, Table: table,
 		Applied: r.budget.used, Applications: r.budget.log}, nil
+}
+
+// partial is the Result returned with an error: only the applications made
+// before the failure, so that a bisection can name the one that broke the
+// plan.
+func (r *run) partial() Result {
+	return Result{Applied: r.budget.used, Applications: r.budget.log}
 }
 
 // checkRule resolves a rule's output (only its new nodes) and checks the root

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -35,11 +36,15 @@ type Extensions struct {
 // callers want BuiltinExtensions.
 func NewExtensions() *Extensions { return &Extensions{impls: map[string]ExtensionFunc{}} }
 
-// BuiltinExtensions returns a registry with the built-in operators:
-// "identity", which returns its input unchanged.
+// BuiltinExtensions returns a registry with the implementations of the
+// built-in operators of plan.BuiltinExtensions ("identity" and the test
+// operators that exercise each extension property); they are shared with
+// the executor (package exec/ops), so both run the same code.
 func BuiltinExtensions() *Extensions {
 	r := NewExtensions()
-	r.impls[plan.IdentityExtension.Name] = identityExtension
+	for name, fn := range ops.BuiltinExtensionImpls() {
+		r.impls[name] = fn
+	}
 	return r
 }
 
@@ -76,14 +81,6 @@ func (r *Extensions) Names() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func identityExtension(_ context.Context, _ *plan.ExtensionNode, inputs []arrow.RecordBatch, _ memory.Allocator) (arrow.RecordBatch, error) {
-	if len(inputs) != 1 {
-		return nil, fmt.Errorf("identity takes one input, got %d", len(inputs))
-	}
-	inputs[0].Retain()
-	return inputs[0], nil
 }
 
 // extensionStep runs a host operator through the session's registry and

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -70,7 +71,7 @@ func TestExtensionFailures(t *testing.T) {
 		defer a.Release()
 		return array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "q", Type: arrow.PrimitiveTypes.Int64}}, nil), []arrow.Array{a}, 2), nil
 	})
-	if err := exts.Register("failing", identityExtension); err == nil {
+	if err := exts.Register("failing", ops.BuiltinExtensionImpls()["identity"]); err == nil {
 		t.Error("registering a name twice succeeded")
 	}
 	for _, tc := range []struct {

@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -31,11 +32,15 @@ type Extensions struct {
 // callers want BuiltinExtensions.
 func NewExtensions() *Extensions { return &Extensions{impls: map[string]ExtensionFunc{}} }
 
-// BuiltinExtensions returns a registry with the built-in operators:
-// "identity", which returns its input unchanged.
+// BuiltinExtensions returns a registry with the implementations of the
+// built-in operators of plan.BuiltinExtensions ("identity" and the test
+// operators that exercise each extension property); they are shared with
+// the eager chain (package exec/ops), so both run the same code.
 func BuiltinExtensions() *Extensions {
 	r := NewExtensions()
-	r.impls[plan.IdentityExtension.Name] = identityExtension
+	for name, fn := range ops.BuiltinExtensionImpls() {
+		r.impls[name] = fn
+	}
 	return r
 }
 
@@ -72,12 +77,4 @@ func (r *Extensions) Names() []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func identityExtension(_ context.Context, _ *plan.ExtensionNode, inputs []arrow.RecordBatch, _ memory.Allocator) (arrow.RecordBatch, error) {
-	if len(inputs) != 1 {
-		return nil, fmt.Errorf("identity takes one input, got %d", len(inputs))
-	}
-	inputs[0].Retain()
-	return inputs[0], nil
 }

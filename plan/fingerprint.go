@@ -118,7 +118,7 @@ func Fingerprint(n Node) uint64 {
 	if m := n.meta(); m.resolved {
 		return m.fingerprint
 	}
-	fp, _ := fingerprintNode(n)
+	fp, _, _ := fingerprintNode(n)
 	return fp
 }
 
@@ -126,14 +126,23 @@ func Fingerprint(n Node) uint64 {
 // subtree is deterministic, so that two evaluations give the same result.
 // Extensions count as deterministic only when they declare it.
 func IsDeterministicPlan(n Node) bool {
+	exprs, ops := Determinism(n)
+	return exprs && ops
+}
+
+// Determinism splits IsDeterministicPlan in two: exprs reports that no
+// expression in the subtree calls a non-deterministic UDF, operators that
+// every extension in it declares DeterministicOp. The legality table has a
+// cell for each (ss.deterministic, ss.extension.deterministic).
+func Determinism(n Node) (exprs, operators bool) {
 	if isNilNode(n) {
-		return true
+		return true, true
 	}
 	if m := n.meta(); m.resolved {
-		return m.deterministic
+		return m.deterministic, m.opsDeterministic
 	}
-	_, det := fingerprintNode(n)
-	return det
+	_, exprs, operators = fingerprintNode(n)
+	return exprs, operators
 }
 
 // Size returns the number of nodes in the subtree.
@@ -152,10 +161,11 @@ func Size(n Node) int {
 }
 
 // fingerprintNode hashes a node from its own fields and its children's
-// fingerprints, and derives its determinism the same way.
-func fingerprintNode(n Node) (uint64, bool) {
+// fingerprints, and derives its determinism (of expressions, of operators)
+// the same way.
+func fingerprintNode(n Node) (uint64, bool, bool) {
 	h := fnvOffset.byte(byte(n.Kind()))
-	det := true
+	det, opDet := true, true
 	exprsDet := func(es []Expr) {
 		for _, e := range es {
 			det = det && IsDeterministic(e)
@@ -216,15 +226,16 @@ func fingerprintNode(n Node) (uint64, bool) {
 		if n.Def != nil {
 			h = h.str(n.Def.Name)
 		}
-		det = det && n.Def.Has(DeterministicOp)
+		opDet = n.Def.Has(DeterministicOp)
 	}
 	children := n.Children()
 	h = h.u64(uint64(len(children)))
 	for _, c := range children {
 		h = h.u64(Fingerprint(c))
-		det = det && IsDeterministicPlan(c)
+		e, o := Determinism(c)
+		det, opDet = det && e, opDet && o
 	}
-	return uint64(h), det
+	return uint64(h), det, opDet
 }
 
 // ExprEqual reports structural equality of two expressions; literals compare

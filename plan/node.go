@@ -77,8 +77,11 @@ type nodeMeta struct {
 	resolved      bool
 	schema        Schema
 	fingerprint   uint64
-	deterministic bool
-	size          int // nodes in the subtree
+	deterministic bool // no non-deterministic expression in the subtree
+	// opsDeterministic: every extension in the subtree declares
+	// DeterministicOp.
+	opsDeterministic bool
+	size             int // nodes in the subtree
 }
 
 func (m *nodeMeta) meta() *nodeMeta { return m }

@@ -669,8 +669,9 @@ func TestPropResolve(t *testing.T) {
 			// Every resolved node's cached metadata matches a fresh computation.
 			bad := ""
 			WalkNodes(r, func(n Node) bool {
-				fp, det := fingerprintNode(n)
-				if !n.Resolved() || fp != Fingerprint(n) || det != IsDeterministicPlan(n) {
+				fp, det, opDet := fingerprintNode(n)
+				e, o := Determinism(n)
+				if !n.Resolved() || fp != Fingerprint(n) || det != e || opDet != o {
 					bad = n.Label()
 				}
 				return bad == ""

@@ -173,7 +173,7 @@ func seal(n Node, schema Schema) {
 	m := n.meta()
 	m.schema = schema
 	m.resolved = true
-	m.fingerprint, m.deterministic = fingerprintNode(n)
+	m.fingerprint, m.deterministic, m.opsDeterministic = fingerprintNode(n)
 	m.size = 1
 	for _, c := range n.Children() {
 		m.size += c.meta().size
@@ -566,6 +566,11 @@ func resolveExtension(n *ExtensionNode, p *path) (s Schema, err error) {
 		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.String(),
 			Msg: fmt.Sprintf("extension %s: takes %d inputs, got %d", n.Def.Name, n.Def.Inputs, len(n.Inputs))}
 	}
+	if err := n.Def.check(); err != nil {
+		// A declaration that bypassed the registry.
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".name").String(),
+			Msg: fmt.Sprintf("extension %s: invalid declaration: %v", n.Def.Name, err), Err: err}
+	}
 	if n.Def.OutputSchema == nil {
 		return n.Inputs[0].Schema(), nil
 	}
@@ -573,16 +578,42 @@ func resolveExtension(n *ExtensionNode, p *path) (s Schema, err error) {
 	for i, c := range n.Inputs {
 		ins[i] = c.Schema()
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = &Error{Kind: InvalidPlan, Row: -1, Path: p.String(), Msg: fmt.Sprintf("extension %s: OutputSchema panicked: %v", n.Def.Name, r)}
-		}
-	}()
-	s, err = n.Def.OutputSchema(ins)
+	s, err = extensionOutput(n.Def, ins)
 	if err != nil {
 		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.String(), Msg: fmt.Sprintf("extension %s: %v", n.Def.Name, err), Err: err}
 	}
+	if n.Def.Has(ColumnPassthrough) && len(ins) == 1 {
+		if err := checkPassthrough(ins[0], s); err != nil {
+			return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.String(),
+				Msg: fmt.Sprintf("extension %s declares column_passthrough, but %v", n.Def.Name, err)}
+		}
+	}
 	return s, nil
+}
+
+// extensionOutput calls a host's OutputSchema, turning a panic into an
+// error.
+func extensionOutput(d *ExtensionDef, ins []Schema) (s Schema, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("OutputSchema panicked: %v", r)
+		}
+	}()
+	return d.OutputSchema(ins)
+}
+
+// checkPassthrough checks that every input field appears in out unchanged.
+func checkPassthrough(in, out Schema) error {
+	for _, f := range in.Fields() {
+		g, ok := out.Lookup(f.Name)
+		if !ok {
+			return fmt.Errorf("its output has no column %s", f.Name)
+		}
+		if g != f {
+			return fmt.Errorf("its output changes column %s (%s) to %s", f.Name, f, g)
+		}
+	}
+	return nil
 }
 
 func hasOver(exprs []Expr) bool {

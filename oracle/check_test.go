@@ -80,6 +80,10 @@ func TestCheckDetects(t *testing.T) {
 		{name: "internal executor error", plan: sel, target: 0, tamper: func(o *Outcome, err error) (Outcome, error) {
 			return Outcome{}, &plan.Error{Kind: plan.InvalidPlan, Row: -1, Msg: "executor: panic: x"}
 		}, want: "internal optimized", row: -1, col: -1, bits: "executor: panic"},
+		{name: "host executor without a memo", plan: sel, target: 0, tamper: func(o *Outcome, err error) (Outcome, error) {
+			o.MemoHits = -1
+			return *o, err
+		}},
 		{name: "memo", plan: sel, target: 1, tamper: func(o *Outcome, err error) (Outcome, error) {
 			o.MemoHits++
 			return *o, err

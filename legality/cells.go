@@ -21,29 +21,42 @@ const (
 	PPUnion             CellID = "pp.union"
 	PPDistinct          CellID = "pp.distinct"
 	PPExtension         CellID = "pp.extension"
-	PPUnknown           CellID = "pp.unknown"
-	FFTotalOuter        CellID = "ff.total_outer"
-	FFBoolean           CellID = "ff.boolean"
-	PFInline            CellID = "pf.inline"
-	PFDeterministic     CellID = "pf.deterministic"
-	PFOnce              CellID = "pf.once"
-	PFCapture           CellID = "pf.capture"
-	PFText              CellID = "pf.text"
-	PFHolder            CellID = "pf.holder"
-	PRProject           CellID = "pr.project"
-	PRWithColumns       CellID = "pr.with_columns"
-	PRScan              CellID = "pr.scan"
-	PRAggregate         CellID = "pr.aggregate"
-	PRJoin              CellID = "pr.join"
-	PRPassthrough       CellID = "pr.passthrough"
-	PRDistinct          CellID = "pr.distinct"
-	PRWindow            CellID = "pr.window"
-	PRUnion             CellID = "pr.union"
-	PRExtension         CellID = "pr.extension"
-	PRUnknown           CellID = "pr.unknown"
-	SSDeterministic     CellID = "ss.deterministic"
-	SSStructural        CellID = "ss.structural"
-	SSNested            CellID = "ss.nested"
+	// PPExtensionRowPreserving, PPExtensionOrderPreserving,
+	// PPExtensionDeterministic and PPExtensionPassthrough decide whether a
+	// conjunct crosses a one-input extension that declares properties.
+	PPExtensionRowPreserving   CellID = "pp.extension.row_preserving"
+	PPExtensionOrderPreserving CellID = "pp.extension.order_preserving"
+	PPExtensionDeterministic   CellID = "pp.extension.deterministic"
+	PPExtensionPassthrough     CellID = "pp.extension.passthrough"
+	PPUnknown                  CellID = "pp.unknown"
+	FFTotalOuter               CellID = "ff.total_outer"
+	FFBoolean                  CellID = "ff.boolean"
+	PFInline                   CellID = "pf.inline"
+	PFDeterministic            CellID = "pf.deterministic"
+	PFOnce                     CellID = "pf.once"
+	PFCapture                  CellID = "pf.capture"
+	PFText                     CellID = "pf.text"
+	PFHolder                   CellID = "pf.holder"
+	PRProject                  CellID = "pr.project"
+	PRWithColumns              CellID = "pr.with_columns"
+	PRScan                     CellID = "pr.scan"
+	PRAggregate                CellID = "pr.aggregate"
+	PRJoin                     CellID = "pr.join"
+	PRPassthrough              CellID = "pr.passthrough"
+	PRDistinct                 CellID = "pr.distinct"
+	PRWindow                   CellID = "pr.window"
+	PRUnion                    CellID = "pr.union"
+	PRExtension                CellID = "pr.extension"
+	// PRExtensionPassthrough decides whether requirements narrow below a
+	// one-input extension that declares properties.
+	PRExtensionPassthrough CellID = "pr.extension.passthrough"
+	PRUnknown              CellID = "pr.unknown"
+	SSDeterministic        CellID = "ss.deterministic"
+	SSStructural           CellID = "ss.structural"
+	SSNested               CellID = "ss.nested"
+	// SSExtensionDeterministic decides whether a subtree holding extensions
+	// may be shared.
+	SSExtensionDeterministic CellID = "ss.extension.deterministic"
 )
 
 // defaultCells is the bounded-tier table (DESIGN §6.1, extended where the
@@ -90,8 +103,20 @@ var defaultCells = []Cell{
 		"a partial conjunct pushed into the first input raises before the second input's own error"},
 	{PPDistinct, RulePredicatePushdown, "distinct", Barrier, "",
 		"distinct(k) keeps the first row per k; filtering first changes which row is first"},
-	{PPExtension, RulePredicatePushdown, "extension", Barrier, "",
-		"closed world: a host operator may count, drop or reorder rows"},
+	{PPExtension, RulePredicatePushdown, "extension declaring nothing, or with several inputs", Barrier, "",
+		"closed world: a host operator may count, drop or reorder rows, or read other rows: lag_first . filter(b > 0) shifts a over other rows once the filter moves below"},
+	{PPExtensionRowPreserving, RulePredicatePushdown, "extension declaring properties", CrossesIf,
+		"the operator declares row_preserving: a row-wise map that cannot fail, each output row computed from its own input row alone",
+		"checked_tag (fails on a row whose first column a is null) . filter(a > 0): below, the filter removes the null rows first and the operator's error vanishes"},
+	{PPExtensionOrderPreserving, RulePredicatePushdown, "extension declaring properties", CrossesIf,
+		"the operator declares order_preserving: output rows keep their input order",
+		"rotate_rows (first row to the end) . filter(a > 0): if the first row fails a > 0, rotating after the filter moves another row to the end"},
+	{PPExtensionDeterministic, RulePredicatePushdown, "extension declaring properties", CrossesIf,
+		"the operator declares deterministic, so over fewer rows it computes the same values for the rows that remain",
+		"nd_tag (tag = a per-row counter) . filter(a > 0): below, the counter numbers only the surviving rows, so their tags change"},
+	{PPExtensionPassthrough, RulePredicatePushdown, "extension declaring properties", CrossesIf,
+		"the operator declares column_passthrough and the conjunct reads only columns of its input, which reach its output unchanged (not a column it adds)",
+		"null_first (replaces a by nulls) . filter(a is null): above, every row passes; below, only the rows whose a was already null"},
 	{PPUnknown, RulePredicatePushdown, "any other node", Barrier, "",
 		"closed world: a node kind without a crossing cell is a barrier"},
 
@@ -149,14 +174,17 @@ var defaultCells = []Cell{
 		"a dead sum(a).over(k) can overflow, so it must still be computed"},
 	{PRUnion, RuleProjectionPruning, "union", Barrier, "",
 		"every input keeps every column: union inputs must keep identical schemas"},
-	{PRExtension, RuleProjectionPruning, "extension", Barrier, "",
-		"closed world: a host operator may read any of its input columns"},
+	{PRExtension, RuleProjectionPruning, "extension declaring nothing, or with several inputs", Barrier, "",
+		"closed world: a host operator may read any of its input columns, or find them by position: lag_first . select(b) over [a, b], narrowed to [b], would shift b"},
+	{PRExtensionPassthrough, RuleProjectionPruning, "extension declaring properties", CrossesIf,
+		"the operator declares column_passthrough: its input must produce the columns required above (the same columns) plus every column the operator reads (ExtensionDef.Reads; all of them when it declares none)",
+		"null_first (not passthrough) . select(b) over [a, b]: narrowed to [b], it nulls b instead of a; passthrough_tag . select(b, tag) must still read a, its first column"},
 	{PRUnknown, RuleProjectionPruning, "any other node", Barrier, "",
 		"closed world: a node kind without a pruning cell keeps every input column"},
 
 	// shared_subplans
 	{SSDeterministic, RuleSharedSubplans, "any", CrossesIf,
-		"a subtree is shared only if it is deterministic",
+		"a subtree is shared only if its expressions are deterministic (its extensions: ss.extension.deterministic)",
 		"union(S, S) with S = select(nd_seq(a)): two evaluations give different values"},
 	{SSStructural, RuleSharedSubplans, "any", CrossesIf,
 		"identity is fingerprint AND structural equality",
@@ -164,4 +192,7 @@ var defaultCells = []Cell{
 	{SSNested, RuleSharedSubplans, "any", CrossesIf,
 		"a subtree inside a served subtree is counted only if the executor evaluates it, which it never does: it is served once, with its parent",
 		"union(join(S, S), join(S, S)) serves 2, not 4"},
+	{SSExtensionDeterministic, RuleSharedSubplans, "any", CrossesIf,
+		"every extension in the subtree declares deterministic (a subtree without extensions satisfies it)",
+		"union(S, S) with S = nd_tag(t): the executor evaluates S twice (its counter gives other tags), so only the scan inside S is served"},
 }

@@ -1,6 +1,8 @@
 package legality
 
 import (
+	"strings"
+
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -43,7 +45,9 @@ func (t *Table) PruneEmpty(w *plan.WithColumnsNode) Decision {
 // over() columns) — the condition of a CrossesIf cell; a Crosses mutant
 // drops it. When the decision refuses, every input column stays required.
 // Project, with_columns and join have their own queries (PruneEntry,
-// PruneJoin).
+// PruneJoin). An extension declaring properties narrows only when it
+// declares column_passthrough, keeping the columns it reads
+// (pr.extension.passthrough); any other is a barrier (pr.extension).
 func (t *Table) PruneThrough(n plan.Node) (d Decision, extra []string) {
 	t = t.orDefault()
 	switch n := n.(type) {
@@ -77,7 +81,7 @@ func (t *Table) PruneThrough(n plan.Node) (d Decision, extra []string) {
 	case *plan.UnionNode:
 		return t.decide(PRUnion, always), nil
 	case *plan.ExtensionNode:
-		return t.decide(PRExtension, always), nil
+		return t.pruneExtension(n)
 	}
 	return t.decide(PRUnknown, always), nil
 }
@@ -154,4 +158,35 @@ func ordered(all []string, keep map[string]bool) []string {
 		return nil
 	}
 	return out
+}
+
+// pruneExtension decides pr.extension.passthrough for a one-input extension
+// declaring properties (extra: the columns it reads, or every input column
+// when it does not say), and pr.extension for any other.
+func (t *Table) pruneExtension(n *plan.ExtensionNode) (d Decision, extra []string) {
+	if !declaresProperties(n) {
+		return t.decide(PRExtension, always), nil
+	}
+	in := n.Inputs[0].Schema()
+	reads, declared := n.Def.ReadColumns(in)
+	d = t.decide(PRExtensionPassthrough, func() (bool, string) {
+		if !n.Def.Has(plan.ColumnPassthrough) {
+			return false, n.Def.Name + " does not declare column_passthrough"
+		}
+		if !declared {
+			return true, n.Def.Name + " may read every input column"
+		}
+		if len(reads) == 0 {
+			return true, n.Def.Name + " reads no column"
+		}
+		return true, n.Def.Name + " reads " + strings.Join(reads, ", ")
+	})
+	if d.Verdict == CrossesIf && d.Allowed {
+		if declared {
+			extra = reads
+		} else {
+			extra = in.Names()
+		}
+	}
+	return d, extra
 }

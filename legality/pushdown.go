@@ -58,7 +58,14 @@ type NodeCheck struct {
 	t        *Table
 	node     plan.Node
 	decision Decision
-	shadow   CellID
+	// decisions lists every node-level decision taken, in order, when there
+	// are several (an extension's property cells); decision is the last.
+	decisions []Decision
+	shadow    CellID
+	// ext is the extension whose conjunct-level cell is
+	// pp.extension.passthrough, and inputs its input's column names.
+	ext    *plan.ExtensionNode
+	inputs map[string]bool
 	// redefined maps each output name that is not a same-name identity to
 	// its defining expression, for project and with_columns.
 	redefined map[string]plan.Expr
@@ -108,7 +115,7 @@ func (t *Table) PushdownNode(n plan.Node) *NodeCheck {
 	case *plan.DistinctNode:
 		c.decision = t.decide(PPDistinct, always)
 	case *plan.ExtensionNode:
-		c.decision = t.decide(PPExtension, always)
+		c.extension(n)
 	default:
 		c.decision = t.decide(PPUnknown, always)
 	}
@@ -121,6 +128,56 @@ func (t *Table) PushdownNode(n plan.Node) *NodeCheck {
 		c.decision.Detail = n.Kind().String() + " is a barrier"
 	}
 	return c
+}
+
+// extension decides an extension node. An operator with one input that
+// declares at least one property is asked about each property a crossing
+// needs, in order (pp.extension.row_preserving, .order_preserving,
+// .deterministic; then, per conjunct, .passthrough); any other extension is
+// a barrier (pp.extension).
+func (c *NodeCheck) extension(n *plan.ExtensionNode) {
+	t := c.t
+	if !declaresProperties(n) {
+		c.decision = t.decide(PPExtension, always)
+		return
+	}
+	name := n.Def.Name
+	requires := func(id CellID, p plan.ExtensionProperty) bool {
+		d := t.decide(id, func() (bool, string) {
+			if !n.Def.Has(p) {
+				return false, name + " does not declare " + string(p)
+			}
+			return true, ""
+		})
+		c.decisions = append(c.decisions, d)
+		c.decision = d
+		return d.Allowed
+	}
+	if !requires(PPExtensionRowPreserving, plan.RowPreserving) ||
+		!requires(PPExtensionOrderPreserving, plan.OrderPreserving) ||
+		!requires(PPExtensionDeterministic, plan.DeterministicOp) {
+		return
+	}
+	c.shadow, c.ext = PPExtensionPassthrough, n
+	c.inputs = map[string]bool{}
+	for _, in := range n.Inputs[0].Schema().Names() {
+		c.inputs[in] = true
+	}
+	// Without column_passthrough every output name is suspect; with it, only
+	// the columns the operator adds.
+	for _, out := range n.Schema().Names() {
+		if !n.Def.Has(plan.ColumnPassthrough) || !c.inputs[out] {
+			c.watch = append(c.watch, out)
+		}
+	}
+}
+
+// declaresProperties reports whether an extension has one input and
+// declares at least one property: the extensions the property cells
+// decide. Every other extension is closed-world (pp.extension,
+// pr.extension).
+func declaresProperties(n *plan.ExtensionNode) bool {
+	return n.Def != nil && len(n.Inputs) == 1 && n.Inputs[0] != nil && len(n.Def.Properties) > 0
 }
 
 // IsIdentity reports whether e is a same-name identity reference: col(a),
@@ -152,7 +209,18 @@ func (c *NodeCheck) setRedefined(exprs []plan.Expr) {
 func (c *NodeCheck) ShadowCell() CellID { return c.shadow }
 
 // Decision is the node-level decision: when it refuses, no conjunct crosses.
+// When several cells decided (an extension's properties), it is the last
+// one consulted: the refusing one, or the last that allowed.
 func (c *NodeCheck) Decision() Decision { return c.decision }
+
+// Decisions lists every node-level decision in the order the cells were
+// consulted (usually one; an extension's property cells give up to three).
+func (c *NodeCheck) Decisions() []Decision {
+	if len(c.decisions) > 0 {
+		return c.decisions
+	}
+	return []Decision{c.decision}
+}
 
 // Watch lists the output names that are not same-name identities of the
 // node's input. A conjunct that reads none of them needs no decision of its
@@ -168,6 +236,19 @@ func (c *NodeCheck) Conjunct(e plan.Expr) Decision {
 	if c.shadow == "" {
 		return Decision{Allowed: true}
 	}
+	if c.ext != nil {
+		return c.t.decide(c.shadow, func() (bool, string) {
+			if !c.ext.Def.Has(plan.ColumnPassthrough) {
+				return false, c.ext.Def.Name + " does not declare column_passthrough"
+			}
+			for _, name := range plan.Columns(e) {
+				if !c.inputs[name] {
+					return false, "reads " + name + ", added by " + c.ext.Def.Name
+				}
+			}
+			return true, ""
+		})
+	}
 	return c.t.decide(c.shadow, func() (bool, string) {
 		for _, name := range plan.Columns(e) {
 			if def, ok := c.redefined[name]; ok {
@@ -180,9 +261,10 @@ func (c *NodeCheck) Conjunct(e plan.Expr) Decision {
 
 // Pushdown answers, for one conjunct directly above n, whether it may move
 // directly below n, consulting the cells the rule would: pp.deterministic,
-// then n's cell (with its totality condition), then for project and
-// with_columns the shadowing cell, and for a scan the source's
-// classification (pp.scan). It is the one-conjunct form of the batched
+// then n's cell (with its totality condition; for an extension declaring
+// properties, its property cells), then for project and with_columns the
+// shadowing cell (for such an extension, pp.extension.passthrough), and for
+// a scan the source's classification (pp.scan). It is the one-conjunct form of the batched
 // queries predicate_pushdown uses (PushdownConjunct, PushdownNode,
 // PushdownScan); tools and tests use it. Splitting a filter (pp.split) and
 // passing another filter (pp.filter) concern several conjuncts and are not
@@ -194,8 +276,10 @@ func (t *Table) Pushdown(conjunct plan.Expr, n plan.Node) Ruling {
 		return r
 	}
 	chk := t.PushdownNode(n)
-	if !r.consult(chk.Decision()) {
-		return r
+	for _, d := range chk.Decisions() {
+		if !r.consult(d) {
+			return r
+		}
 	}
 	if s, ok := n.(*plan.ScanNode); ok {
 		sup := plan.Unsupported

@@ -5,15 +5,36 @@ import (
 )
 
 // ShareDeterministic decides whether subtree n may be served from the
-// executor's memo at all (ss.deterministic): only a deterministic subtree
-// may; a deterministic subtree inside a non-deterministic one still may.
+// executor's memo at all, consulting ss.deterministic (its expressions call
+// no non-deterministic UDF) and then ss.extension.deterministic (each of its
+// extensions declares deterministic); the decision is the refusing one, or
+// the last. A deterministic subtree inside a non-deterministic one may
+// still be served.
 func (t *Table) ShareDeterministic(n plan.Node) Decision {
-	return t.orDefault().decide(SSDeterministic, func() (bool, string) {
-		if !plan.IsDeterministicPlan(n) {
-			return false, "the subtree is non-deterministic"
+	r := t.ShareRuling(n)
+	return r.Decisions[len(r.Decisions)-1]
+}
+
+// ShareRuling is ShareDeterministic with every decision it took, in order.
+func (t *Table) ShareRuling(n plan.Node) Ruling {
+	t = t.orDefault()
+	exprs, ops := plan.Determinism(n)
+	var r Ruling
+	if !r.consult(t.decide(SSDeterministic, func() (bool, string) {
+		if !exprs {
+			return false, "the subtree calls a non-deterministic function"
 		}
 		return true, ""
-	})
+	})) {
+		return r
+	}
+	r.consult(t.decide(SSExtensionDeterministic, func() (bool, string) {
+		if !ops {
+			return false, "an extension in the subtree is not declared deterministic"
+		}
+		return true, ""
+	}))
+	return r
 }
 
 // ShareStructural decides whether later, whose fingerprint equals that of

@@ -45,7 +45,7 @@ func cellCases() []cellCase {
 	// A join on a non-deterministic key: never shared itself, but both its
 	// deterministic inputs are.
 	nd := scan(tL).Join(scan(tR), plan.InnerJoin, []plan.E{plan.CallUDF(ndSeq, col("k"))}, []plan.E{col("k")})
-	return []cellCase{
+	return append([]cellCase{
 		// predicate_pushdown
 		{name: "pp_deterministic_allow", cell: legality.PPDeterministic, allow: true, plan: scan(tT).SortBy("a").Filter(gt("a", 1))},
 		{name: "pp_deterministic_refuse", cell: legality.PPDeterministic, plan: scan(tT).SortBy("a").Filter(plan.CallUDF(ndSeq, col("a")).Gt(lit(5)))},
@@ -143,7 +143,7 @@ func cellCases() []cellCase {
 		{name: "ss_structural_refuse", cell: legality.SSStructural, plan: scan(tAB).Union(scan(tTwin))},
 		{name: "ss_nested_allow_mutant", cell: legality.SSNested, allow: true, table: flipped(legality.SSNested), plan: self.Union(self)},
 		{name: "ss_nested_refuse", cell: legality.SSNested, plan: self.Union(self)},
-	}
+	}, extensionCellCases()...)
 }
 
 // unreachable lists the cells no valid plan can exercise in package rules,

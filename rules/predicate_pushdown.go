@@ -16,9 +16,11 @@ import (
 //
 // through project and with_columns when every expression there is total and
 // the conjunct reads only same-name identity outputs (pp.project[.shadow],
-// pp.with_columns[.shadow]), through sorts with total keys (pp.sort) and into
-// sources that accept the conjunct (pp.scan: Exact leaves the plan, Inexact
-// stays above as well). It stops at every other node (pp.limit, pp.join, ...,
+// pp.with_columns[.shadow]), through sorts with total keys (pp.sort),
+// through host operators declaring row_preserving, order_preserving,
+// deterministic and column_passthrough when the conjunct reads only their
+// input's columns (pp.extension.*), and into sources that accept the
+// conjunct (pp.scan: Exact leaves the plan, Inexact stays above as well). It stops at every other node (pp.limit, pp.join, ...,
 // pp.unknown) and never moves a conjunct below another filter's remaining
 // conjuncts (pp.filter): adjacent filters are filter_fusion's. A filter's
 // conjuncts separate only when those left behind are total (pp.split), and a
@@ -163,6 +165,13 @@ down:
 		case *plan.ScanNode:
 			out = p.scan(x, st, path)
 			break down
+		case *plan.ExtensionNode:
+			if len(x.Inputs) == 1 {
+				f, next, nextPath := p.extension(x, st, path)
+				frames = append(frames, f)
+				n, path = next, nextPath
+				continue
+			}
 		}
 		if len(n.Children()) == 1 {
 			f, next, nextPath := p.barrier1(n, st, path)
@@ -241,7 +250,7 @@ func (p *pushdown) unary(n, input plan.Node, exprs []plan.Expr, st *pdStack, pat
 }
 
 // barrier1 handles a single-input node the default table stops conjuncts
-// at (limit, slice, aggregate, distinct, window, a one-input extension).
+// at (limit, slice, aggregate, distinct, window).
 // When a mutant table lets them cross, those it can express below move into
 // the input.
 func (p *pushdown) barrier1(n plan.Node, st *pdStack, path *tpath) (pdFrame, plan.Node, *tpath) {
@@ -264,6 +273,21 @@ func (p *pushdown) barrier1(n plan.Node, st *pdStack, path *tpath) (pdFrame, pla
 		}
 	}
 	// A refusal empties the stack: the input starts with nothing pending.
+	f := pdFrame{node: n, below: child, stopped: p.cross(st, x)}
+	return f, child, childPath(path, n, 0)
+}
+
+// extension handles a one-input host operator. The table decides from the
+// properties it declares (pp.extension.row_preserving, .order_preserving,
+// .deterministic, then pp.extension.passthrough for each conjunct reading a
+// column it adds, or any column when it does not pass its input's columns
+// through), and stops every conjunct at an operator declaring nothing
+// (pp.extension). A conjunct that crosses reads the same columns below, so
+// it can only cross if they are input columns.
+func (p *pushdown) extension(n *plan.ExtensionNode, st *pdStack, path *tpath) (pdFrame, plan.Node, *tpath) {
+	child := n.Inputs[0]
+	x := crossing{nodes: []plan.Node{n}, paths: []*tpath{path}, checks: []*legality.NodeCheck{p.table.PushdownNode(n)},
+		feasible: namesOf(child.Schema())}
 	f := pdFrame{node: n, below: child, stopped: p.cross(st, x)}
 	return f, child, childPath(path, n, 0)
 }
@@ -435,7 +459,9 @@ func (p *pushdown) cross(st *pdStack, x crossing) []*pdGroup {
 	}
 	if !st.empty() {
 		for i, n := range x.nodes {
-			p.step(n, x.paths[i], x.checks[i].Decision().Cell)
+			for _, d := range x.checks[i].Decisions() {
+				p.step(n, x.paths[i], d.Cell)
+			}
 			if sc := x.checks[i].ShadowCell(); sc != "" {
 				p.step(n, x.paths[i], sc)
 			}

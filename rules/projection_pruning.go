@@ -23,8 +23,10 @@ import (
 // and aggregate columns (pr.aggregate); a scan reads only what is needed
 // (pr.scan, arm scan_projection); a join's inputs are narrowed by a
 // projection directly above each (pr.join, arm join_pruning) and nothing
-// below a join is pruned; unions, extensions and unknown nodes keep every
-// input column (pr.union, pr.extension, pr.unknown).
+// below a join is pruned; a host operator declaring column_passthrough
+// passes requirements through plus the columns it reads
+// (pr.extension.passthrough); unions, other extensions and unknown nodes
+// keep every input column (pr.union, pr.extension, pr.unknown).
 func projectionPruning() Rule {
 	return Rule{
 		Name: FlagProjectionPruning,
@@ -177,10 +179,26 @@ func (p *pruning) visit(n plan.Node, req names, ordered bool, path *tpath) plan.
 			d, _ := p.table.PruneThrough(x)
 			f, req = p.narrow1(x, d, columnsOf(append(append([]plan.Expr(nil), x.Keys...), x.Aggs...)), path)
 			ordered = false
+		case *plan.ExtensionNode:
+			// A host operator: its input's column order may matter to it
+			// (it may find columns by position), so it stays ordered. One
+			// declaring column_passthrough needs the columns required
+			// above plus those it reads (pr.extension.passthrough); any
+			// other keeps every input column (pr.extension).
+			d, extra := p.table.PruneThrough(x)
+			ordered = true
+			if len(x.Inputs) != 1 {
+				out = p.descend(x, d, req, ordered, path)
+				continue
+			}
+			childReq := req
+			for _, c := range extra {
+				childReq = childReq.with(&plan.Column{Name: c})
+			}
+			f, req = p.narrow1(x, d, childReq, path)
 		default:
-			// union, extension, anything else: every input keeps every
-			// column unless a mutant table says otherwise; their inputs'
-			// order matters.
+			// union, anything else: every input keeps every column unless
+			// a mutant table says otherwise; their inputs' order matters.
 			d, _ := p.table.PruneThrough(n)
 			ordered = true
 			if len(n.Children()) != 1 {

@@ -14,8 +14,9 @@ import (
 // children left before right. When it meets a subtree equal to one it has
 // already evaluated in this collect, it serves the stored result and does
 // not descend. The prediction replays that walk: post-order, left before
-// right; a subtree is served if it is deterministic (ss.deterministic) and
-// structurally equal to one completed earlier (ss.structural); nothing
+// right; a subtree is served if it is deterministic — its expressions
+// (ss.deterministic) and its host operators (ss.extension.deterministic) —
+// and structurally equal to one completed earlier (ss.structural); nothing
 // inside a served subtree is counted (ss.nested). So union(join(S, S),
 // join(S, S)) serves 2: the second S, then the second join whole. A
 // deterministic subtree inside a non-deterministic one can still be served.
@@ -50,7 +51,7 @@ func (s *sharing) visit(root plan.Node, path *tpath) {
 		n        plan.Node
 		path     *tpath
 		fp       uint64
-		det      legality.Decision
+		det      legality.Ruling
 		expanded bool
 		served   bool // served, and a mutant ss.nested counts inside it
 	}
@@ -67,11 +68,12 @@ func (s *sharing) visit(root plan.Node, path *tpath) {
 		n := top.n
 		top.expanded = true
 		top.fp = plan.Fingerprint(n)
-		top.det = s.table.ShareDeterministic(n)
+		top.det = s.table.ShareRuling(n)
 		if !top.det.Allowed {
 			for _, m := range s.seenND[top.fp] {
 				if plan.Equal(m, n) {
-					s.record(FlagSharedSubplans, top.det, s.nextItem(), n, top.path, nil)
+					refusal, _ := top.det.Refusal()
+					s.record(FlagSharedSubplans, refusal, s.nextItem(), n, top.path, nil)
 					break
 				}
 			}
@@ -93,7 +95,7 @@ func (s *sharing) visit(root plan.Node, path *tpath) {
 
 // served reports whether the memo serves n, counting it; inside reports
 // that a mutant ss.nested also counts what is inside it.
-func (s *sharing) served(n plan.Node, fp uint64, det legality.Decision, path *tpath) (served, inside bool) {
+func (s *sharing) served(n plan.Node, fp uint64, det legality.Ruling, path *tpath) (served, inside bool) {
 	for _, m := range s.done[fp] {
 		d := s.table.ShareStructural(m, n)
 		item := s.nextItem()
@@ -101,7 +103,9 @@ func (s *sharing) served(n plan.Node, fp uint64, det legality.Decision, path *tp
 			s.record(FlagSharedSubplans, d, item, n, path, nil)
 			continue
 		}
-		s.record(FlagSharedSubplans, det, item, n, path, nil)
+		for _, dd := range det.Decisions {
+			s.record(FlagSharedSubplans, dd, item, n, path, nil)
+		}
 		s.record(FlagSharedSubplans, d, item, n, path, nil)
 		s.counters.SharedSubplans++
 		if len(n.Children()) > 0 {

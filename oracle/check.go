@@ -99,6 +99,28 @@ func (r *Report) Fired() []string {
 	return out
 }
 
+// Rewrote returns the rules whose counters moved: the rules that changed
+// the plan (or, for shared_subplans, predicted sharing). A rule can fire
+// (an allowed trace entry, such as projection_pruning passing requirements
+// through a sort) without rewriting anything.
+func (r *Report) Rewrote() []string {
+	c := r.Counters
+	moved := map[string]bool{
+		rules.FlagPredicatePushdown: c.PushedFilters > 0,
+		rules.FlagFilterFusion:      c.FusedFilters > 0,
+		rules.FlagProjectionFusion:  c.FusedProjections > 0,
+		rules.FlagProjectionPruning: c.PrunedProjections+c.DroppedColumns+c.DroppedNodes+c.ScanProjections > 0,
+		rules.FlagSharedSubplans:    c.SharedSubplans > 0,
+	}
+	var out []string
+	for _, rule := range rules.Rules() {
+		if moved[rule.Name] {
+			out = append(out, rule.Name)
+		}
+	}
+	return out
+}
+
 // Cells returns, per legality cell consulted, how many trace entries it
 // allowed and refused.
 func (r *Report) Cells() map[legality.CellID][2]int { return r.Trace.Cells() }

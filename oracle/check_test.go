@@ -240,3 +240,27 @@ func TestOutcomeFromRecordShape(t *testing.T) {
 		t.Fatal("a nil record must be an error")
 	}
 }
+
+// TestFiredVersusRewrote: projection_pruning fires (passes requirements
+// through a sort) without changing anything (the union below keeps every
+// column);
+// predicate_pushdown and shared_subplans both fire and rewrite.
+func TestFiredVersusRewrote(t *testing.T) {
+	tab, err := plan.NewTable("ab", plan.MustSchema(plan.Field{Name: "a", Type: plan.Int64, Nullable: true}, plan.Field{Name: "b", Type: plan.Int64, Nullable: true}),
+		[][]plan.Value{{plan.Int64Value(2), plan.Int64Value(1)}, {plan.Int64Value(3), plan.Int64Value(4)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := plan.Scan(tab)
+	p := one.Union(one).SortBy("a").Filter(plan.Col("a").Gt(plan.Lit(1))).Select(plan.Col("a")).Node()
+	r := Check(context.Background(), Case{Plan: p})
+	if !r.Agree() {
+		t.Fatalf("%s", r)
+	}
+	if diff := cmp.Diff([]string{"predicate_pushdown", "projection_pruning", "shared_subplans"}, r.Fired()); diff != "" {
+		t.Errorf("fired (-want +got):\n%s\n%s", diff, r)
+	}
+	if diff := cmp.Diff([]string{"predicate_pushdown", "shared_subplans"}, r.Rewrote()); diff != "" {
+		t.Errorf("rewrote (-want +got):\n%s\n%s", diff, r)
+	}
+}

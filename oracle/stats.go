@@ -43,6 +43,9 @@ type Stats struct {
 	// Fires counts, per rule, the plans in which it rewrote something (at
 	// least one allowed trace entry of that rule).
 	Fires map[string]int
+	// Rewrites counts, per rule, the plans in which its counters moved
+	// (Report.Rewrote): what it actually changed.
+	Rewrites map[string]int
 	// Cells counts every legality cell's decisions.
 	Cells map[legality.CellID]*CellStats
 	// Table is the legality table the optimizer consulted (its verdicts say
@@ -59,7 +62,7 @@ type Stats struct {
 }
 
 func newStats() *Stats {
-	return &Stats{Classes: map[string]int{}, Fires: map[string]int{}, Cells: map[legality.CellID]*CellStats{}}
+	return &Stats{Classes: map[string]int{}, Fires: map[string]int{}, Rewrites: map[string]int{}, Cells: map[legality.CellID]*CellStats{}}
 }
 
 // add folds one report into the stats.
@@ -84,6 +87,9 @@ func (s *Stats) add(r *Report, pc *proptest.Case) {
 	}
 	for _, rule := range r.Fired() {
 		s.Fires[rule]++
+	}
+	for _, rule := range r.Rewrote() {
+		s.Rewrites[rule]++
 	}
 	for id, n := range r.Cells() {
 		c := s.Cells[id]
@@ -114,6 +120,9 @@ func (s *Stats) merge(o *Stats) {
 	}
 	for k, v := range o.Fires {
 		s.Fires[k] += v
+	}
+	for k, v := range o.Rewrites {
+		s.Rewrites[k] += v
 	}
 	for id, c := range o.Cells {
 		d := s.Cells[id]
@@ -239,11 +248,17 @@ func (s *Stats) CellTable() string {
 }
 
 // FireSummary renders "predicate_pushdown=12.3% filter_fusion=..." in rule
-// order.
-func (s *Stats) FireSummary() string {
+// order: the share of plans in which each rule fired.
+func (s *Stats) FireSummary() string { return s.shareSummary(s.Fires) }
+
+// RewriteSummary is FireSummary for Rewrites: the share of plans each rule
+// changed.
+func (s *Stats) RewriteSummary() string { return s.shareSummary(s.Rewrites) }
+
+func (s *Stats) shareSummary(m map[string]int) string {
 	var parts []string
 	for _, r := range rules.Rules() {
-		parts = append(parts, fmt.Sprintf("%s=%.1f%%", r.Name, 100*s.FireShare(r.Name)))
+		parts = append(parts, fmt.Sprintf("%s=%.1f%%", r.Name, 100*s.Share(m[r.Name])))
 	}
 	return strings.Join(parts, " ")
 }

@@ -114,6 +114,7 @@ func report(w io.Writer, st *oracle.Stats) {
 	fmt.Fprintf(w, "plans=%d workers=%d elapsed=%s cpu=%s resolve_failures=%.1f%% eval_errors=%.1f%% ill_typed_mismatch=%d\n",
 		st.Plans, st.Workers, st.Elapsed.Round(time.Millisecond), st.CPU.Round(time.Millisecond),
 		100*st.Share(st.ResolveFailures), 100*st.Share(st.EvalErrors), st.IllTypedMismatch)
+	fmt.Fprintf(w, "rewrites (counters moved): %s\n", st.RewriteSummary())
 	for _, class := range st.ClassList() {
 		fmt.Fprintf(w, "divergence class %q: %d plans\n", class, st.Classes[class])
 	}

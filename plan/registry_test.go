@@ -59,7 +59,7 @@ func TestUDFRegistry(t *testing.T) {
 
 func TestBuiltinUDFs(t *testing.T) {
 	r := BuiltinUDFs()
-	if got := strings.Join(r.Names(), ","); got != "checked_double,inc_wrap,nd_seq" {
+	if got := strings.Join(r.Names(), ","); got != "checked_double,inc_wrap,nd_seq,nd_tick" {
 		t.Fatalf("Names() = %s", got)
 	}
 	// Each built-in exercises one declaration.
@@ -83,6 +83,8 @@ func TestBuiltinUDFs(t *testing.T) {
 		{name: "nd_seq", in: Int64Value(10), want: Int64Value(10), withCounter: true, secondResult: Int64Value(11)},
 		{name: "nd_seq", in: NullValue(Int64), want: NullValue(Int64), withCounter: true, secondResult: NullValue(Int64)},
 		{name: "nd_seq", in: Int64Value(10), want: Int64Value(9)}, // no counter: -1
+		{name: "nd_tick", total: true, in: Int64Value(10), want: Int64Value(10), withCounter: true, secondResult: Int64Value(11)},
+		{name: "nd_tick", total: true, in: NullValue(Int64), want: NullValue(Int64), withCounter: true, secondResult: NullValue(Int64)},
 	} {
 		u, ok := r.Lookup(tc.name)
 		if !ok {

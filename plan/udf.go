@@ -137,6 +137,9 @@ func CallCount(ctx context.Context) int64 {
 //   - checked_double(int64) int64: 2x, a udf_error on overflow; partial.
 //   - nd_seq(int64) int64: x plus the per-evaluation call counter;
 //     non-deterministic (and declared partial, so nothing moves past it).
+//   - nd_tick(int64) int64: the same, but declared total (it cannot fail,
+//     like a host's rand()): non-determinism alone must keep it in place,
+//     since totality no longer does.
 func BuiltinUDFs() *UDFRegistry {
 	r, err := NewUDFRegistry(
 		&UDF{Name: "inc_wrap", Params: []Type{Int64}, Result: Int64, Total: true, Deterministic: true,
@@ -158,6 +161,14 @@ func BuiltinUDFs() *UDFRegistry {
 				return Int64Value(2 * x), nil
 			}},
 		&UDF{Name: "nd_seq", Params: []Type{Int64}, Result: Int64,
+			Fn: func(ctx context.Context, args []Value) (Value, error) {
+				n := CallCount(ctx)
+				if args[0].IsNull() {
+					return NullValue(Int64), nil
+				}
+				return Int64Value(args[0].Int() + n), nil
+			}},
+		&UDF{Name: "nd_tick", Params: []Type{Int64}, Result: Int64, Total: true,
 			Fn: func(ctx context.Context, args []Value) (Value, error) {
 				n := CallCount(ctx)
 				if args[0].IsNull() {

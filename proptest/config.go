@@ -18,6 +18,10 @@ import "github.com/dfopt/dfopt/proptest/internal/gen"
 //     (0: 4096).
 //   - IllTypedShare: the probability of a deliberately ill-typed case (0:
 //     0.05; negative: none).
+//   - TwinShare: the probability that a shared-subtree shape pairs its
+//     subtree with a twin over same-name tables of other values, a
+//     fingerprint collision (0 and negative: none; such cases cannot be
+//     written as plan files).
 //
 // A Case records its normalized Config (negative "none" values kept as -1),
 // and Generate(c.Seed, c.Config) replays it.

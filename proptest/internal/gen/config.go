@@ -32,6 +32,15 @@ type Config struct {
 	// IllTypedShare is the probability that a case is deliberately
 	// ill-typed (0: 0.05; a negative value disables ill-typed cases).
 	IllTypedShare float64
+	// TwinShare is the probability that the shared-subtree template puts
+	// beside its subtree S a twin of S: the same plan over twin tables,
+	// which have the names and schemas of S's tables but values of their
+	// own. S and its twin have one fingerprint and are different plans,
+	// the fingerprint collision cell ss.structural exists for (two host
+	// tables of one name). 0 (the default) and negative values: no twins.
+	// A plan file cannot hold two tables of one name, so a twin case cannot
+	// be written as one; the mutation campaign turns twins on.
+	TwinShare float64
 }
 
 // DefaultConfig returns the campaign defaults: up to 64 rows, 3 tables, 8
@@ -76,6 +85,12 @@ func (c Config) Normalized() Config {
 		c.IllTypedShare = -1
 	case c.IllTypedShare > 1:
 		c.IllTypedShare = 1
+	}
+	switch {
+	case c.TwinShare < 0 || c.TwinShare != c.TwinShare: // negative or NaN
+		c.TwinShare = 0
+	case c.TwinShare > 1:
+		c.TwinShare = 1
 	}
 	return c
 }

@@ -35,6 +35,7 @@ var (
 	udfIncWrap       = mustUDF("inc_wrap")
 	udfCheckedDouble = mustUDF("checked_double")
 	udfNdSeq         = mustUDF("nd_seq")
+	udfNdTick        = mustUDF("nd_tick")
 	extIdentity      = mustExtension("identity")
 )
 

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/proptest/internal/planutil"
 )
 
 // The templates below build multi-node shapes that a legality cell of
@@ -21,6 +22,7 @@ func (g *gen) fusion(depth int) frame {
 	c := g.ctx(in, anyMode)
 	sc := c.sc
 	var v plan.Expr
+	var nd *plan.UDF // the non-deterministic UDF v calls, if any
 	t := g.colType(sc)
 	switch x := g.r.Intn(100); {
 	case x < 35:
@@ -33,8 +35,15 @@ func (g *gen) fusion(depth int) frame {
 			v = g.expr(c, t, g.exprDepth())
 		}
 	case x < 80:
+		// nd_seq is partial, so pf.inline alone keeps it in place; nd_tick
+		// is total, so only pf.deterministic does (with a counter call
+		// evaluated before the reference, inlining reorders the calls).
 		t = plan.Int64
-		v = udfCall(udfNdSeq, g.expr(c.with(extTotal), plan.Int64, 1))
+		nd = udfNdSeq
+		if g.r.Intn(2) == 0 {
+			nd = udfNdTick
+		}
+		v = udfCall(nd, g.expr(c.with(extTotal), plan.Int64, 1))
 	default:
 		v = g.expr(c.with(extTotal), t, g.exprDepth())
 	}
@@ -66,6 +75,13 @@ func (g *gen) fusion(depth int) frame {
 		refs = append(refs, g.refExpr(x, t, false), g.refExpr(x, t, false))
 	}
 	var before, after []plan.Expr
+	if nd == udfNdTick && g.r.Intn(2) == 0 {
+		if f, ok := g.pickCol(psc, plan.Int64); ok && f.Name != x {
+			before = append(before, udfCall(udfNdTick, col(f.Name)))
+		} else {
+			before = append(before, udfCall(udfNdTick, lit(plan.Int64Value(0))))
+		}
+	}
 	for i := 0; i < g.r.Intn(3); i++ {
 		var e plan.Expr
 		if f, ok := g.anyCol(psc); ok && f.Name != x && g.r.Intn(2) == 0 {
@@ -221,11 +237,62 @@ func (g *gen) shared(depth int) frame {
 		}
 		return g.unionOf([]frame{j, j})
 	default:
+		if g.cfg.TwinShare > 0 && g.r.Float64() < g.cfg.TwinShare {
+			if tw, ok := g.twin(s); ok {
+				return g.unionOf([]frame{s, tw})
+			}
+		}
 		if g.r.Intn(2) == 0 {
 			return g.unionOf([]frame{s, g.variant(s)})
 		}
 		return g.selfJoinOf(s, g.variant(s), depth)
 	}
+}
+
+// twin returns s over twin tables: for each table s scans, a new table
+// with its name, schema, row count and pushdown policy but values of its
+// own (Config.TwinShare). The twin has s's fingerprint and is not
+// plan.Equal to it, since sources compare by identity.
+func (g *gen) twin(s frame) (frame, bool) {
+	remap := map[*plan.Table]*plan.Table{}
+	scanned := planutil.ScannedTables(s.raw)
+	for _, t := range g.tables {
+		if !scanned[t] {
+			continue
+		}
+		fields := t.Schema().Fields()
+		cols := make([][]plan.Value, len(fields))
+		for j, f := range fields {
+			spec := colSpec{field: f, nullRate: g.nullRate(f.Nullable)}
+			spec.prof = g.pickProfile(f)
+			if spec.prof == profLowCard {
+				spec.pool = g.lowCardPool(f.Type)
+			}
+			cols[j] = g.column(&spec, t.Rows())
+		}
+		tw, err := plan.NewTable(t.Name(), t.Schema(), cols)
+		if err != nil {
+			return frame{}, false
+		}
+		if p := t.Pushdown(); p != plan.Unsupported {
+			tw = tw.WithPushdown(p)
+		}
+		remap[t] = tw
+	}
+	if len(remap) == 0 {
+		return frame{}, false
+	}
+	raw := planutil.RebindScans(s.raw, remap)
+	res, err := plan.Resolve(raw)
+	if err != nil {
+		return frame{}, false
+	}
+	for _, t := range g.tables {
+		if tw, ok := remap[t]; ok {
+			g.tables = append(g.tables, tw)
+		}
+	}
+	return frame{raw: raw, res: res, rows: s.rows, depth: s.depth}, true
 }
 
 // nondeterministic puts nd_seq into s: a with_columns computing it, or a

@@ -313,7 +313,7 @@ func TestExtensions(t *testing.T) {
 	must(exts.Register("wrong_schema", func(_ context.Context, _ *plan.ExtensionNode, in []arrow.RecordBatch, _ memory.Allocator) (arrow.RecordBatch, error) {
 		return in[0].NewSlice(0, 1), nil
 	}))
-	if got := strings.Join(exts.Names(), ","); got != "checked_tag,fails,first_row,identity,lag_first,nd_tag,null_first,pair_sum,panics,passthrough_tag,plan_error,rotate_rows,wrong_schema" {
+	if got := strings.Join(exts.Names(), ","); got != "checked_tag,fails,first_row,identity,lag_first,nd_tag,null_first,pair_sum,panics,passthrough_tag,plan_error,swap_pairs,wrong_schema" {
 		t.Fatalf("names: %s", got)
 	}
 	mem := eagertest.Checked(t)

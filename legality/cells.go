@@ -110,7 +110,7 @@ var defaultCells = []Cell{
 		"checked_tag (fails on a row whose first column a is null) . filter(a > 0): below, the filter removes the null rows first and the operator's error vanishes"},
 	{PPExtensionOrderPreserving, RulePredicatePushdown, "extension declaring properties", CrossesIf,
 		"the operator declares order_preserving: output rows keep their input order",
-		"rotate_rows (first row to the end) . filter(a > 0): if the first row fails a > 0, rotating after the filter moves another row to the end"},
+		"swap_pairs (swaps rows 0 and 1, 2 and 3, ...) . filter(a > 0) over rows r0 r1 r2: if r0 fails, the result is r1 r2 above but r2 r1 below"},
 	{PPExtensionDeterministic, RulePredicatePushdown, "extension declaring properties", CrossesIf,
 		"the operator declares deterministic, so over fewer rows it computes the same values for the rows that remain",
 		"nd_tag (tag = a per-row counter) . filter(a > 0): below, the counter numbers only the surviving rows, so their tags change"},

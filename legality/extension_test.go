@@ -45,7 +45,7 @@ func TestPushdownExtension(t *testing.T) {
 		{ext: "identity", conj: col("a").Gt(plan.Lit(1)), cell: PPExtension},
 		{ext: "lag_first", conj: col("a").Gt(plan.Lit(1)), cell: PPExtension},
 		{ext: "checked_tag", conj: col("a").Gt(plan.Lit(1)), cell: PPExtensionRowPreserving, detail: "checked_tag does not declare row_preserving"},
-		{ext: "rotate_rows", conj: col("a").Gt(plan.Lit(1)), cell: PPExtensionOrderPreserving, detail: "does not declare order_preserving"},
+		{ext: "swap_pairs", conj: col("a").Gt(plan.Lit(1)), cell: PPExtensionOrderPreserving, detail: "does not declare order_preserving"},
 		{ext: "nd_tag", conj: col("a").Gt(plan.Lit(1)), cell: PPExtensionDeterministic, detail: "does not declare deterministic"},
 		{ext: "null_first", conj: col("a").IsNull(), cell: PPExtensionPassthrough, detail: "does not declare column_passthrough"},
 		{ext: "passthrough_tag", conj: col("a").Gt(plan.Lit(1)), allowed: true, cell: PPExtensionPassthrough},
@@ -94,7 +94,7 @@ func TestPushdownExtension(t *testing.T) {
 	// Flipped, each property cell stops checking.
 	for _, id := range []CellID{PPExtensionRowPreserving, PPExtensionOrderPreserving, PPExtensionDeterministic} {
 		mut, _ := Default().Flipped(id)
-		for _, ext := range []string{"checked_tag", "rotate_rows", "nd_tag"} {
+		for _, ext := range []string{"checked_tag", "swap_pairs", "nd_tag"} {
 			for _, d := range mut.PushdownNode(extOver(t, builtinExt(t, ext))).Decisions() {
 				if d.Cell == id && !d.Allowed {
 					t.Errorf("%s flipped still refuses %s", id, ext)
@@ -122,7 +122,7 @@ func TestPruneExtension(t *testing.T) {
 		{ext: "null_first", cell: PRExtensionPassthrough},
 		{ext: "passthrough_tag", allowed: true, cell: PRExtensionPassthrough, extra: "a"},
 		{ext: "checked_tag", allowed: true, cell: PRExtensionPassthrough, extra: "a"},
-		{ext: "rotate_rows", allowed: true, cell: PRExtensionPassthrough, extra: ""},
+		{ext: "swap_pairs", allowed: true, cell: PRExtensionPassthrough, extra: ""},
 		{ext: "nd_tag", allowed: true, cell: PRExtensionPassthrough, extra: ""},
 		{ext: "pt_noreads", def: undeclared, allowed: true, cell: PRExtensionPassthrough, extra: "a,b"},
 		{ext: "pt_panics", def: panics, allowed: true, cell: PRExtensionPassthrough, extra: "a,b"},

@@ -15,7 +15,7 @@ import "fmt"
 //	                 deterministic
 //	checked_tag      column_passthrough order_preserving deterministic as passthrough_tag, but fails (udf_error) on a
 //	                                                                   row whose first column is null
-//	rotate_rows      row_preserving column_passthrough deterministic   moves the first row to the end
+//	swap_pairs       row_preserving column_passthrough deterministic   swaps rows 0 and 1, 2 and 3, ...
 //	nd_tag           row_preserving column_passthrough order_preserving appends tag: int64, the call counter, one per row
 //	null_first       row_preserving order_preserving deterministic     replaces the first column by nulls
 //	lag_first        nothing                                           shifts the first column down one row (a window)
@@ -36,7 +36,7 @@ var (
 	checkedTag = &ExtensionDef{Name: "checked_tag", Inputs: 1,
 		Properties:   []ExtensionProperty{ColumnPassthrough, OrderPreserving, DeterministicOp},
 		OutputSchema: appendTag(Bool), Reads: firstColumn}
-	rotateRows = &ExtensionDef{Name: "rotate_rows", Inputs: 1,
+	swapPairs = &ExtensionDef{Name: "swap_pairs", Inputs: 1,
 		Properties: []ExtensionProperty{RowPreserving, ColumnPassthrough, DeterministicOp},
 		Reads:      readsNothing}
 	ndTag = &ExtensionDef{Name: "nd_tag", Inputs: 1,
@@ -49,7 +49,7 @@ var (
 )
 
 // builtinExtensions lists the built-in operators in registry order.
-var builtinExtensions = []*ExtensionDef{IdentityExtension, passthroughTag, checkedTag, rotateRows, ndTag, nullFirst, lagFirst}
+var builtinExtensions = []*ExtensionDef{IdentityExtension, passthroughTag, checkedTag, swapPairs, ndTag, nullFirst, lagFirst}
 
 // BuiltinExtensions returns a registry with the built-in operators (see the
 // table above); a fresh registry each call, holding the same declarations,

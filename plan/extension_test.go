@@ -28,7 +28,7 @@ func TestBuiltinExtensions(t *testing.T) {
 		{"identity", nil, "[a: int64, b: string?]", "*"},
 		{"passthrough_tag", []ExtensionProperty{RowPreserving, ColumnPassthrough, OrderPreserving, DeterministicOp}, "[a: int64, b: string?, tag: bool]", "a"},
 		{"checked_tag", []ExtensionProperty{ColumnPassthrough, OrderPreserving, DeterministicOp}, "[a: int64, b: string?, tag: bool]", "a"},
-		{"rotate_rows", []ExtensionProperty{RowPreserving, ColumnPassthrough, DeterministicOp}, "[a: int64, b: string?]", ""},
+		{"swap_pairs", []ExtensionProperty{RowPreserving, ColumnPassthrough, DeterministicOp}, "[a: int64, b: string?]", ""},
 		{"nd_tag", []ExtensionProperty{RowPreserving, ColumnPassthrough, OrderPreserving}, "[a: int64, b: string?, tag: int64]", ""},
 		{"null_first", []ExtensionProperty{RowPreserving, OrderPreserving, DeterministicOp}, "[a: int64?, b: string?]", "*"},
 		{"lag_first", nil, "[a: int64?, b: string?]", "*"},

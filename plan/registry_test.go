@@ -157,7 +157,7 @@ func TestCallCounter(t *testing.T) {
 
 func TestExtensionRegistry(t *testing.T) {
 	r := BuiltinExtensions()
-	const builtins = "checked_tag,identity,lag_first,nd_tag,null_first,passthrough_tag,rotate_rows"
+	const builtins = "checked_tag,identity,lag_first,nd_tag,null_first,passthrough_tag,swap_pairs"
 	if got := strings.Join(r.Names(), ","); got != builtins {
 		t.Fatalf("Names() = %s", got)
 	}

@@ -16,7 +16,7 @@ import (
 //     with_columns using over(), which Resolve turns into a window node);
 //   - fn:NAME, udf:NAME, expr:over, expr:alias, expr:cast_strict,
 //     expr:cast_lenient, expr:null_literal;
-//   - join:KIND;
+//   - join:KIND; ext:NAME for every extension operator;
 //   - shape:filter/KIND (a filter directly over KIND, with "+total" when
 //     every computed expression of a project, with_columns or sort below is
 //     bounded-total, "+partial" otherwise), shape:filter_chain,
@@ -133,6 +133,10 @@ func nodeFeatures(n plan.Node, r *planutil.Resolver, f map[string]bool) {
 					f["shape:nd_filter_over_sort"] = true
 				}
 			}
+		}
+	case *plan.ExtensionNode:
+		if n.Def != nil {
+			f["ext:"+n.Def.Name] = true
 		}
 	case *plan.JoinNode:
 		f["join:"+n.How.String()] = true

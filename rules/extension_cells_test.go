@@ -28,7 +28,7 @@ func extensionCellCases() []cellCase {
 		{name: "pp_extension_row_preserving_allow", cell: legality.PPExtensionRowPreserving, allow: true, plan: over("passthrough_tag").Filter(gt("a", 1))},
 		{name: "pp_extension_row_preserving_refuse", cell: legality.PPExtensionRowPreserving, plan: over("checked_tag").Filter(gt("a", 1))},
 		{name: "pp_extension_order_preserving_allow", cell: legality.PPExtensionOrderPreserving, allow: true, plan: over("passthrough_tag").Filter(gt("b", 1))},
-		{name: "pp_extension_order_preserving_refuse", cell: legality.PPExtensionOrderPreserving, plan: over("rotate_rows").Filter(gt("a", 1))},
+		{name: "pp_extension_order_preserving_refuse", cell: legality.PPExtensionOrderPreserving, plan: over("swap_pairs").Filter(gt("a", 1))},
 		{name: "pp_extension_deterministic_allow", cell: legality.PPExtensionDeterministic, allow: true, plan: over("passthrough_tag").Filter(col("p"))},
 		{name: "pp_extension_deterministic_refuse", cell: legality.PPExtensionDeterministic, plan: over("nd_tag").Filter(gt("a", 1))},
 		{name: "pp_extension_passthrough_allow", cell: legality.PPExtensionPassthrough, allow: true,

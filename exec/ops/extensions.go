@@ -29,7 +29,7 @@ func BuiltinExtensionImpls() map[string]ExtensionImpl {
 		"identity":        identity,
 		"passthrough_tag": passthroughTag,
 		"checked_tag":     checkedTag,
-		"rotate_rows":     rotateRows,
+		"swap_pairs":      swapPairs,
 		"nd_tag":          ndTag,
 		"null_first":      nullFirst,
 		"lag_first":       lagFirst,
@@ -104,20 +104,25 @@ func checkedTag(_ context.Context, _ *plan.ExtensionNode, inputs []arrow.RecordB
 	return withColumn(in, tagName, nullTags(mem, in)), nil
 }
 
-// rotateRows moves the first row to the end: row-wise, but not
-// order-preserving.
-func rotateRows(_ context.Context, _ *plan.ExtensionNode, inputs []arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBatch, error) {
-	in, err := oneInput("rotate_rows", inputs)
+// swapPairs swaps rows 0 and 1, 2 and 3, and so on (a last odd row stays):
+// row-wise, but not order-preserving, and unlike a reversal it does not
+// commute with a filter that removes any row but the last.
+func swapPairs(_ context.Context, _ *plan.ExtensionNode, inputs []arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBatch, error) {
+	in, err := oneInput("swap_pairs", inputs)
 	if err != nil {
 		return nil, err
 	}
 	n := int(in.NumRows())
 	if err := checkRows(n); err != nil {
-		return nil, fmt.Errorf("rotate_rows: %w", err)
+		return nil, fmt.Errorf("swap_pairs: %w", err)
 	}
 	idx := make([]int32, n)
 	for i := range idx {
-		idx[i] = int32((i + 1) % n)
+		j := i ^ 1
+		if j >= n {
+			j = i
+		}
+		idx[i] = int32(j)
 	}
 	return TakeRecord(mem, in, idx)
 }

@@ -102,7 +102,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"error in the right input", withPlan(`{"op": "join", "kind": "cross", "left": ` + scanT + `, "right": {"op": "scan"}}`),
 			[]string{`plan.right: missing required field "table" in a scan node`}},
 		{"unknown extension", withPlan(`{"op": "extension", "name": "identiy", "input": ` + scanT + `}`),
-			[]string{`plan: unknown extension "identiy" (registered: checked_tag, identity, lag_first, nd_tag, null_first, passthrough_tag, rotate_rows); did you mean "identity"?`}},
+			[]string{`plan: unknown extension "identiy" (registered: checked_tag, identity, lag_first, nd_tag, null_first, passthrough_tag, swap_pairs); did you mean "identity"?`}},
 		{"extension with input and inputs", withPlan(`{"op": "extension", "name": "identity", "input": ` + scanT + `, "inputs": []}`),
 			[]string{`plan: an extension node has "input" (one child) or "inputs" (a list), not both`}},
 		{"extension without input", withPlan(`{"op": "extension", "name": "identity"}`),

@@ -134,7 +134,7 @@ const (
 // moveWeights is the distribution of moves at each level of the plan.
 var moveWeights = [moveCount]int{
 	mFilter: 20, mProject: 8, mWithColumns: 8, mSort: 6, mLimit: 4, mSlice: 4, mAggregate: 6,
-	mJoin: 7, mUnion: 5, mDistinct: 4, mExtension: 3, mWindow: 4, mFusion: 5, mDead: 3,
+	mJoin: 7, mUnion: 5, mDistinct: 4, mExtension: 5, mWindow: 4, mFusion: 5, mDead: 3,
 	mShared: 4, mFilterChain: 4,
 }
 
@@ -149,7 +149,10 @@ var moveTotal = func() int {
 // filterChildMoves are the shapes a filter is deliberately put above, one
 // per pushdown legality cell (crossing and barrier alike).
 var filterChildMoves = []move{mScan, mFilter, mProject, mWithColumns, mSort, mLimit, mSlice, mAggregate,
-	mJoin, mUnion, mDistinct, mExtension, mWindow, mShared, mFusion}
+	mJoin, mUnion, mDistinct, mExtension, mWindow, mShared, mFusion,
+	// Extensions twice: each of their four pushdown cells needs a filter
+	// over the one operator that lacks its property.
+	mExtension}
 
 func (g *gen) pickMove() move {
 	x := g.r.Intn(moveTotal)
@@ -806,7 +809,7 @@ func (g *gen) unionOf(inputs []frame) frame {
 }
 
 // variant puts a schema-preserving node over s: a filter, sort, limit,
-// slice, distinct or identity extension.
+// slice, distinct or an extension that keeps the column names and types.
 func (g *gen) variant(s frame) frame {
 	switch g.r.Intn(6) {
 	case 0:
@@ -820,7 +823,7 @@ func (g *gen) variant(s frame) frame {
 	case 4:
 		return g.distinct(s)
 	}
-	return g.extension(s)
+	return g.extensionOf(s, true)
 }
 
 // projectTo projects in to exactly the target's column names and types
@@ -858,7 +861,46 @@ func (g *gen) distinct(in frame) frame {
 	return g.finish(&plan.DistinctNode{Input: in.raw, Subset: subset}, in.rows, in)
 }
 
-// extension puts the built-in identity extension over in.
-func (g *gen) extension(in frame) frame {
-	return g.finish(&plan.ExtensionNode{Def: extIdentity, Inputs: []plan.Node{in.raw}}, in.rows, in)
+// extensionWeights draws the built-in extension operators (see
+// plan/extension_builtin.go): passthrough_tag, which declares every
+// property and so lets rules cross it, most often; each of the others
+// lacks exactly one property a legality cell checks (or declares nothing),
+// so that flipping that cell makes a difference the oracle can see.
+var extensionWeights = []struct {
+	def    **plan.ExtensionDef
+	weight int
+	// addsTag: the operator appends plan's "tag" column (so it cannot sit
+	// over an input that has one, nor in a schema-preserving variant).
+	addsTag bool
+}{
+	{&extIdentity, 1, false}, {&extPassthroughTag, 4, true}, {&extCheckedTag, 3, true}, {&extSwapPairs, 3, false},
+	{&extNdTag, 2, true}, {&extNullFirst, 2, false}, {&extLagFirst, 2, false},
+}
+
+// extension puts a built-in extension operator over in.
+func (g *gen) extension(in frame) frame { return g.extensionOf(in, false) }
+
+// extensionOf puts a built-in extension operator over in; keepSchema
+// restricts the choice to operators that keep in's column names and types.
+func (g *gen) extensionOf(in frame, keepSchema bool) frame {
+	hasTag := in.schema().Index("tag") >= 0
+	total := 0
+	for _, w := range extensionWeights {
+		if !w.addsTag || (!keepSchema && !hasTag) {
+			total += w.weight
+		}
+	}
+	x := g.r.Intn(total)
+	def := extIdentity
+	for _, w := range extensionWeights {
+		if w.addsTag && (keepSchema || hasTag) {
+			continue
+		}
+		if x < w.weight {
+			def = *w.def
+			break
+		}
+		x -= w.weight
+	}
+	return g.finish(&plan.ExtensionNode{Def: def, Inputs: []plan.Node{in.raw}}, in.rows, in)
 }

@@ -37,6 +37,15 @@ var (
 	udfNdSeq         = mustUDF("nd_seq")
 	udfNdTick        = mustUDF("nd_tick")
 	extIdentity      = mustExtension("identity")
+	// The operators that exercise the extension cells: passthrough_tag
+	// declares every property; each other one lacks the property of one
+	// cell.
+	extPassthroughTag = mustExtension("passthrough_tag")
+	extCheckedTag     = mustExtension("checked_tag")
+	extSwapPairs      = mustExtension("swap_pairs")
+	extNdTag          = mustExtension("nd_tag")
+	extNullFirst      = mustExtension("null_first")
+	extLagFirst       = mustExtension("lag_first")
 )
 
 func mustUDF(name string) *plan.UDF {

@@ -295,11 +295,15 @@ func (g *gen) twin(s frame) (frame, bool) {
 	return frame{raw: raw, res: res, rows: s.rows, depth: s.depth}, true
 }
 
-// nondeterministic puts nd_seq into s: a with_columns computing it, or a
-// filter on it.
+// nondeterministic makes s non-deterministic: the nd_tag operator over it,
+// or nd_seq in a with_columns or a filter over it.
 func (g *gen) nondeterministic(s frame) frame {
 	c := g.ctx(s, anyMode)
 	c.nd = true
+	if g.r.Intn(3) == 0 && s.schema().Index("tag") < 0 {
+		// A non-deterministic operator (ss.extension.deterministic).
+		return g.finish(&plan.ExtensionNode{Def: extNdTag, Inputs: []plan.Node{s.raw}}, s.rows, s)
+	}
 	if g.r.Intn(2) == 0 {
 		return g.finish(&plan.FilterNode{Input: s.raw, Predicates: []plan.Expr{g.ndPredicate(c)}}, s.rows, s)
 	}

@@ -71,9 +71,10 @@ type Progress struct {
 	Divergences int
 	// Elapsed is the time since the campaign started.
 	Elapsed time.Duration
-	// Phase is "check" while plans are checked and "shrink" while
-	// divergences are minimized.
-	Phase string
+	// Phase is "check" while plans are checked, and "shrink" once, when
+	// the minimization of Shrinking divergence classes starts.
+	Phase     string
+	Shrinking int
 }
 
 // Campaign checks many generated plans. Plan i is
@@ -211,6 +212,10 @@ func (c *Campaign) Run(ctx context.Context) (*Stats, error) {
 	}
 	if len(list) > maxShrink {
 		list = list[:maxShrink]
+	}
+	if c.Progress != nil && len(list) > 0 {
+		c.Progress(Progress{Done: int(done.Load()), Total: count, Divergences: int(divergent.Load()),
+			Elapsed: time.Since(start), Phase: "shrink", Shrinking: len(list)})
 	}
 	out := make([]Counterexample, len(list))
 	var sg sync.WaitGroup

@@ -142,6 +142,12 @@ type progressBar struct {
 func newProgressBar(w io.Writer, tty bool) *progressBar { return &progressBar{w: w, tty: tty} }
 
 func (b *progressBar) update(p oracle.Progress) {
+	if p.Phase == "shrink" {
+		b.finish()
+		b.last = 0
+		fmt.Fprintf(b.w, "oracle: minimizing %d divergence classes\n", p.Shrinking)
+		return
+	}
 	rate := 0.0
 	if s := p.Elapsed.Seconds(); s > 0 {
 		rate = float64(p.Done) / s

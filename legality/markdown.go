@@ -32,14 +32,21 @@ and calls of UDFs declared total over total arguments (DESIGN §3).
 
 The mutation campaign flips one cell at a time (legality.Flip): a barrier or
 crosses-if cell becomes crosses, removing exactly the guard the cell stands
-for, and the oracle must then find a divergence.
+for, and the oracle must then find a divergence (` + "`dfopt mutate`" + `,
+docs/oracle.md). A cell whose mutant provably cannot change any outcome is
+marked **EQUIVALENT MUTANT** in its counterexample column, with the reason
+(legality.EquivalentMutant); the campaign leaves it out of its score.
 
 | cell | rule | node | verdict | condition | counterexample |
 |---|---|---|---|---|---|
 `)
 	for _, c := range t.cells {
+		reason := c.Reason
+		if eq := EquivalentMutant(c.ID); eq != "" {
+			reason = strings.TrimSpace(reason + " **EQUIVALENT MUTANT**: " + eq + ".")
+		}
 		b.WriteString("| `" + string(c.ID) + "` | " + c.Rule + " | " + esc(c.Node) + " | " + c.Verdict.String() + " | " +
-			esc(c.Condition) + " | " + esc(c.Reason) + " |\n")
+			esc(c.Condition) + " | " + esc(reason) + " |\n")
 	}
 	if ov := t.Overrides(); len(ov) > 0 {
 		b.WriteString("\nOverridden cells (this table differs from the default): ")

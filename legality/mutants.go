@@ -11,6 +11,10 @@ var equivalentMutants = map[CellID]string{
 		"so projection_pruning never consults the closed-world catch-all",
 	FFBoolean: "unreachable guard: plan.Resolve rejects a filter whose conjunct is not bool and the optimizer sees only " +
 		"resolved plans, so the condition always holds and crosses decides the same",
+	PFOnce: "reachable (a value read twice is inlined into every reader) but harmless while pf.deterministic, pf.text " +
+		"and pf.inline stand: every copy is then a bare reference to a deterministic value, evaluated after total " +
+		"operands only, so the first copy raises what the with_columns raised and the others recompute the same values " +
+		"(time, never an outcome); with pf.deterministic flipped too, a duplicated nd_tick diverges",
 	PRScan: "the condition holds wherever the cell is consulted (a scan always narrows to the required columns and " +
 		"the executor keeps the row count of a scan with no column), so crosses decides the same",
 	PRAggregate: "the condition holds wherever the cell is consulted (an aggregate's input always narrows to its key and " +

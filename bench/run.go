@@ -44,6 +44,10 @@ type Options struct {
 type Sample struct {
 	// Total is the wall time of optimize and collect together.
 	Total time.Duration
+	// CPU is the process's CPU time (user + system, every thread) over the
+	// same span: unlike Total it does not grow when other processes compete
+	// for the cores. Zero where the platform cannot measure it.
+	CPU time.Duration
 	// Optimize is the wall time of rules.Optimize alone (zero with NoOpt).
 	Optimize time.Duration
 	// Counters are the optimizer's counters (zero with NoOpt).
@@ -54,6 +58,7 @@ type Sample struct {
 // releases the result.
 func (q *Query) Once(ctx context.Context, mem memory.Allocator) (*exec.Result, Sample, error) {
 	var s Sample
+	cpu0, cpuOK := processCPU()
 	start := time.Now()
 	root := q.Plan
 	if !q.NoOpt {
@@ -66,6 +71,9 @@ func (q *Query) Once(ctx context.Context, mem memory.Allocator) (*exec.Result, S
 	}
 	out, err := exec.Collect(ctx, root, exec.Options{Mem: mem})
 	s.Total = time.Since(start)
+	if cpu1, ok := processCPU(); ok && cpuOK {
+		s.CPU = cpu1 - cpu0
+	}
 	if err != nil {
 		return nil, s, fmt.Errorf("%s: collect: %w", q.File, err)
 	}
@@ -93,6 +101,15 @@ func (r QueryResult) Min() time.Duration { return slices.Min(r.totals()) }
 
 // Max is the slowest timed run.
 func (r QueryResult) Max() time.Duration { return slices.Max(r.totals()) }
+
+// CPUMedian is the median CPU time of the timed runs (see Sample.CPU).
+func (r QueryResult) CPUMedian() time.Duration {
+	ds := make([]time.Duration, len(r.Samples))
+	for i, s := range r.Samples {
+		ds[i] = s.CPU
+	}
+	return median(ds)
+}
 
 // OptimizeMedian is the median time of the optimize step alone.
 func (r QueryResult) OptimizeMedian() time.Duration {

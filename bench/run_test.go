@@ -197,6 +197,9 @@ func TestQueriesAgainstFormulas(t *testing.T) {
 			if r.Min() > r.Median() || r.Median() > r.Max() || r.Min() <= 0 {
 				t.Errorf("%s: min %v median %v max %v", r.Name, r.Min(), r.Median(), r.Max())
 			}
+			if _, ok := processCPU(); ok && r.CPUMedian() <= 0 {
+				t.Errorf("%s: CPU median %v", r.Name, r.CPUMedian())
+			}
 			if mode.NoOpt != (r.OptimizeMedian() == 0) {
 				t.Errorf("%s: optimize median %v with NoOpt=%v", r.Name, r.OptimizeMedian(), mode.NoOpt)
 			}

@@ -40,7 +40,7 @@ func benchQ1Rows() int {
 	return n
 }
 
-var benchLineRE = regexp.MustCompile(`^(\S+) median_s=([0-9.]+) min_s=([0-9.]+) max_s=([0-9.]+)( optimize_s=[0-9.]+)? rows=(\d+)( .*)?$`)
+var benchLineRE = regexp.MustCompile(`^(\S+) median_s=([0-9.]+) min_s=([0-9.]+) max_s=([0-9.]+)( optimize_s=[0-9.]+)? cpu_s=[0-9.]+ rows=(\d+)( .*)?$`)
 
 func TestBenchCommand(t *testing.T) {
 	data := benchTestData(t)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -203,5 +204,48 @@ func TestShardIndices(t *testing.T) {
 				t.Errorf("shard %v n=%d: %v, want %v", s, n, got, want)
 			}
 		}
+	}
+}
+
+// TestCellTableMarks: the table marks unexercised outcomes and outcomes an
+// exemption says are impossible.
+func TestCellTableMarks(t *testing.T) {
+	st := newStats()
+	st.Plans = 10
+	st.Cells[legality.PPSort] = &CellStats{Allowed: 3, AllowedPlans: 2}
+	st.Cells[legality.SSNested] = &CellStats{Allowed: 1, AllowedPlans: 1, Refused: 5, RefusedPlans: 5}
+	st.Cells[legality.PPLimit] = &CellStats{Refused: 1, RefusedPlans: 1}
+	table := st.CellTable()
+	lines := map[string]string{}
+	for _, l := range strings.Split(table, "\n") {
+		if f := strings.Fields(l); len(f) > 0 {
+			lines[f[0]] = l
+		}
+	}
+	checks := []struct {
+		cell legality.CellID
+		want string
+	}{
+		{legality.PPSort, "UNEXERCISED: never refused"},
+		{legality.SSNested, "1!"},
+		{legality.SSNested, "stale exemption"},
+		{legality.PPProject, "UNEXERCISED: never allowed; UNEXERCISED: never refused"},
+	}
+	for _, c := range checks {
+		if !strings.Contains(lines[string(c.cell)], c.want) {
+			t.Errorf("%s: line %q lacks %q", c.cell, lines[string(c.cell)], c.want)
+		}
+	}
+	if strings.Contains(lines[string(legality.PPLimit)], "UNEXERCISED") {
+		t.Errorf("pp.limit is exercised: %q", lines[string(legality.PPLimit)])
+	}
+	var got []string
+	for _, u := range st.Unexercised() {
+		if u.Cell == legality.PPSort || u.Cell == legality.PPLimit || u.Cell == legality.SSNested {
+			got = append(got, u.String())
+		}
+	}
+	if diff := cmp.Diff([]string{"pp.sort never refused"}, got); diff != "" {
+		t.Errorf("unexercised (-want +got):\n%s", diff)
 	}
 }

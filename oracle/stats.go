@@ -215,8 +215,12 @@ func (s *Stats) table() *legality.Table {
 // outcome the cell cannot produce).
 func (s *Stats) CellTable() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-24s %-11s %12s %12s  %s\n", "cell", "verdict", "allowed", "refused", "")
 	t := s.table()
+	w := len("cell")
+	for _, id := range t.IDs() {
+		w = max(w, len(id))
+	}
+	fmt.Fprintf(&b, "%-*s %-11s %12s %12s\n", w, "cell", "verdict", "allowed", "refused")
 	for _, id := range t.IDs() {
 		canAllow, canRefuse := CellOutcomes(t, id)
 		c := s.Cells[id]
@@ -242,7 +246,9 @@ func (s *Stats) CellTable() string {
 		if (!canAllow && c.AllowedPlans > 0) || (!canRefuse && c.RefusedPlans > 0) {
 			marks = append(marks, "seen an outcome marked impossible (stale exemption?)")
 		}
-		fmt.Fprintf(&b, "%-24s %-11s %12s %12s  %s\n", id, t.Verdict(id), col(canAllow, c.AllowedPlans), col(canRefuse, c.RefusedPlans), strings.Join(marks, "; "))
+		line := fmt.Sprintf("%-*s %-11s %12s %12s  %s", w, id, t.Verdict(id), col(canAllow, c.AllowedPlans), col(canRefuse, c.RefusedPlans), strings.Join(marks, "; "))
+		b.WriteString(strings.TrimRight(line, " "))
+		b.WriteByte('\n')
 	}
 	return b.String()
 }

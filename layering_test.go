@@ -34,6 +34,11 @@ var layerRules = []layerRule{
 		forbidden: []string{"github.com/apache/arrow-go", module + "/exec"},
 	},
 	{
+		why:       "the embedding example (examples/embed) is a host engine with its own interpreter: it must need nothing but plan, legality and rules",
+		patterns:  []string{"./examples/embed/..."},
+		forbidden: []string{"github.com/apache/arrow-go", module + "/exec", module + "/eager", module + "/oracle"},
+	},
+	{
 		why:       "exec and eager import plan and the kernel, never rules: the executors must not depend on the optimizer they check",
 		patterns:  []string{"./exec/...", "./eager/..."},
 		forbidden: []string{module + "/rules"},

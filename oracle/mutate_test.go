@@ -63,17 +63,17 @@ func TestMutationSmall(t *testing.T) {
 // killing plan diverges under the flipped table and agrees under the real
 // one.
 func TestMutationKillReplays(t *testing.T) {
-	m := &Mutation{Seed: 1, N: 2000, Workers: 2, Cells: []legality.CellID{legality.PPSort}}
+	m := &Mutation{Seed: 1, N: 2000, Workers: 2, Cells: []legality.CellID{legality.PPLimit}}
 	rep, err := m.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := rep.Results[0]
 	if !r.Killed {
-		t.Fatalf("pp.sort survived 2000 plans")
+		t.Fatalf("pp.limit survived 2000 plans")
 	}
 	pc := generateFor(r.Seed, rep.Config)
-	flipped, _ := legality.Default().Flipped(legality.PPSort)
+	flipped, _ := legality.Default().Flipped(legality.PPLimit)
 	mutant := DefaultFlags()
 	mutant.Table = flipped
 	if got := Check(context.Background(), Case{Plan: pc.Plan, Flags: &mutant}); got.Class() != r.Class {

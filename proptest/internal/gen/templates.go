@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"math"
+
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/proptest/internal/planutil"
 )
@@ -17,6 +19,9 @@ import (
 func (g *gen) fusion(depth int) frame {
 	if depth < 2 {
 		return g.withColumns(g.node(depth-1), false)
+	}
+	if g.r.Intn(3) == 0 {
+		return g.fusionOrder(depth)
 	}
 	in := g.node(depth - 2)
 	c := g.ctx(in, anyMode)
@@ -369,4 +374,107 @@ func (g *gen) renames(in frame) frame {
 		exprs = append(exprs, col(f.Name))
 	}
 	return g.finish(&plan.ProjectNode{Input: in.raw, Exprs: exprs}, in.rows, in)
+}
+
+// fusionOrder builds the shapes whose outcome projection fusion changes only
+// through the order of evaluation, each with data on which that order shows
+// (values that raise on every non-null row, a counter):
+//
+//   - pf.inline: with_columns(x = v raising E1 [, z = w raising E2]) then a
+//     select reading x after an entry raising E3: inlined, E3 (or, with z
+//     left behind, E2) would be raised instead of E1;
+//   - pf.text: with_columns(x = total v) then a select reading x inside an
+//     expression that raises: inlined, the error would name v, not x;
+//   - pf.deterministic: with_columns(x = nd_tick(..)) then a select calling
+//     nd_tick before reading x: inlined, the calls would swap counters.
+func (g *gen) fusionOrder(depth int) frame {
+	in := g.node(depth - 2)
+	c := g.ctx(in, anyMode)
+	used := map[string]bool{}
+	fresh := func(sc *scope) string {
+		n := g.freshName(used, sc)
+		used[n] = true
+		return n
+	}
+	x := fresh(c.sc)
+	kind := g.r.Intn(3)
+	var v plan.Expr
+	switch kind {
+	case 0:
+		v = g.raising(c)
+	case 1:
+		v = lit(plan.Int64Value(math.MaxInt64))
+		if f, ok := g.pickCol(c.sc, plan.Int64); ok {
+			v = col(f.Name)
+			if g.r.Intn(3) == 0 {
+				v = udfCall(udfIncWrap, v)
+			}
+		}
+	default:
+		arg := lit(plan.Int64Value(0))
+		if f, ok := g.pickCol(c.sc, plan.Int64); ok {
+			arg = col(f.Name)
+		}
+		v = udfCall(udfNdTick, arg)
+	}
+	wexprs := []plan.Expr{alias(v, x)}
+	if kind == 0 && g.r.Intn(3) == 0 {
+		wexprs = append(wexprs, alias(g.raising(c), fresh(c.sc)))
+	}
+	wc := g.finish(&plan.WithColumnsNode{Input: in.raw, Exprs: wexprs}, in.rows, in)
+	if wc.raw == in.raw {
+		return wc
+	}
+	psc := newScope(wc.schema())
+	pc := ectx{sc: psc, mode: anyMode}
+	var exprs []plan.Expr
+	switch kind {
+	case 0:
+		if g.r.Intn(3) > 0 {
+			exprs = append(exprs, alias(g.raising(pc), fresh(psc)))
+		}
+		ref := col(x)
+		if g.r.Intn(2) == 0 {
+			ref = alias(ref, fresh(psc))
+		}
+		exprs = append(exprs, ref)
+	case 1:
+		var wrap plan.Expr
+		switch g.r.Intn(3) {
+		case 0:
+			wrap = call(plan.FuncDiv, col(x), lit(plan.Int64Value(0)))
+		case 1:
+			wrap = call(plan.FuncMod, col(x), lit(plan.Int64Value(0)))
+		default:
+			wrap = call(plan.FuncMul, col(x), lit(plan.Int64Value(math.MaxInt64)))
+		}
+		exprs = append(exprs, alias(wrap, fresh(psc)))
+	default:
+		arg := lit(plan.Int64Value(0))
+		if f, ok := g.pickCol(psc, plan.Int64); ok && f.Name != x {
+			arg = col(f.Name)
+		}
+		exprs = append(exprs, alias(udfCall(udfNdTick, arg), fresh(psc)), col(x))
+	}
+	return g.finish(&plan.ProjectNode{Input: wc.raw, Exprs: exprs}, wc.rows, wc)
+}
+
+// raising is an int64 expression that raises on every row (a literal
+// operand) or on every row where a column is not null: a division or
+// remainder by zero, checked_double of MaxInt64, neg of MinInt64.
+func (g *gen) raising(c ectx) plan.Expr {
+	f, ok := g.pickCol(c.sc, plan.Int64)
+	switch g.r.Intn(4) {
+	case 0:
+		if ok {
+			return call(plan.FuncDiv, col(f.Name), lit(plan.Int64Value(0)))
+		}
+	case 1:
+		if ok {
+			return call(plan.FuncMod, col(f.Name), lit(plan.Int64Value(0)))
+		}
+	case 2:
+		return udfCall(udfCheckedDouble, lit(plan.Int64Value(math.MaxInt64)))
+	}
+	return call(plan.FuncNeg, lit(plan.Int64Value(math.MinInt64)))
 }

@@ -249,9 +249,9 @@ func toExpr(e Expr) (plan.E, error) {
 func FromDfopt(n plan.Node) (Node, error) {
 	switch n := n.(type) {
 	case *plan.ScanNode:
-		t, ok := n.Source.(*Table)
-		if !ok {
-			return nil, fmt.Errorf("from dfopt: scan of a foreign source %T", n.Source)
+		t, err := hostTable(n.Source)
+		if err != nil {
+			return nil, err
 		}
 		s := Scan{Table: t}
 		if n.Projected {
@@ -324,6 +324,63 @@ func FromDfopt(n plan.Node) (Node, error) {
 	return nil, fmt.Errorf("from dfopt: the host has no operator for %s", n.Label())
 }
 
+// hostTable returns the host table a scan reads: one of the host's own, or
+// dfopt's in-memory plan.Table (which the eager chain reads too, so that
+// the oracle can run plans over the same data both ways), converted once.
+func hostTable(src plan.Source) (*Table, error) {
+	switch s := src.(type) {
+	case *Table:
+		return s, nil
+	case *plan.Table:
+		tablesMu.Lock()
+		defer tablesMu.Unlock()
+		if t, ok := fromTables[s]; ok {
+			return t, nil
+		}
+		t := &Table{TableName: s.Name()}
+		schema := s.Schema()
+		for i, f := range schema.Fields() {
+			typ, ok := hostTypes[f.Type]
+			if !ok {
+				return nil, fmt.Errorf("from dfopt: table %s: the host has no %s columns", s.Name(), f.Type)
+			}
+			t.Columns = append(t.Columns, Column{Name: f.Name, Type: typ})
+			for r, v := range s.Column(i) {
+				if i == 0 {
+					t.Rows = append(t.Rows, Row{})
+				}
+				t.Rows[r][f.Name] = hostValue(v)
+			}
+		}
+		fromTables[s] = t
+		return t, nil
+	}
+	return nil, fmt.Errorf("from dfopt: scan of a foreign source %T", src)
+}
+
+var (
+	tablesMu   sync.Mutex
+	fromTables = map[*plan.Table]*Table{}
+	hostTypes  = map[plan.Type]ColType{plan.Int64: IntCol, plan.Float64: FloatCol, plan.String: StringCol, plan.Bool: BoolCol}
+)
+
+// hostValue converts a dfopt value to a host value (nil for null).
+func hostValue(v plan.Value) any {
+	switch {
+	case v.IsNull():
+		return nil
+	case v.Type() == plan.Int64:
+		return v.Int()
+	case v.Type() == plan.Float64:
+		return v.Float()
+	case v.Type() == plan.String:
+		return v.Str()
+	case v.Type() == plan.Bool:
+		return v.Bool()
+	}
+	return nil
+}
+
 func fromItems(es []plan.Expr) ([]Item, error) {
 	out := make([]Item, len(es))
 	for i, e := range es {
@@ -347,18 +404,10 @@ func fromExpr(e plan.Expr) (Expr, error) {
 	case *plan.Column:
 		return Ref(e.Name), nil
 	case *plan.Literal:
-		v := e.Value
-		switch {
-		case v.IsNull():
-			return Const{V: nil}, nil
-		case v.Type() == plan.Int64:
-			return Const{V: v.Int()}, nil
-		case v.Type() == plan.Float64:
-			return Const{V: v.Float()}, nil
-		case v.Type() == plan.String:
-			return Const{V: v.Str()}, nil
-		case v.Type() == plan.Bool:
-			return Const{V: v.Bool()}, nil
+		if v := e.Value; !v.IsNull() {
+			if _, ok := hostTypes[v.Type()]; ok {
+				return Const{V: hostValue(v)}, nil
+			}
 		}
 	case *plan.Call:
 		if e.Fn == plan.FuncIsNull && len(e.Args) == 1 {

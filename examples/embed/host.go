@@ -148,8 +148,9 @@ type Result struct {
 	Rows []Row
 }
 
-// HostError is an evaluation error: what went wrong, in which expression
-// (its text, the innermost expression that failed).
+// HostError is an evaluation error: what went wrong (named like dfopt's
+// error kinds), in which expression (the innermost one that failed, in
+// dfopt's canonical text: see errorText).
 type HostError struct {
 	Kind string
 	Expr string
@@ -246,9 +247,9 @@ func Run(n Node) (Result, error) {
 			case a == nil || b == nil:
 				return a == nil && b != nil // nulls first, in both directions
 			case n.Desc:
-				return order(b, a) < 0
+				return sortOrder(b, a) < 0
 			}
-			return order(a, b) < 0
+			return sortOrder(a, b) < 0
 		})
 		return Result{Cols: in.Cols, Rows: rows}, nil
 	case Take:
@@ -423,7 +424,7 @@ func binary(e Bin, a, b any) (any, error) {
 }
 
 func intArith(e Bin, x, y int64) (any, error) {
-	overflow := &HostError{Kind: "overflow", Expr: Text(e)}
+	overflow := &HostError{Kind: "overflow", Expr: errorText(e)}
 	switch e.Op {
 	case "+":
 		s := x + y
@@ -448,7 +449,7 @@ func intArith(e Bin, x, y int64) (any, error) {
 		return int64(0), nil
 	}
 	if y == 0 {
-		return nil, &HostError{Kind: "divide_by_zero", Expr: Text(e)}
+		return nil, &HostError{Kind: "divide_by_zero", Expr: errorText(e)}
 	}
 	if x == math.MinInt64 && y == -1 {
 		return nil, overflow
@@ -489,8 +490,9 @@ func numeric(v any) (float64, bool) {
 
 func toFloat(v any) float64 { f, _ := numeric(v); return f }
 
-// order compares two non-null values of comparable types: numbers (ints
-// exactly, floats by value with NaN last), strings by bytes, false < true.
+// order compares two non-null values for the comparison operators:
+// numbers by value (an int with a float as floats; NaN is handled by the
+// caller), strings by bytes, false < true.
 func order(a, b any) int {
 	switch x := a.(type) {
 	case int64:
@@ -505,9 +507,22 @@ func order(a, b any) int {
 		return cmp3(!x && y, x && !y)
 	}
 	fx, fy := toFloat(a), toFloat(b)
-	switch {
-	case math.IsNaN(fx) || math.IsNaN(fy):
-		return cmp3(!math.IsNaN(fx), !math.IsNaN(fy))
+	return cmp3(fx < fy, fx > fy)
+}
+
+// sortOrder is order for sorting: floats by the total order -Inf < ... <
+// -0.0 < +0.0 < ... < +Inf < NaN (all NaNs equal), as dfopt sorts them.
+func sortOrder(a, b any) int {
+	fx, xf := a.(float64)
+	fy, yf := b.(float64)
+	if !xf || !yf {
+		return order(a, b)
+	}
+	switch xn, yn := math.IsNaN(fx), math.IsNaN(fy); {
+	case xn || yn:
+		return cmp3(!xn, !yn)
+	case fx == 0 && fy == 0:
+		return cmp3(math.Signbit(fx) && !math.Signbit(fy), !math.Signbit(fx) && math.Signbit(fy))
 	}
 	return cmp3(fx < fy, fx > fy)
 }
@@ -539,7 +554,18 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// Text renders an expression the way the host names it in errors.
+// errorText names a failing expression in errors by dfopt's canonical text
+// of it ("a + b", "100 / b / (b - 7)"): the one place the host borrows from
+// dfopt, so that its errors compare with the eager chain's when it runs
+// dfopt's differential oracle against its own executor.
+func errorText(e Expr) string {
+	if x, err := toExpr(e); err == nil {
+		return x.String()
+	}
+	return Text(e)
+}
+
+// Text renders an expression for the host's explain output.
 func Text(e Expr) string {
 	switch e := e.(type) {
 	case Ref:

@@ -1,5 +1,7 @@
 package plan
 
+import "fmt"
+
 // Frame builds a plan fluently, in the style of a Polars LazyFrame:
 //
 //	plan.Scan(src).Filter(plan.Col("a").Gt(plan.Lit(5))).Select(plan.Col("a"))
@@ -17,9 +19,20 @@ func (f Frame) Node() Node { return f.node }
 func Scan(src Source) Frame {
 	n := &ScanNode{Source: src}
 	if src != nil {
-		n.SourceSchema = src.Schema()
+		n.SourceSchema, n.schemaErr = captureSchema(src)
 	}
 	return Frame{node: n}
+}
+
+// captureSchema calls a host's Schema, turning a panic into an error the
+// scan reports when it is resolved.
+func captureSchema(src Source) (s Schema, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s, err = Schema{}, fmt.Errorf("Schema panicked: %v", r)
+		}
+	}()
+	return src.Schema(), nil
 }
 
 // Filter keeps the rows for which every predicate is valid and true.

@@ -105,6 +105,9 @@ type ScanNode struct {
 	Projected    bool
 	Columns      []string
 	Pushed       []PushedPredicate
+	// schemaErr records a source whose Schema panicked when Scan captured
+	// it; Resolve reports it.
+	schemaErr error
 }
 
 // PushedPredicate is a conjunct handed to a source, with the source's

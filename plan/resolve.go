@@ -201,6 +201,10 @@ func resolveScan(n *ScanNode, p *path) (Schema, error) {
 	if n.Source == nil {
 		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".table").String(), Msg: "scan: no source"}
 	}
+	if n.schemaErr != nil {
+		return Schema{}, &Error{Kind: InvalidPlan, Expr: sourceName(n.Source), Row: -1, Path: p.child(".table").String(),
+			Msg: fmt.Sprintf("scan: source %s: %v", sourceName(n.Source), n.schemaErr), Err: n.schemaErr}
+	}
 	src := n.SourceSchema
 	for i, pp := range n.Pushed {
 		f, err := TypeOf(pp.Expr, src)

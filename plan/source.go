@@ -3,10 +3,29 @@ package plan
 import "fmt"
 
 // Source is what a scan reads, as the optimizer sees it: a name and a schema.
-// The executor's own source interface (exec.Source) adds the data. A scan
-// captures the schema once, when it is built, so Schema is never called
-// during optimization. Sources are compared by identity (==): implement
-// Source on a pointer type.
+// The executor's own source interface (exec.Source) adds the data. A host
+// embedding the optimizer implements Source (and any of the optional
+// capabilities below) on its own tables; docs/embedding.md shows how.
+//
+// The contract, method by method:
+//
+//   - Name identifies the source in explain output, traces, errors and plan
+//     files. It should be stable and non-empty; it may be called at any time.
+//     A panic in Name is caught (the source is then shown as "<source>").
+//   - Schema returns the columns the source produces: names, types and
+//     nullability (a column declared non-nullable must never hold a null).
+//     Scan calls it exactly once and the scan keeps the answer
+//     (ScanNode.SourceSchema): Resolve and the optimizer never call it again,
+//     so a schema that changes between calls changes nothing they do (the
+//     executor checks the data against the captured schema). A panic in
+//     Schema is caught by Scan: the scan then fails to resolve with an
+//     invalid_plan error naming the source.
+//
+// Sources are compared by identity (==): implement Source on a pointer
+// type (a non-comparable type is never equal to anything, so its scans are
+// never shared). The optional capabilities are PredicateClassifier,
+// ProjectionSource and RowCountEstimator; a source without one gets the
+// safe answer (Unsupported, no projection, no estimate).
 type Source interface {
 	// Name identifies the source in explain output, errors and plan files.
 	Name() string
@@ -42,22 +61,48 @@ func (p PredicateSupport) String() string {
 }
 
 // PredicateClassifier is optionally implemented by a Source that can use
-// filter conjuncts. ClassifyPredicates must return one answer per conjunct;
-// it must not keep the slice.
+// filter conjuncts. Predicate pushdown offers it the conjuncts that reached
+// the scan (each with only the source's columns) and hands it those it
+// classifies Exact or Inexact (ScanNode.Pushed, cell pp.scan).
+//
+// ClassifyPredicates owes:
+//
+//   - exactly one answer per conjunct, in order, each one of Unsupported,
+//     Inexact and Exact. A short, long or out-of-range answer, or a panic,
+//     is not trusted: every conjunct then counts as Unsupported (see
+//     ClassifyPredicates, the function), and the trace says why.
+//   - the same answer for the same conjunct every time (the optimizer may
+//     ask again, and a second Optimize run must find the same plan).
+//   - not to keep or modify the slice.
+//
+// And the scan then owes, per classification:
+//
+//   - Exact: it returns exactly the rows on which the conjunct is valid and
+//     true under dfopt's semantics (docs/semantics.md: a null is not true),
+//     in source order, and raises whatever error the conjunct would: the
+//     conjunct leaves the plan. Classify Exact only conjuncts you evaluate
+//     exactly so — typically a comparison of a column with a literal
+//     (IsColumnLiteralComparison), which cannot fail.
+//   - Inexact: it may skip rows, but only rows on which the conjunct is
+//     false or null without raising (row groups whose statistics prove it);
+//     the conjunct stays in the plan above the scan as well.
+//   - Unsupported: nothing; the conjunct stays above the scan.
 type PredicateClassifier interface {
 	ClassifyPredicates(conjuncts []Expr) []PredicateSupport
 }
 
 // ProjectionSource is optionally implemented by a Source that can read a
 // subset of its columns more cheaply than all of them. Without it the
-// optimizer still records the columns a scan needs, and the executor drops
-// the rest after reading.
+// optimizer still records the columns a scan needs (ScanNode.Columns,
+// counter scanProjections), and the executor drops the rest after reading.
+// A panic counts as false (see SupportsProjection).
 type ProjectionSource interface {
 	SupportsProjection() bool
 }
 
 // RowCountEstimator is optionally implemented by a Source that knows roughly
-// how many rows it holds.
+// how many rows it holds. The bounded tier's rules do not use it (none of
+// them is cost-based); explain tools and later tiers may.
 type RowCountEstimator interface {
 	EstimatedRows() (rows int64, ok bool)
 }

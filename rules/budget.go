@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dfopt/dfopt/legality"
 	"github.com/dfopt/dfopt/plan"
@@ -24,10 +25,19 @@ type Application struct {
 	Cells []legality.CellID
 }
 
-// String renders "#3 predicate_pushdown: `a > 1` pushed past limit 2 at
-// plan.input: cell pp.limit".
+// String renders "#3 predicate_pushdown: `a > 1` pushed past limit 2:
+// cell pp.limit [plan.input]"; an application several cells allowed lists
+// them all ("cells ff.total_outer, ff.boolean").
 func (a Application) String() string {
-	s := fmt.Sprintf("#%d %s", a.Index, a.Entry.String())
+	line := a.Entry.String()
+	if len(a.Cells) > 1 && a.Cell != "" {
+		names := make([]string, len(a.Cells))
+		for i, c := range a.Cells {
+			names[i] = string(c)
+		}
+		line = strings.Replace(line, ": cell "+string(a.Cell), ": cells "+strings.Join(names, ", "), 1)
+	}
+	s := fmt.Sprintf("#%d %s", a.Index, line)
 	if p := a.Path(); p != "" {
 		s += " [" + p + "]"
 	}
@@ -139,9 +149,15 @@ func (p *pushdown) limitMoves(st *pdStack, x crossing, stayers []*pdConj) []*pdC
 			if !c.live || (suspect && c.stay) {
 				continue
 			}
+			// The cell named is the conjunct's own (shadowing) decision when
+			// it has one, except across an owner and its window, where the
+			// window's cell is the one that let it through.
 			cell, cells := last, nodeCells
 			if suspect && c.stayDec.Cell != "" {
-				cell, cells = c.stayDec.Cell, append(append([]legality.CellID(nil), nodeCells...), c.stayDec.Cell)
+				cells = append(append([]legality.CellID(nil), nodeCells...), c.stayDec.Cell)
+				if len(nodeCells) == 1 {
+					cell = c.stayDec.Cell
+				}
 			}
 			if p.budget.take(Entry{Rule: FlagPredicatePushdown, Cell: cell, node: at, path: atPath, subject: c.orig}, cells) {
 				continue

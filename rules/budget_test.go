@@ -176,5 +176,5 @@ func ExampleApplication() {
 	}
 	// Output:
 	// #1 predicate_pushdown: `p` pushed past sort [b]: cell pp.sort [plan.input]
-	// #2 filter_fusion: `p` fused into filter [a > 1]: cell ff.boolean [plan.input.input]
+	// #2 filter_fusion: `p` fused into filter [a > 1]: cells ff.total_outer, ff.boolean [plan.input.input]
 }

@@ -142,6 +142,7 @@ func (c *Campaign) Run(ctx context.Context) (*Stats, error) {
 	count := c.Shard.count(c.N)
 	total := newStats()
 	total.Seed, total.N, total.Shard, total.Workers, total.Table = c.Seed, c.N, c.Shard, workers, flags.Table
+	total.Twins = c.Config.TwinShare > 0
 
 	start := time.Now()
 	cpu0 := cpuTime()

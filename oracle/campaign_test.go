@@ -249,3 +249,16 @@ func TestCellTableMarks(t *testing.T) {
 		t.Errorf("unexercised (-want +got):\n%s", diff)
 	}
 }
+
+// TestCellOutcomesTwins: twin tables make ss.structural refusals possible.
+func TestCellOutcomesTwins(t *testing.T) {
+	if _, r := cellOutcomes(nil, legality.SSStructural, false); r {
+		t.Error("ss.structural can refuse without twins")
+	}
+	if _, r := cellOutcomes(nil, legality.SSStructural, true); !r {
+		t.Error("ss.structural cannot refuse with twins")
+	}
+	if _, r := cellOutcomes(nil, legality.PRScan, true); r {
+		t.Error("twins change pr.scan")
+	}
+}

@@ -10,7 +10,10 @@ import (
 // an outcome anyway marks it in the cell table: the exemption is stale.
 var impossibleOutcomes = map[legality.CellID]struct {
 	allowed, refused bool
-	why              string
+	// twinsReach: proptest's twin tables (Config.TwinShare > 0) make the
+	// outcome possible after all.
+	twinsReach bool
+	why        string
 }{
 	// The plan's node interface is sealed and every kind has its own cell,
 	// so the closed-world catch-alls are never consulted.
@@ -29,8 +32,10 @@ var impossibleOutcomes = map[legality.CellID]struct {
 	// The executor serves a shared subtree whole, so nothing inside it is
 	// ever counted (the condition never holds).
 	legality.SSNested: {allowed: true, why: "a subtree inside a served subtree is never evaluated"},
-	// Refusing needs two different plans with equal 64-bit fingerprints.
-	legality.SSStructural: {refused: true, why: "a refusal needs a fingerprint collision"},
+	// Refusing needs two different plans with equal fingerprints: twin
+	// tables (one name and schema, other values), which proptest generates
+	// only when Config.TwinShare > 0.
+	legality.SSStructural: {refused: true, twinsReach: true, why: "a refusal needs a fingerprint collision (twin tables)"},
 }
 
 // CellOutcomes reports which outcomes cell id can produce under table t:
@@ -39,6 +44,12 @@ var impossibleOutcomes = map[legality.CellID]struct {
 // bounded-tier exemptions above, which apply only while the cell keeps its
 // default verdict).
 func CellOutcomes(t *legality.Table, id legality.CellID) (canAllow, canRefuse bool) {
+	return cellOutcomes(t, id, false)
+}
+
+// cellOutcomes is CellOutcomes for a campaign that may generate twin
+// tables.
+func cellOutcomes(t *legality.Table, id legality.CellID, twins bool) (canAllow, canRefuse bool) {
 	if t == nil {
 		t = legality.Default()
 	}
@@ -51,7 +62,7 @@ func CellOutcomes(t *legality.Table, id legality.CellID) (canAllow, canRefuse bo
 	default:
 		canAllow, canRefuse = true, true
 	}
-	if ex, ok := impossibleOutcomes[id]; ok && v == legality.Default().Verdict(id) {
+	if ex, ok := impossibleOutcomes[id]; ok && v == legality.Default().Verdict(id) && !(twins && ex.twinsReach) {
 		if ex.allowed {
 			canAllow = false
 		}

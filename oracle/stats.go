@@ -56,6 +56,9 @@ type Stats struct {
 	Elapsed, CPU time.Duration
 	// Workers is the number of workers that ran.
 	Workers int
+	// Twins reports that the generator made twin tables
+	// (Config.TwinShare > 0), which make ss.structural refusals possible.
+	Twins bool
 	// Counterexamples are the minimized divergences written (one per
 	// class), in index order.
 	Counterexamples []Counterexample
@@ -187,7 +190,7 @@ func (u Unexercised) String() string { return fmt.Sprintf("%s never %s", u.Cell,
 func (s *Stats) Unexercised() []Unexercised {
 	var out []Unexercised
 	for _, id := range s.table().IDs() {
-		canAllow, canRefuse := CellOutcomes(s.table(), id)
+		canAllow, canRefuse := cellOutcomes(s.table(), id, s.Twins)
 		c := s.Cells[id]
 		if c == nil {
 			c = &CellStats{}
@@ -222,7 +225,7 @@ func (s *Stats) CellTable() string {
 	}
 	fmt.Fprintf(&b, "%-*s %-11s %12s %12s\n", w, "cell", "verdict", "allowed", "refused")
 	for _, id := range t.IDs() {
-		canAllow, canRefuse := CellOutcomes(t, id)
+		canAllow, canRefuse := cellOutcomes(t, id, s.Twins)
 		c := s.Cells[id]
 		if c == nil {
 			c = &CellStats{}

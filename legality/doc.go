@@ -47,14 +47,27 @@
 // guard that cell stands for; Flip gives the canonical mutant of each
 // verdict.
 //
+// # Host operators
+//
+// An extension node is closed-world (pp.extension, pr.extension) unless it has
+// one input and declares properties (plan.ExtensionProperty). Then each
+// property a rewrite needs has its own cell: a filter crosses it only if it
+// declares row_preserving, order_preserving and deterministic
+// (pp.extension.row_preserving, .order_preserving, .deterministic) and the
+// conjunct reads only columns it passes through (pp.extension.passthrough);
+// pruning narrows its input only if it declares column_passthrough, keeping
+// the columns it reads (pr.extension.passthrough); and a subtree holding it is
+// shared only if it declares deterministic (ss.extension.deterministic).
+//
 // # Totality and determinism
 //
 // Total is the bounded-tier totality of DESIGN §3: only column references,
 // literals, aliases of total expressions and calls of UDFs declared total
 // over total arguments are provably unable to raise. Everything else is
 // partial — not because it always fails, but because the seed contract does
-// not let the optimizer rely on it. Deterministic reports that an expression
-// calls no UDF declared non-deterministic.
+// not let the optimizer rely on it. An expression is deterministic when it
+// calls no UDF declared non-deterministic (plan.IsDeterministic); a host
+// operator, when it declares plan.DeterministicOp (plan.Determinism).
 //
 // This package imports neither Arrow nor the executor.
 package legality

@@ -212,7 +212,7 @@ func (c *InlineCheck) Value(j int) Ruling {
 		return r
 	}
 	if !r.consult(t.decide(PFDeterministic, func() (bool, string) {
-		if !Deterministic(v) {
+		if !isDeterministic(v) {
 			return false, "`" + v.String() + "` is non-deterministic"
 		}
 		return true, ""

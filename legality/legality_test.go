@@ -56,11 +56,11 @@ func TestTotalAndDeterministic(t *testing.T) {
 			if got := Total(c.e); got != c.total {
 				t.Errorf("Total(%v) = %v, want %v", c.e, got, c.total)
 			}
-			if got := Deterministic(c.e); got != c.determ {
-				t.Errorf("Deterministic(%v) = %v, want %v", c.e, got, c.determ)
+			if got := isDeterministic(c.e); got != c.determ {
+				t.Errorf("isDeterministic(%v) = %v, want %v", c.e, got, c.determ)
 			}
-			if got := Movable(c.e); got != (c.total && c.determ) {
-				t.Errorf("Movable(%v) = %v", c.e, got)
+			if got := isMovable(c.e); got != (c.total && c.determ) {
+				t.Errorf("isMovable(%v) = %v", c.e, got)
 			}
 		})
 	}

@@ -31,25 +31,25 @@ func Total(e plan.Expr) bool {
 	}
 }
 
-// Deterministic reports whether e gives the same result every time it is
+// isDeterministic reports whether e gives the same result every time it is
 // evaluated over the same input: false when it calls a UDF not declared
 // deterministic.
-func Deterministic(e plan.Expr) bool { return plan.IsDeterministic(e) }
+func isDeterministic(e plan.Expr) bool { return plan.IsDeterministic(e) }
 
-// Movable reports whether e may be evaluated over a different set of rows,
+// isMovable reports whether e may be evaluated over a different set of rows,
 // or at a different moment, without changing any outcome: it is total (it
 // cannot raise on the rows it gains or loses) and deterministic (it gives
 // the same values whatever else is evaluated around it).
-func Movable(e plan.Expr) bool { return Total(e) && Deterministic(e) }
+func isMovable(e plan.Expr) bool { return Total(e) && isDeterministic(e) }
 
-// firstImmovable returns the first expression of es that is not Movable,
+// firstImmovable returns the first expression of es that is not movable (isMovable),
 // with a short reason, or ok=true when all are.
 func firstImmovable(es []plan.Expr) (ok bool, detail string) {
 	for _, e := range es {
 		if !Total(e) {
 			return false, "`" + e.String() + "` is partial"
 		}
-		if !Deterministic(e) {
+		if !isDeterministic(e) {
 			return false, "`" + e.String() + "` is non-deterministic"
 		}
 	}

@@ -334,6 +334,9 @@ func (g *gen) filterChain(depth int) frame {
 	if depth < 2 {
 		return g.filter(g.node(depth - 1))
 	}
+	if g.r.Intn(3) == 0 {
+		return g.guarded(depth)
+	}
 	var in frame
 	if depth >= 3 && g.r.Intn(3) == 0 {
 		in = g.renames(g.node(depth - 3))
@@ -477,4 +480,74 @@ func (g *gen) raising(c ectx) plan.Expr {
 		return udfCall(udfCheckedDouble, lit(plan.Int64Value(math.MaxInt64)))
 	}
 	return call(plan.FuncNeg, lit(plan.Int64Value(math.MinInt64)))
+}
+
+// guarded builds a filter over a node whose outcome depends on the rows the
+// filter removes, with data on which that shows: the filter keeps only the
+// rows where an int64 column a is null, and the node below computes a / 0
+// or a % 0 (an error on every other row) or a window sum, so that moving
+// the filter below the node makes an error vanish or a sum shrink:
+//
+//	filter(is_null(a)) . sort(a / 0)                       pp.sort
+//	filter(is_null(a)) . with_columns(a % 0 as x)          pp.with_columns
+//	filter(is_null(a)) . select(.., a / 0 as x)            pp.project
+//	filter(is_null(a)) . with_columns(sum(b).over(k) as w) pp.window
+//	filter(a % 0 == 0) . union(s, s with a / 0 as a)       pp.union: pushed
+//	                                                       into the first
+//	                                                       input it raises
+//	                                                       before the second
+//	                                                       input's own error
+func (g *gen) guarded(depth int) frame {
+	in := g.node(depth - 2)
+	sc := newScope(in.schema())
+	f, ok := g.pickCol(sc, plan.Int64)
+	if !ok {
+		return g.filter(in)
+	}
+	a := f.Name
+	zero := lit(plan.Int64Value(0))
+	div := func(fn plan.Func) plan.Expr { return call(fn, col(a), zero) }
+	used := map[string]bool{}
+	isNull := call(plan.FuncIsNull, col(a))
+	var mid frame
+	pred := isNull
+	switch g.r.Intn(5) {
+	case 0:
+		mid = g.finish(&plan.SortNode{Input: in.raw, Keys: []plan.SortKey{{Expr: div(plan.FuncDiv)}}}, in.rows, in)
+	case 1:
+		mid = g.finish(&plan.WithColumnsNode{Input: in.raw, Exprs: []plan.Expr{alias(div(plan.FuncMod), g.freshName(used, sc))}}, in.rows, in)
+	case 2:
+		exprs := make([]plan.Expr, 0, len(sc.fields)+1)
+		for _, fl := range sc.fields {
+			used[fl.Name] = true
+			exprs = append(exprs, col(fl.Name))
+		}
+		exprs = append(exprs, alias(div(plan.FuncDiv), g.freshName(used, sc)))
+		mid = g.finish(&plan.ProjectNode{Input: in.raw, Exprs: exprs}, in.rows, in)
+	case 3:
+		key, _ := g.anyCol(sc)
+		sum := &plan.Over{Agg: call(plan.FuncSum, col(a)), PartitionBy: []plan.Expr{col(key.Name)}}
+		if g.r.Intn(2) == 0 {
+			sum = &plan.Over{Agg: call(plan.FuncCount, col(a)), PartitionBy: []plan.Expr{col(key.Name)}}
+		}
+		mid = g.finish(&plan.WithColumnsNode{Input: in.raw, Exprs: []plan.Expr{alias(sum, g.freshName(used, sc))}}, in.rows, in)
+	default:
+		exprs := make([]plan.Expr, len(sc.fields))
+		for i, fl := range sc.fields {
+			exprs[i] = col(fl.Name)
+			if fl.Name == a {
+				exprs[i] = alias(div(plan.FuncDiv), a)
+			}
+		}
+		second := g.finish(&plan.ProjectNode{Input: in.raw, Exprs: exprs}, in.rows, in)
+		if second.raw == in.raw {
+			return g.filter(in)
+		}
+		mid = g.unionOf([]frame{in, second})
+		pred = call(plan.FuncEq, div(plan.FuncMod), zero)
+	}
+	if mid.raw == in.raw {
+		return g.filter(in)
+	}
+	return g.finish(&plan.FilterNode{Input: mid.raw, Predicates: []plan.Expr{pred}}, mid.rows, mid)
 }

@@ -72,7 +72,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"udf name used as a function", withPlan(filterT(`{"fn": "inc_wrap", "args": [{"col": "a"}]}`)),
 			[]string{`plan.predicates[0]: unknown function "inc_wrap"; "inc_wrap" is a udf`}},
 		{"unknown udf", withPlan(filterT(`{"udf": "inc_wrapp", "args": [{"col": "a"}]}`)),
-			[]string{`plan.predicates[0]: unknown udf "inc_wrapp" (registered: checked_double, inc_wrap, nd_seq); did you mean "inc_wrap"?`}},
+			[]string{`plan.predicates[0]: unknown udf "inc_wrapp" (registered: checked_double, inc_wrap, nd_seq, nd_tick); did you mean "inc_wrap"?`}},
 		{"function name used as a udf", withPlan(filterT(`{"udf": "gt", "args": []}`)),
 			[]string{`"gt" is a built-in function`}},
 		{"unknown type in a literal", withPlan(filterT(`{"fn": "gt", "args": [{"col": "a"}, {"lit": 1, "type": "int"}]}`)),

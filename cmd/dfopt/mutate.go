@@ -85,7 +85,13 @@ func runMutate(env *environment, args []string) int {
 	if list == "" {
 		list = "-"
 	}
-	fmt.Fprintf(env.stdout, "mutate: %s score=%.1f%% killed=%d counted=%d cells=%d median_plans_to_kill=%.0f survivors=%s real_divergences=%d n=%d seed=%d plans=%d elapsed=%.1fs\n",
+	// With --markdown, stdout is the page section: the summary goes to
+	// stderr, as for dfopt legality --markdown.
+	summary := env.stdout
+	if *markdown {
+		summary = env.stderr
+	}
+	fmt.Fprintf(summary, "mutate: %s score=%.1f%% killed=%d counted=%d cells=%d median_plans_to_kill=%.0f survivors=%s real_divergences=%d n=%d seed=%d plans=%d elapsed=%.1fs\n",
 		status, 100*score, killed, counted, len(rep.Results), rep.MedianPlansToKill(), list, rep.RealDivergences, rep.N, rep.Seed, rep.Plans, rep.Elapsed.Seconds())
 	return code
 }

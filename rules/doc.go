@@ -12,8 +12,9 @@
 //
 // The rules, in the order they run (DESIGN §6):
 //
-//	predicate_pushdown   filter conjuncts sink through total projections and
-//	                     sorts, into sources that accept them
+//	predicate_pushdown   filter conjuncts sink through total projections,
+//	                     sorts and host operators that declare the right
+//	                     properties, into sources that accept them
 //	filter_fusion        adjacent filters fuse when the outer one is total
 //	projection_fusion    a with_columns value inlines into the one projection
 //	                     expression that uses it
@@ -27,5 +28,6 @@
 // stacks of conjuncts at once and records each conjunct's journey as one
 // trace entry per cell crossed).
 //
-// This package imports neither Arrow nor the executor.
+// This package imports neither Arrow nor the executor: a host engine embeds
+// it with its own plans and executor (docs/embedding.md, examples/embed).
 package rules

@@ -37,13 +37,13 @@ func (x *evalCtx) arith(e *plan.Call, in *input, a0, b0 datum) (datum, error) {
 	valid, nulls := andValidity(x.mem, in.n, &va, &vb)
 	switch t {
 	case plan.Int32:
-		buf, out := outFixed[int32](x.mem, in.n, a, b)
-		return intArith(x, e, in, t, &va, &vb, valid, nulls, buf, out, math.MinInt32)
+		buf, out, inPlace := outFixed[int32](x.mem, in.n, a, b)
+		return intArith(x, e, in, t, &va, &vb, valid, nulls, buf, out, inPlace, math.MinInt32)
 	case plan.Int64:
-		buf, out := outFixed[int64](x.mem, in.n, a, b)
-		return intArith(x, e, in, t, &va, &vb, valid, nulls, buf, out, math.MinInt64)
+		buf, out, inPlace := outFixed[int64](x.mem, in.n, a, b)
+		return intArith(x, e, in, t, &va, &vb, valid, nulls, buf, out, inPlace, math.MinInt64)
 	default:
-		buf, out := outFixed[float64](x.mem, in.n, a, b)
+		buf, out, _ := outFixed[float64](x.mem, in.n, a, b)
 		return floatArith(x, e, in, &va, &vb, valid, nulls, buf, out), nil
 	}
 }
@@ -52,8 +52,9 @@ func (x *evalCtx) arith(e *plan.Call, in *input, a0, b0 datum) (datum, error) {
 // buffer of an operand that is an intermediate result nothing else holds
 // (the kernels read each row's operands before writing its result, so they
 // may overwrite an operand in place), or a new one. Reusing saves
-// allocating and zeroing a buffer per nested operation.
-func outFixed[T numeric](mem memory.Allocator, n int, ds ...datum) (*memory.Buffer, []T) {
+// allocating and zeroing a buffer per nested operation. inPlace reports
+// the reuse.
+func outFixed[T numeric](mem memory.Allocator, n int, ds ...datum) (buf *memory.Buffer, out []T, inPlace bool) {
 	var z T
 	size := int(unsafe.Sizeof(z))
 	for _, d := range ds {
@@ -66,10 +67,11 @@ func outFixed[T numeric](mem memory.Allocator, n int, ds ...datum) (*memory.Buff
 		}
 		if v := viewOf(d); len(nums[T](&v)) == n {
 			buf.Retain()
-			return buf, nums[T](&v)
+			return buf, nums[T](&v), true
 		}
 	}
-	return newFixed[T](mem, n)
+	buf, out = newFixed[T](mem, n)
+	return buf, out, false
 }
 
 // nums returns a view's values as []T (T matching the view's type).
@@ -99,7 +101,7 @@ func is32[T integer]() bool {
 // overwrites one of them). If that row is valid it is the error; if it is
 // null the kernel resumes after it. The hot loops carry no validity test.
 func intArith[T integer](x *evalCtx, e *plan.Call, in *input, t plan.Type, va, vb *view, valid *memory.Buffer, nulls int,
-	buf *memory.Buffer, out []T, minv T) (datum, error) {
+	buf *memory.Buffer, out []T, inPlace bool, minv T) (datum, error) {
 	n := in.n
 	a, b := nums[T](va), nums[T](vb)
 	as, bs := va.scalar, vb.scalar
@@ -149,7 +151,7 @@ func intArith[T integer](x *evalCtx, e *plan.Call, in *input, t plan.Type, va, v
 	}
 	run := func(i int) int {
 		if acc != nil {
-			return runChecked(out, i, acc, early)
+			return runChecked(out, i, acc, early, inPlace)
 		}
 		// div, mod: the zero-divisor guard is a branch anyway, so the
 		// stopping loop is the fast one.
@@ -189,18 +191,23 @@ const checkedBlock = 512
 
 // runChecked drives a checked add, sub or mul from row start: block by
 // block, the branch-free accumulating loop (about twice as fast as a loop
-// that tests each row) computes into a scratch block, copied out when no
-// row is suspect. A suspect block is redone by the stopping loop, which
-// writes rows up to the first failing one and returns its index. Computing
-// into scratch first keeps every row's operands intact until its block is
-// known good, even when out is an operand's own buffer.
-func runChecked[T integer](out []T, start int, acc func(o []T, lo int) bool, early func(lo, hi int) int) int {
+// that tests each row) computes the block; a suspect block is redone by the
+// stopping loop, which writes rows up to the first failing one and returns
+// its index. The redo needs the block's operands intact: when out is an
+// operand's own buffer (inPlace) the accumulating loop writes into scratch,
+// copied out once the block is known good.
+func runChecked[T integer](out []T, start int, acc func(o []T, lo int) bool, early func(lo, hi int) int, inPlace bool) int {
 	var scratch [checkedBlock]T
 	for lo := start; lo < len(out); lo += checkedBlock {
 		hi := min(lo+checkedBlock, len(out))
-		o := scratch[:hi-lo]
+		o := out[lo:hi]
+		if inPlace {
+			o = scratch[:hi-lo]
+		}
 		if !acc(o, lo) {
-			copy(out[lo:hi], o)
+			if inPlace {
+				copy(out[lo:hi], o)
+			}
 			continue
 		}
 		if k := early(lo, hi); k < hi {

@@ -158,7 +158,7 @@ func BenchmarkKernelOnlyAddAA(b *testing.B) {
 	acc := func(o []int64, lo int) bool { return addAccAA(o, x[lo:], y[lo:]) }
 	early := func(lo, hi int) int { return lo + addAA(out[lo:hi], x[lo:], y[lo:]) }
 	for i := 0; i < b.N; i++ {
-		if runChecked(out, 0, acc, early) != benchRows {
+		if runChecked(out, 0, acc, early, false) != benchRows {
 			b.Fatal("overflow")
 		}
 	}

@@ -23,13 +23,13 @@ func (x *evalCtx) negAbs(e *plan.Call, in *input, a datum) (datum, error) {
 	neg := e.Fn == plan.FuncNeg
 	switch a.typ {
 	case plan.Int32:
-		buf, out := outFixed[int32](x.mem, n, a)
+		buf, out, _ := outFixed[int32](x.mem, n, a)
 		return negAbsInt(x, e, in, &v, neg, buf, out, int32(math.MinInt32))
 	case plan.Int64:
-		buf, out := outFixed[int64](x.mem, n, a)
+		buf, out, _ := outFixed[int64](x.mem, n, a)
 		return negAbsInt(x, e, in, &v, neg, buf, out, int64(math.MinInt64))
 	case plan.Float64:
-		buf, out := outFixed[float64](x.mem, n, a)
+		buf, out, _ := outFixed[float64](x.mem, n, a)
 		negAbsFloat(out, v.f64, neg)
 		valid := shareValidity(x.mem, &v)
 		return freshDatum(plan.Float64, makeArray(plan.Float64, n, v.nulls, valid, buf)), nil

@@ -3,6 +3,8 @@ package kernel
 import (
 	"math/bits"
 
+	"github.com/apache/arrow-go/v18/arrow"
+
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -47,19 +49,36 @@ func (x *evalCtx) evalIf(e *plan.Call, in *input) (datum, error) {
 	case 0:
 		return x.evalBranch(e.Args[2], in, rt)
 	}
-	tIdx, eIdx := splitRows(takes, n, k)
-	td, tFull, err := x.evalOnRows(e.Args[1], in, tIdx, rt)
+	// The else branch's rows: the complement of takes over n rows.
+	others := make([]byte, len(takes))
+	for i := range others {
+		others[i] = ^takes[i]
+	}
+	if r := n & 7; r != 0 {
+		others[len(others)-1] &= 1<<r - 1
+	}
+	tMode, eMode := x.branchMode(e.Args[1], k, n), x.branchMode(e.Args[2], n-k, n)
+	var tIdx, eIdx []int32
+	if tMode == onSubset || eMode == onSubset {
+		tIdx, eIdx = splitRows(takes, n, k)
+	}
+	td, err := x.evalOnRows(e.Args[1], in, tMode, takes, tIdx, rt)
 	if err != nil {
 		return datum{}, err
 	}
 	defer td.release()
-	ed, eFull, err := x.evalOnRows(e.Args[2], in, eIdx, rt)
+	ed, err := x.evalOnRows(e.Args[2], in, eMode, others, eIdx, rt)
 	if err != nil {
 		return datum{}, err
 	}
 	defer ed.release()
 	tv, ev := viewOf(td), viewOf(ed)
-	out, err := mergeIf(x.mem, rt, n, &tv, &ev, tIdx, eIdx, tFull, eFull)
+	var out arrow.Array
+	if tMode == onSubset || eMode == onSubset {
+		out, err = mergeIf(x.mem, rt, n, &tv, &ev, tIdx, eIdx, tMode != onSubset, eMode != onSubset)
+	} else {
+		out, err = blendIf(x.mem, rt, n, &tv, &ev, takes)
+	}
 	if err != nil {
 		return datum{}, tooLong(e, err)
 	}
@@ -92,15 +111,6 @@ func strict(e plan.Expr) bool {
 		}
 	}
 	return false
-}
-
-// rowMask is the bitmap of n rows with the rows idx set.
-func rowMask(idx []int32, n int) []byte {
-	m := make([]byte, (n+7)/8)
-	for _, i := range idx {
-		m[i>>3] |= 1 << (i & 7)
-	}
-	return m
 }
 
 // isLeaf reports whether e is a column or a literal, possibly aliased.
@@ -139,34 +149,64 @@ func (x *evalCtx) evalBranch(b plan.Expr, in *input, rt plan.Type) (datum, error
 	return p, nil
 }
 
-// evalOnRows evaluates branch b for the rows idx of in, promoted to rt.
-// full reports that the result covers all rows of in rather than just idx.
-// Three ways give the same values and errors on the branch's rows:
-//   - a branch that cannot raise is evaluated over all rows (a column or a
-//     literal always, anything else when a quarter of the rows or more take
-//     it), saving the gather of its columns;
-//   - a strict branch (every function in it is null in, null out, and it
-//     calls no UDF) that a quarter of the rows or more take is evaluated
-//     over all rows with the other rows' columns masked as null: no checked
-//     operation runs on a null, so only the branch's own rows can raise,
-//     and a row's value depends on that row alone;
-//   - anything else is evaluated over the sub-input of its rows.
-func (x *evalCtx) evalOnRows(b plan.Expr, in *input, idx []int32, rt plan.Type) (d datum, full bool, err error) {
-	dense := 4*len(idx) >= in.n
+// branchMode is how a branch of if() is confined to its rows.
+type branchMode uint8
+
+const (
+	// everywhere: the branch cannot raise, so it is evaluated over all rows
+	// (the same values on its rows, without gathering its columns).
+	everywhere branchMode = iota
+	// masked: the branch is strict (every function in it is null in, null
+	// out, and it calls no UDF), so it is evaluated over all rows with the
+	// other rows' columns masked as null: no checked operation runs on a
+	// null, so only the branch's own rows can raise, and a row's value
+	// depends on that row alone.
+	masked
+	// onSubset: anything else is evaluated over the sub-input of its rows.
+	onSubset
+)
+
+// branchMode picks how to evaluate branch b that k of the n rows take: a
+// column or literal everywhere; a total branch everywhere and a strict one
+// masked when a quarter of the rows or more take it (below that, gathering
+// the rows is cheaper than computing all of them); else on the subset.
+func (x *evalCtx) branchMode(b plan.Expr, k, n int) branchMode {
+	dense := 4*k >= n
 	if _, total := x.analyze(b); total && (isLeaf(b) || dense) {
-		d, err = x.evalBranch(b, in, rt)
-		return d, true, err
+		return everywhere
 	}
 	if dense && strict(b) {
-		m := in.masked(rowMask(idx, in.n), int(idx[0]))
+		return masked
+	}
+	return onSubset
+}
+
+// evalOnRows evaluates branch b, promoted to rt, for the rows of in that
+// rows marks (a bitmap from bit 0) and idx lists (given for onSubset only).
+// The result covers all rows of in, except on a subset, where it holds one
+// value per row of idx.
+func (x *evalCtx) evalOnRows(b plan.Expr, in *input, mode branchMode, rows []byte, idx []int32, rt plan.Type) (datum, error) {
+	switch mode {
+	case everywhere:
+		return x.evalBranch(b, in, rt)
+	case masked:
+		m := in.masked(rows, firstSet(rows))
 		defer m.release()
-		d, err = x.evalBranch(b, m, rt)
-		return d, true, err
+		return x.evalBranch(b, m, rt)
 	}
 	sub := in.subset(idx)
 	defer sub.release()
-	d, err = x.evalBranch(b, sub, rt)
-	return d, false, err
+	return x.evalBranch(b, sub, rt)
+}
+
+// firstSet returns the index of the first set bit of bm (which has one).
+func firstSet(bm []byte) int {
+	for i, b := range bm {
+		if b != 0 {
+			return i*8 + bits.TrailingZeros8(b)
+		}
+	}
+	return 0
 }
 
 // tooLong reports a string result Arrow's utf8 layout cannot hold.

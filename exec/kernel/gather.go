@@ -3,6 +3,7 @@ package kernel
 import (
 	"errors"
 	"math"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -343,4 +344,114 @@ func scatterValidity(bm []byte, v *view, idx []int32, full bool) {
 		return
 	}
 	scatterBits(bm, v.valid, v.voff, v.scalar, idx, full)
+}
+
+// blendIf assembles if()'s result when both branch results cover every row
+// (or are scalars): row i is the then value where takes has bit i, else the
+// else value. Fixed-width values are selected with a bit mask rather than a
+// branch (conditions are often unpredictable), validity and bool values a
+// byte at a time; strings go through gather.
+func blendIf(mem memory.Allocator, t plan.Type, n int, tv, ev *view, takes []byte) (arrow.Array, error) {
+	if t == plan.String {
+		which := make([]int8, n)
+		for i := range which {
+			which[i] = int8(1 - takes[i>>3]>>(i&7)&1)
+		}
+		return gather(mem, t, n, []view{*tv, *ev}, which, nil)
+	}
+	var vbuf *memory.Buffer
+	nulls := 0
+	if tv.valid != nil || ev.valid != nil {
+		var bm []byte
+		vbuf, bm = newBitmap(mem, n)
+		tb, eb := validityBytes(tv, n), validityBytes(ev, n)
+		blendBytes(bm, tb, eb, takes)
+		nulls = countNulls(bm, n)
+	}
+	switch t {
+	case plan.Int32:
+		buf, out := newFixed[int32](mem, n)
+		blendFixed(u32s(out), u32s(tv.i32), u32s(ev.i32), tv.scalar, ev.scalar, takes)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Int64:
+		buf, out := newFixed[int64](mem, n)
+		blendFixed(u64s(out), u64s(tv.i64), u64s(ev.i64), tv.scalar, ev.scalar, takes)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Float64:
+		buf, out := newFixed[float64](mem, n)
+		blendFixed(u64s(out), u64s(tv.f64), u64s(ev.f64), tv.scalar, ev.scalar, takes)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	default: // plan.Bool
+		buf, out := newBitmap(mem, n)
+		blendBytes(out, valueBytes(tv, n), valueBytes(ev, n), takes)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	}
+}
+
+// blendFixed sets out[i] to t[i] where takes has bit i, else e[i] (index 0
+// of a scalar), by masking bits: out = t&m | e&^m with m all ones or zeros.
+func blendFixed[U uint32 | uint64](out, t, e []U, tScalar, eScalar bool, takes []byte) {
+	tm, em := -1, -1
+	if tScalar {
+		tm = 0
+	}
+	if eScalar {
+		em = 0
+	}
+	for i := range out {
+		m := -U(takes[i>>3] >> (i & 7) & 1)
+		out[i] = t[i&tm]&m | e[i&em]&^m
+	}
+}
+
+// blendBytes selects bitmap bytes: out = t&takes | e&^takes.
+func blendBytes(out, t, e, takes []byte) {
+	for i := range out {
+		out[i] = t[i]&takes[i] | e[i]&^takes[i]
+	}
+}
+
+// validityBytes is a view's validity as n bits from bit 0 (all ones when it
+// has no nulls, all ones or zeros for a scalar).
+func validityBytes(v *view, n int) []byte {
+	if v.valid != nil && !v.scalar {
+		return alignedBits(v.valid, v.voff, n)
+	}
+	out := make([]byte, (n+7)/8)
+	if v.valid == nil {
+		for i := range out {
+			out[i] = 0xff
+		}
+	}
+	return out
+}
+
+// valueBytes is a bool view's values as n bits from bit 0 (a scalar
+// repeated).
+func valueBytes(v *view, n int) []byte {
+	if !v.scalar {
+		return alignedBits(v.bits, v.boff, n)
+	}
+	out := make([]byte, (n+7)/8)
+	if v.boolAt(0) {
+		for i := range out {
+			out[i] = 0xff
+		}
+	}
+	return out
+}
+
+// u64s and u32s view numeric slices as their bits.
+func u64s[T int64 | float64](s []T) []uint64 {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+func u32s(s []int32) []uint32 {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }

@@ -33,6 +33,7 @@ func TestBisectEveryMutant(t *testing.T) {
 	var lines []string
 	var nodes []int
 	var again []time.Duration
+	named, among := 0, 0 // the flipped cell is the first bad application's cell, or among its cells
 	for _, m := range rep.Results {
 		if !m.Killed {
 			continue
@@ -66,6 +67,15 @@ func TestBisectEveryMutant(t *testing.T) {
 		app := "-"
 		if res.MinFirst != nil {
 			app = fmt.Sprintf("#%d %s", res.MinFirst.Index, res.MinFirst.Cell)
+			if res.MinFirst.Cell == m.Cell {
+				named++
+			}
+			for _, c := range res.MinFirst.Cells {
+				if c == m.Cell {
+					among++
+					break
+				}
+			}
 		}
 		lines = append(lines, fmt.Sprintf("%-26s rules=%-40s app=%-28s nodes %2d->%d exprs %3d->%2d rows %3d->%d cols %2d->%d  bisect %6.2fs  again %5.3fs",
 			m.Cell, strings.Join(res.MinimalNames, "+"), app, res.Before.Nodes, res.After.Nodes, res.Before.Exprs, res.After.Exprs,
@@ -74,6 +84,7 @@ func TestBisectEveryMutant(t *testing.T) {
 	sort.Ints(nodes)
 	sort.Slice(again, func(i, j int) bool { return again[i] < again[j] })
 	t.Logf("bisected %d kills:\n%s", len(lines), strings.Join(lines, "\n"))
+	t.Logf("the flipped cell is the first bad application's cell in %d bisections, among the cells that allowed it in %d", named, among)
 	if len(nodes) > 0 {
 		t.Logf("minimized nodes: median %d, max %d; bisect of a minimized case: median %s, max %s",
 			nodes[len(nodes)/2], nodes[len(nodes)-1], again[len(again)/2], again[len(again)-1])

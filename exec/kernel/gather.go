@@ -16,10 +16,11 @@ import (
 // means a null row; at nil means row i. A scalar source is read at its one
 // row whatever at says.
 //
-// It is the one assembly loop behind if() (merging the branches), coalesce()
-// (first non-null source) and the gathering of a branch's rows (a take).
-// compute.Take would serve the last only, at 7-10 µs per call, and Arrow has
-// no if_else or coalesce kernel (go-deps.md §1.1).
+// It is the general assembly loop behind coalesce() (first non-null source)
+// and, for strings, if() and the gathering of a branch's rows; fixed-width
+// and bool columns have tighter loops (take, mergeIf, blendIf). compute.Take
+// would serve the take only, at 7-10 µs per call, and Arrow has no if_else
+// or coalesce kernel (go-deps.md §1.1).
 func gather(mem memory.Allocator, t plan.Type, n int, srcs []view, which []int8, at []int32) (arrow.Array, error) {
 	needValid := false
 	for i := range srcs {

@@ -304,7 +304,7 @@ func shrinkExpr(e plan.Expr) []plan.Expr {
 }
 
 // propSeed is the fixed seed, overridable with DFOPT_SEED to replay or to
-// explore.
+// explore (and DFOPT_PROP_N sets the number of cases).
 func propSeed(t *testing.T) int64 {
 	if s := os.Getenv("DFOPT_SEED"); s != "" {
 		v, err := strconv.ParseInt(s, 10, 64)
@@ -322,6 +322,13 @@ func TestPropertyVectorisedEqualsRowwise(t *testing.T) {
 	params.MinSuccessfulTests = 3000
 	if testing.Short() {
 		params.MinSuccessfulTests = 300
+	}
+	if s := os.Getenv("DFOPT_PROP_N"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil {
+			t.Fatalf("DFOPT_PROP_N=%q: %v", s, err)
+		}
+		params.MinSuccessfulTests = n
 	}
 	params.Workers = 1
 	props := gopter.NewProperties(params)

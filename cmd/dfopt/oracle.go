@@ -31,13 +31,14 @@ var isTerminal = func(f *os.File) bool {
 }
 
 func runOracle(env *environment, args []string) int {
-	fs := newFlagSet("oracle", "oracle [-n N] [-seed S] [-workers W] [-shard K/N] [-out DIR] [-rows R] [-fail-unexercised]", env.stderr)
+	fs := newFlagSet("oracle", "oracle [-n N] [-seed S] [-workers W] [-shard K/N] [-out DIR] [-rows R] [-twins P] [-fail-unexercised]", env.stderr)
 	n := fs.Int("n", 10000, "number of plans")
 	seed := fs.Int64("seed", 1, "campaign seed (plan i uses proptest.CaseSeed(seed, i))")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers (results do not depend on it)")
 	shard := fs.String("shard", "", "run only the indices i with i % N == K (K/N)")
 	out := fs.String("out", "oracle-counterexamples", "directory for minimized counterexamples (plan files)")
 	rows := fs.Int("rows", 0, "maximum rows per generated table (0: the generator's default, 64)")
+	twins := fs.Float64("twins", 0, "share of shared subtrees given a twin over twin tables (fingerprint collisions; cell ss.structural)")
 	failUnexercised := fs.Bool("fail-unexercised", false, "exit 1 when a legality cell outcome was never exercised")
 	maxShrink := fs.Int("max-shrink", 20, "divergence classes to minimize and write")
 	quiet := fs.Bool("quiet", false, "no progress output")
@@ -55,9 +56,7 @@ func runOracle(env *environment, args []string) int {
 			return fail(env, "oracle", exitBadArgs, err)
 		}
 	}
-	if *rows != 0 {
-		c.Config = proptest.Config{MaxRows: *rows}
-	}
+	c.Config = proptest.Config{MaxRows: *rows, TwinShare: *twins}
 	if *maxShrink == 0 {
 		c.MaxShrink = -1
 	}

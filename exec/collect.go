@@ -4,10 +4,7 @@ import (
 	"context"
 	"runtime/debug"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/exec/step"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -22,68 +19,67 @@ func Collect(ctx context.Context, root plan.Node, opts Options) (res *Result, er
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	if err := checkCtx(ctx); err != nil {
+	env := step.NewEnv(plan.WithCallCounter(ctx), opts.Mem, opts.Extensions, "executor")
+	if err := env.CheckCtx(); err != nil {
 		return nil, err
 	}
 	resolved, err := plan.Resolve(root)
 	if err != nil {
-		return nil, atNode(err, nil)
+		return nil, env.Locate(err, "", "")
 	}
 	c := &collector{
-		ctx:    plan.WithCallCounter(ctx),
-		mem:    opts.mem(),
-		exts:   opts.extensions(),
+		env:    env,
 		onEval: opts.OnEvaluate,
 		memo:   newMemo(resolved),
-		tables: map[*plan.Table]arrow.RecordBatch{},
+		tables: step.NewTables(),
 	}
-	c.ev = &kernel.Evaluator{Mem: c.mem}
 	defer c.close()
 	defer func() {
 		if r := recover(); r != nil {
 			res = nil
-			err = internalError("panic: %v\n%s", r, debug.Stack())
+			err = env.Internal("panic: %v\n%s", r, debug.Stack())
 		}
 	}()
 	f, err := c.eval(resolved)
 	if err != nil {
 		return nil, err
 	}
-	defer f.release()
-	out, err := c.materialize(f)
+	defer f.Release()
+	out, err := env.Materialize(f)
 	if err != nil {
-		return nil, atNode(err, resolved)
+		return nil, c.locate(err, resolved)
 	}
 	return &Result{Record: out, Schema: resolved.Schema(), MemoHits: c.hits}, nil
 }
 
-// collector is the state of one collect.
+// collector is the state of one collect: the plan walk, the memo and the
+// sources. Node semantics are package step's.
 type collector struct {
-	ctx    context.Context
-	mem    memory.Allocator
-	ev     *kernel.Evaluator
-	exts   *Extensions
+	env    *step.Env
 	onEval func(plan.Node)
 	memo   *memo
 	hits   int
 	// tables caches the Arrow form of in-memory plan tables.
-	tables map[*plan.Table]arrow.RecordBatch
+	tables *step.Tables
 }
 
 func (c *collector) close() {
 	c.memo.release()
-	for _, r := range c.tables {
-		r.Release()
-	}
-	c.tables = nil
+	c.tables.Release()
+}
+
+// locate names the node at fault in an error that names none yet (the
+// executor's errors carry the node's label, not its path).
+func (c *collector) locate(err error, n plan.Node) error {
+	return c.env.Locate(err, n.Label(), "")
 }
 
 // eval returns the output of n as a frame the caller owns. Children
 // evaluate in order, left before right, before the node itself; a
 // deterministic subtree Equal to one already evaluated in this collect is
 // served from the memo (one hit) without descending into it.
-func (c *collector) eval(n plan.Node) (*frame, error) {
-	if err := checkCtx(c.ctx); err != nil {
+func (c *collector) eval(n plan.Node) (*step.Frame, error) {
+	if err := c.env.CheckCtx(); err != nil {
 		return nil, err
 	}
 	shared := c.memo.isShared(n)
@@ -95,7 +91,7 @@ func (c *collector) eval(n plan.Node) (*frame, error) {
 	}
 	out, err := c.evalNode(n)
 	if err != nil {
-		return nil, atNode(err, n)
+		return nil, c.locate(err, n)
 	}
 	if shared {
 		c.memo.store(n, out)
@@ -105,12 +101,12 @@ func (c *collector) eval(n plan.Node) (*frame, error) {
 
 // evalChildren evaluates the inputs of n in order; on failure it releases
 // what it evaluated.
-func (c *collector) evalChildren(children []plan.Node) ([]*frame, error) {
-	out := make([]*frame, 0, len(children))
+func (c *collector) evalChildren(children []plan.Node) ([]*step.Frame, error) {
+	out := make([]*step.Frame, 0, len(children))
 	for _, ch := range children {
 		f, err := c.eval(ch)
 		if err != nil {
-			releaseFrames(out)
+			step.ReleaseFrames(out)
 			return nil, err
 		}
 		out = append(out, f)
@@ -118,14 +114,9 @@ func (c *collector) evalChildren(children []plan.Node) ([]*frame, error) {
 	return out, nil
 }
 
-func releaseFrames(fs []*frame) {
-	for _, f := range fs {
-		f.release()
-	}
-}
-
-// evalNode evaluates n's children, then n.
-func (c *collector) evalNode(n plan.Node) (*frame, error) {
+// evalNode evaluates n's children, then n: a scan reads its source here,
+// every other node is step.Eval.
+func (c *collector) evalNode(n plan.Node) (*step.Frame, error) {
 	// A sort directly under a limit keeps only the first rows: evaluate it
 	// as a top-k when the sort's own result is not needed by the memo.
 	if l, ok := n.(*plan.LimitNode); ok {
@@ -137,114 +128,41 @@ func (c *collector) evalNode(n plan.Node) (*frame, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer releaseFrames(inputs)
-	if err := checkCtx(c.ctx); err != nil {
+	defer step.ReleaseFrames(inputs)
+	if err := c.env.CheckCtx(); err != nil {
 		return nil, err
 	}
 	if c.onEval != nil {
 		c.onEval(n)
 	}
-	var out *frame
-	switch n := n.(type) {
-	case *plan.ScanNode:
-		out, err = c.scanFrame(n)
-	case *plan.FilterNode:
-		out, err = c.filter(n, inputs[0])
-	case *plan.ProjectNode:
-		out, err = c.project(n, inputs[0])
-	case *plan.WithColumnsNode:
-		out, err = c.withColumns(n, inputs[0])
-	case *plan.SortNode:
-		out, err = c.sort(n, inputs[0], -1)
-	case *plan.LimitNode:
-		out = inputs[0].slice(n.Schema(), 0, n.N)
-	case *plan.SliceNode:
-		out = inputs[0].slice(n.Schema(), n.Offset, n.Len)
-	case *plan.AggregateNode:
-		out, err = c.aggregate(n, inputs[0])
-	case *plan.JoinNode:
-		out, err = c.join(n, inputs[0], inputs[1])
-	case *plan.UnionNode:
-		out, err = c.union(n, inputs)
-	case *plan.DistinctNode:
-		out, err = c.distinct(n, inputs[0])
-	case *plan.WindowNode:
-		out, err = c.window(n, inputs[0])
-	case *plan.ExtensionNode:
-		out, err = c.extension(n, inputs)
-	default:
-		err = internalError("unknown node type %T", n)
+	if s, ok := n.(*plan.ScanNode); ok {
+		return c.scan(s)
 	}
-	if err != nil {
-		return nil, err
-	}
-	if out == nil {
-		return nil, internalError("%s produced no result", n.Kind())
-	}
-	return out, nil
+	return step.Eval(c.env, n, inputs)
 }
 
 // evalTopK evaluates limit(sort(x)) as the first rows of the sort, sorting
 // only what the limit keeps. The sort node is reported to OnEvaluate like
 // any evaluated node.
-func (c *collector) evalTopK(l *plan.LimitNode, s *plan.SortNode) (*frame, error) {
+func (c *collector) evalTopK(l *plan.LimitNode, s *plan.SortNode) (*step.Frame, error) {
 	in, err := c.eval(s.Input)
 	if err != nil {
 		return nil, err
 	}
-	defer in.release()
-	if err := checkCtx(c.ctx); err != nil {
+	defer in.Release()
+	if err := c.env.CheckCtx(); err != nil {
 		return nil, err
 	}
 	if c.onEval != nil {
 		c.onEval(s)
 	}
-	sorted, err := c.sort(s, in, l.N)
+	sorted, err := step.TopK(c.env, s, in, l.N)
 	if err != nil {
-		return nil, atNode(err, s)
+		return nil, c.locate(err, s)
 	}
-	defer sorted.release()
+	defer sorted.Release()
 	if c.onEval != nil {
 		c.onEval(l)
 	}
-	return sorted.slice(l.Schema(), 0, l.N), nil
-}
-
-// evalExprs evaluates exprs over rec in list order, each over all rows; on
-// failure it releases what it evaluated.
-func (c *collector) evalExprs(exprs []plan.Expr, rec arrow.RecordBatch) ([]arrow.Array, error) {
-	out := make([]arrow.Array, 0, len(exprs))
-	for _, e := range exprs {
-		a, err := c.evalExpr(e, rec)
-		if err != nil {
-			releaseAll(out)
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, nil
-}
-
-// evalExpr evaluates one scalar expression over every row of rec (one
-// evaluator call, so a non-deterministic UDF sees the rows in order).
-func (c *collector) evalExpr(e plan.Expr, rec arrow.RecordBatch) (arrow.Array, error) {
-	a, err := c.ev.Eval(c.ctx, e, rec, 0)
-	if err != nil {
-		return nil, err
-	}
-	if int64(a.Len()) != rec.NumRows() {
-		n := a.Len()
-		a.Release()
-		return nil, internalError("`%s` produced %d rows over %d", e, n, rec.NumRows())
-	}
-	return a, nil
-}
-
-// columnByName returns rec's column called name.
-func columnByName(rec arrow.RecordBatch, name string) (arrow.Array, error) {
-	idx := rec.Schema().FieldIndices(name)
-	if len(idx) != 1 {
-		return nil, internalError("input has no single column %q", name)
-	}
-	return rec.Column(idx[0]), nil
+	return sorted.Slice(l.Schema(), 0, l.N), nil
 }

@@ -1,38 +1,33 @@
 // Package exec is dfopt's executor: Collect evaluates a plan over Apache
-// Arrow with exactly the semantics of docs/semantics.md, through the one
-// expression evaluator (exec/kernel) and the relational kernels (exec/ops)
-// that the eager chain shares.
+// Arrow with exactly the semantics of docs/semantics.md. It is a driver:
+// the semantics of every node live in package exec/step (shared with the
+// eager chain), over the one expression evaluator (exec/kernel) and the
+// relational kernels (exec/ops). What is exec's own is the plan walk, the
+// memo, the sources (with pushdown) and the top-k of limit(sort).
 //
 // # Evaluation
 //
 // Collect resolves the plan (plan.Resolve) and walks it node at a time,
 // post-order: a node's children evaluate in order, left before right, then
-// the node. A node's output holds ALL its rows at once (sources that produce
-// several batches are concatenated), so every expression is evaluated by
-// one evaluator call over all rows of its node's input. That is what makes a
-// non-deterministic UDF such as nd_seq advance its counter in the same row
-// order as the eager chain: Collect gives the context a fresh
-// plan.WithCallCounter once per collect.
+// the node (step.Eval; a scan reads its source here). A node's output holds
+// ALL its rows at once (sources that produce several batches are
+// concatenated), so every expression is evaluated by one evaluator call
+// over all rows of its node's input. That is what makes a non-deterministic
+// UDF such as nd_seq advance its counter in the same row order as the eager
+// chain: Collect gives the context a fresh plan.WithCallCounter once per
+// collect.
 //
 // Row-selecting and row-reordering nodes (filter, sort, limit, slice, join,
-// distinct) do not copy columns: a node's output is a frame whose columns
-// are either compact Arrow arrays or an array plus a composed row index
-// vector. An expression reads a compact batch of just the columns it names;
-// union, extensions and the root gather whole batches. Columns nothing reads
-// are thus copied once, at the end, whatever the number of filters. The
-// representation is not observable: rows, order, bits and errors are those
-// of materializing every node.
+// distinct) do not copy columns: a node's output is a step.Frame whose
+// columns are either compact Arrow arrays or an array plus a composed row
+// index vector; columns nothing reads are copied once, at the end, whatever
+// the number of filters. The representation is not observable.
 //
 // Per node, expressions evaluate in list order, each over all rows; the
 // first error aborts the collect and is returned as a *plan.Error (with the
-// label of the node at fault). Specific orders:
-//   - filter: every conjunct over all rows, then the selection;
-//   - aggregate: every key, then per aggregate its argument and reduction;
-//   - window: per over(), the aggregate's argument, then the partition keys
-//     (the operands of `agg.over(keys)` left to right), then the reduction;
-//   - join: the left keys over the left input, then the right keys;
-//   - sort: every key; a sort directly under a limit is computed as a
-//     top-k (same rows, same order) unless the memo needs the whole sort.
+// label of the node at fault). The orders within each node are package
+// step's; a sort directly under a limit is computed as a top-k (same rows,
+// same order) unless the memo needs the whole sort.
 //
 // # The memo (the rule the optimizer's sharedSubplans prediction mirrors)
 //

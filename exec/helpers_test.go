@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/kernel"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -19,6 +21,15 @@ func checked(t *testing.T) *memory.CheckedAllocator {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	t.Cleanup(func() { mem.AssertSize(t, 0) })
 	return mem
+}
+
+// releaseAll releases every non-nil array.
+func releaseAll(arrs []arrow.Array) {
+	for _, a := range arrs {
+		if a != nil {
+			a.Release()
+		}
+	}
 }
 
 // col is an expected output column.
@@ -76,7 +87,7 @@ func compare(t *testing.T, res *Result, cols []col) {
 	if strings.Join(names, ",") != strings.Join(wantNames, ",") {
 		t.Fatalf("columns %v, want %v", names, wantNames)
 	}
-	as, err := arrowSchemaOf(res.Schema)
+	as, err := kernel.ArrowSchema(res.Schema)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"github.com/dfopt/dfopt/exec/step"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -22,7 +23,7 @@ type memo struct {
 
 type memoEntry struct {
 	node plan.Node
-	out  *frame
+	out  *step.Frame
 }
 
 // newMemo scans the resolved plan for repeated deterministic subtrees.
@@ -73,26 +74,26 @@ func (m *memo) isShared(n plan.Node) bool {
 
 // lookup returns the stored result of a subtree Equal to n, as a new
 // reference, or nil.
-func (m *memo) lookup(n plan.Node) *frame {
+func (m *memo) lookup(n plan.Node) *step.Frame {
 	for _, e := range m.done[plan.Fingerprint(n)] {
 		if plan.Equal(e.node, n) {
-			return e.out.withSchema(e.out.schema)
+			return e.out.Share(e.out.Schema())
 		}
 	}
 	return nil
 }
 
 // store keeps (a reference to) the result of n.
-func (m *memo) store(n plan.Node, f *frame) {
+func (m *memo) store(n plan.Node, f *step.Frame) {
 	fp := plan.Fingerprint(n)
-	m.done[fp] = append(m.done[fp], memoEntry{node: n, out: f.withSchema(f.schema)})
+	m.done[fp] = append(m.done[fp], memoEntry{node: n, out: f.Share(f.Schema())})
 }
 
 // release drops every stored result.
 func (m *memo) release() {
 	for _, es := range m.done {
 		for _, e := range es {
-			e.out.release()
+			e.out.Release()
 		}
 	}
 	m.done = nil

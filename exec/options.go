@@ -20,17 +20,3 @@ type Options struct {
 	// subtree. Tests and tools use it to observe sharing.
 	OnEvaluate func(n plan.Node)
 }
-
-func (o Options) mem() memory.Allocator {
-	if o.Mem == nil {
-		return memory.DefaultAllocator
-	}
-	return o.Mem
-}
-
-func (o Options) extensions() *Extensions {
-	if o.Extensions == nil {
-		return BuiltinExtensions()
-	}
-	return o.Extensions
-}

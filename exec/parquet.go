@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/exec/step"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -55,16 +56,16 @@ func OpenParquet(name, path string) (plan.Source, error) {
 func OpenParquetFile(name, path string) (*ParquetSource, error) {
 	rdr, fr, err := openParquet(path, memory.DefaultAllocator, 0)
 	if err != nil {
-		return nil, sourceError(name, err, "cannot open parquet file %q", path)
+		return nil, step.SourceError(name, err, "cannot open parquet file %q", path)
 	}
 	defer rdr.Close()
 	as, err := fr.Schema()
 	if err != nil {
-		return nil, sourceError(name, err, "parquet file %q: cannot read its schema", path)
+		return nil, step.SourceError(name, err, "parquet file %q: cannot read its schema", path)
 	}
 	ps, err := kernel.PlanSchema(as)
 	if err != nil {
-		return nil, sourceError(name, err, "parquet file %q: unsupported schema", path)
+		return nil, step.SourceError(name, err, "parquet file %q: unsupported schema", path)
 	}
 	return &ParquetSource{name: name, path: path, schema: ps}, nil
 }

@@ -1,8 +1,6 @@
 package exec
 
 import (
-	"context"
-	"errors"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/dfopt/dfopt/exec/kernel"
 	"github.com/dfopt/dfopt/exec/ops"
+	"github.com/dfopt/dfopt/exec/step"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -18,10 +17,19 @@ import (
 // order, every such conjunct the source does not (now) classify Exact — for
 // example all of them for sources without a classifier, such as ArrowSource,
 // and all of them for a *plan.Table, whose classification is a policy it
-// leaves to the executor (plan.Table.WithPushdown). Inexact conjuncts are
-// left to the source: the plan keeps them above the scan.
-func (c *collector) scan(n *plan.ScanNode) (arrow.RecordBatch, error) {
-	name := sourceLabel(n.Source)
+// leaves to the executor (plan.Table.WithPushdown; step.ScanTable reads
+// those). Inexact conjuncts are left to the source: the plan keeps them
+// above the scan.
+func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
+	if _, ok := n.Source.(*plan.Table); ok {
+		return step.ScanTable(c.env, c.tables, n)
+	}
+	name := step.SourceLabel(n.Source)
+	src, ok := n.Source.(Source)
+	if !ok {
+		return nil, &plan.Error{Kind: plan.SourceError, Expr: name, Row: -1,
+			Msg: fmt.Sprintf("source %s (%T) cannot be scanned: it implements neither exec.Source nor is a *plan.Table", name, n.Source)}
+	}
 	var apply []plan.Expr
 	if len(n.Pushed) > 0 {
 		exprs := make([]plan.Expr, len(n.Pushed))
@@ -29,109 +37,25 @@ func (c *collector) scan(n *plan.ScanNode) (arrow.RecordBatch, error) {
 			exprs[i] = p.Expr
 		}
 		now, _ := plan.ClassifyPredicates(n.Source, exprs) // a failing classifier answers Unsupported
-		_, isTable := n.Source.(*plan.Table)               // a *plan.Table classifies but never filters
 		for i, p := range n.Pushed {
-			if p.Support == plan.Exact && (isTable || now[i] != plan.Exact) {
+			if p.Support == plan.Exact && now[i] != plan.Exact {
 				apply = append(apply, p.Expr)
 			}
 		}
 	}
 	// The columns to read: the node's, plus those the executor-applied
 	// conjuncts need.
-	var columns []string
-	if n.Projected {
-		columns = append([]string{}, n.Columns...)
-		if len(apply) > 0 {
-			have := map[string]bool{}
-			for _, col := range columns {
-				have[col] = true
-			}
-			for _, e := range apply {
-				for _, col := range plan.Columns(e) {
-					if !have[col] {
-						have[col] = true
-						columns = append(columns, col)
-					}
-				}
-			}
-		}
-	}
-	readSchema, err := readSchemaOf(n.SourceSchema, columns)
+	columns := step.ReadColumns(n, apply)
+	readSchema, err := step.ReadSchema(n.SourceSchema, columns)
 	if err != nil {
-		return nil, sourceError(name, err, "scan of %s", name)
+		return nil, step.SourceError(name, err, "scan of %s", name)
 	}
-	var rec arrow.RecordBatch
-	switch src := n.Source.(type) {
-	case *plan.Table:
-		rec, err = c.scanTable(src, columns)
-	case Source:
-		rec, err = c.scanSource(src, name, columns, n.Pushed, readSchema)
-	default:
-		return nil, &plan.Error{Kind: plan.SourceError, Expr: name, Row: -1,
-			Msg: fmt.Sprintf("source %s (%T) cannot be scanned: it implements neither exec.Source nor is a *plan.Table", name, n.Source)}
-	}
+	rec, err := c.scanSource(src, name, columns, n.Pushed, readSchema)
 	if err != nil {
 		return nil, err
 	}
 	defer rec.Release()
-	if err := checkColumns(readSchema, rec.Columns(), rec.NumRows()); err != nil {
-		return nil, sourceError(name, err, "source %s returned data that does not match its schema", name)
-	}
-	if len(apply) > 0 {
-		filtered, err := c.filterRows(apply, rec)
-		if err != nil {
-			return nil, err
-		}
-		defer filtered.Release()
-		rec = filtered
-	}
-	cols := make([]arrow.Array, n.Schema().Len())
-	for i, f := range n.Schema().Fields() {
-		if cols[i], err = columnByName(rec, f.Name); err != nil {
-			return nil, err
-		}
-	}
-	return conform(n.Schema(), cols, rec.NumRows())
-}
-
-// readSchemaOf is the schema of the columns a scan reads (nil = all).
-func readSchemaOf(src plan.Schema, columns []string) (plan.Schema, error) {
-	if columns == nil {
-		return src, nil
-	}
-	fields := make([]plan.Field, len(columns))
-	for i, col := range columns {
-		f, ok := src.Lookup(col)
-		if !ok {
-			return plan.Schema{}, fmt.Errorf("no column %q", col)
-		}
-		fields[i] = f
-	}
-	return plan.NewSchema(fields...)
-}
-
-// scanTable converts an in-memory table once per collect and selects the
-// requested columns (sharing the buffers).
-func (c *collector) scanTable(t *plan.Table, columns []string) (arrow.RecordBatch, error) {
-	rec, ok := c.tables[t]
-	if !ok {
-		var err error
-		if rec, err = kernel.TableRecord(c.mem, t); err != nil {
-			return nil, sourceError(t.Name(), err, "cannot convert table %s", t.Name())
-		}
-		c.tables[t] = rec
-	}
-	idx, err := columnIndices(t.Schema(), columns)
-	if err != nil {
-		return nil, sourceError(t.Name(), err, "table %s", t.Name())
-	}
-	fields := make([]arrow.Field, len(idx))
-	cols := make([]arrow.Array, len(idx))
-	for i, j := range idx {
-		fields[i] = rec.Schema().Field(j)
-		cols[i] = rec.Column(j)
-	}
-	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows()), nil
+	return step.ScanOutput(c.env, n, readSchema, rec, apply)
 }
 
 // scanSource drains a host source into one batch with the read schema.
@@ -139,38 +63,43 @@ func (c *collector) scanSource(src Source, name string, columns []string, pushed
 	readSchema plan.Schema) (rec arrow.RecordBatch, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			rec, err = nil, sourceError(name, nil, "source %s panicked: %v", name, r)
+			rec, err = nil, step.SourceError(name, nil, "source %s panicked: %v", name, r)
 		}
 	}()
-	rr, err := src.Scan(c.ctx, ScanRequest{Columns: columns, Predicates: pushed, Mem: c.mem})
+	env := c.env
+	rr, err := src.Scan(env.Ctx, ScanRequest{Columns: columns, Predicates: pushed, Mem: env.Mem})
 	if err != nil {
-		return nil, c.sourceFailure(name, err)
+		return nil, env.SourceFailure(name, err)
 	}
 	if rr == nil {
-		return nil, sourceError(name, nil, "source %s returned no reader", name)
+		return nil, step.SourceError(name, nil, "source %s returned no reader", name)
 	}
 	defer rr.Release()
-	as, err := arrowSchemaOf(readSchema)
+	as, err := kernel.ArrowSchema(readSchema)
 	if err != nil {
-		return nil, err
+		return nil, env.Internal("%v", err)
 	}
 	var batches []arrow.RecordBatch
-	defer func() { releaseBatches(batches) }()
+	defer func() {
+		for _, b := range batches {
+			b.Release()
+		}
+	}()
 	for rr.Next() {
-		if err := checkCtx(c.ctx); err != nil {
+		if err := env.CheckCtx(); err != nil {
 			return nil, err
 		}
 		b := rr.RecordBatch()
-		if err := checkColumns(readSchema, b.Columns(), b.NumRows()); err != nil {
-			return nil, sourceError(name, err, "source %s returned data that does not match its schema", name)
+		if err := step.CheckColumns(readSchema, b.Columns(), b.NumRows()); err != nil {
+			return nil, step.SourceError(name, err, "source %s returned data that does not match its schema", name)
 		}
 		batches = append(batches, array.NewRecordBatch(as, b.Columns(), b.NumRows()))
 	}
 	if err := rr.Err(); err != nil {
-		return nil, c.sourceFailure(name, err)
+		return nil, env.SourceFailure(name, err)
 	}
 	if len(batches) == 0 {
-		return emptyRecord(c, as, readSchema)
+		return c.emptyRecord(as, readSchema)
 	}
 	if len(readSchema.Fields()) == 0 {
 		var rows int64
@@ -179,59 +108,27 @@ func (c *collector) scanSource(src Source, name string, columns []string, pushed
 		}
 		return array.NewRecordBatch(as, nil, rows), nil
 	}
-	out, err := ops.ConcatRecords(c.mem, as, batches)
+	out, err := ops.ConcatRecords(env.Mem, as, batches)
 	if err != nil {
-		return nil, sourceError(name, err, "source %s", name)
+		return nil, step.SourceError(name, err, "source %s", name)
 	}
 	return out, nil
 }
 
-// sourceFailure turns a source's error into a source_error naming it
-// (cancellation stays cancellation; a *plan.Error is kept).
-func (c *collector) sourceFailure(name string, err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return cancelledError(err)
-	}
-	if _, ok := plan.AsError(err); ok {
-		return err
-	}
-	return sourceError(name, err, "source %s failed", name)
-}
-
 // emptyRecord builds a zero-row batch with the columns of s.
-func emptyRecord(c *collector, as *arrow.Schema, s plan.Schema) (arrow.RecordBatch, error) {
-	cols := make([]arrow.Array, s.Len())
-	defer releaseAll(cols)
-	for i, f := range s.Fields() {
-		a, err := kernel.ArrayFromValues(c.mem, f.Type, nil)
-		if err != nil {
-			return nil, internalError("%v", err)
-		}
-		cols[i] = a
-	}
-	return array.NewRecordBatch(as, cols, 0), nil
-}
-
-// sourceLabel is a source's name for messages, defending against a
-// panicking host Name method.
-func sourceLabel(s plan.Source) (name string) {
-	if s == nil {
-		return "<no source>"
-	}
+func (c *collector) emptyRecord(as *arrow.Schema, s plan.Schema) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, 0, s.Len())
 	defer func() {
-		if recover() != nil {
-			name = "<source>"
+		for _, a := range cols {
+			a.Release()
 		}
 	}()
-	return s.Name()
-}
-
-// scanFrame is scan as a frame.
-func (c *collector) scanFrame(n *plan.ScanNode) (*frame, error) {
-	rec, err := c.scan(n)
-	if err != nil {
-		return nil, err
+	for _, f := range s.Fields() {
+		a, err := kernel.ArrayFromValues(c.env.Mem, f.Type, nil)
+		if err != nil {
+			return nil, c.env.Internal("%v", err)
+		}
+		cols = append(cols, a)
 	}
-	defer rec.Release()
-	return frameOf(n.Schema(), rec)
+	return array.NewRecordBatch(as, cols, 0), nil
 }

@@ -1,4 +1,4 @@
-package exec
+package step
 
 import (
 	"fmt"
@@ -11,10 +11,10 @@ import (
 )
 
 // arrowSchemaOf returns the Arrow schema of a resolved node's output.
-func arrowSchemaOf(s plan.Schema) (*arrow.Schema, error) {
+func (e *Env) arrowSchemaOf(s plan.Schema) (*arrow.Schema, error) {
 	as, err := kernel.ArrowSchema(s)
 	if err != nil {
-		return nil, internalError("%v", err)
+		return nil, e.Internal("%v", err)
 	}
 	return as, nil
 }
@@ -22,18 +22,23 @@ func arrowSchemaOf(s plan.Schema) (*arrow.Schema, error) {
 // conform checks that cols fit schema s (count, Arrow type, length, no null
 // in a non-nullable field) and builds the batch under the Arrow form of s.
 // It does not take ownership of cols: the caller releases them.
-func conform(s plan.Schema, cols []arrow.Array, rows int64) (arrow.RecordBatch, error) {
-	if err := checkColumns(s, cols, rows); err != nil {
-		return nil, internalError("%v", err)
+func (e *Env) conform(s plan.Schema, cols []arrow.Array, rows int64) (arrow.RecordBatch, error) {
+	if err := CheckColumns(s, cols, rows); err != nil {
+		return nil, e.Internal("%v", err)
 	}
-	as, err := arrowSchemaOf(s)
+	as, err := e.arrowSchemaOf(s)
 	if err != nil {
 		return nil, err
 	}
 	return array.NewRecordBatch(as, cols, rows), nil
 }
 
-func checkColumns(s plan.Schema, cols []arrow.Array, rows int64) error {
+// CheckColumns reports how cols fail to fit schema s with rows rows — one
+// column per field, each of its field's type and rows long, no null in a
+// non-nullable field — or nil. Every batch that enters an evaluation (a
+// source's, an extension's, a host's record) and every node's output is
+// held to it.
+func CheckColumns(s plan.Schema, cols []arrow.Array, rows int64) error {
 	if len(cols) != s.Len() {
 		return fmt.Errorf("%d columns for a schema of %d", len(cols), s.Len())
 	}
@@ -74,5 +79,12 @@ func releaseBatches(recs []arrow.RecordBatch) {
 		if r != nil {
 			r.Release()
 		}
+	}
+}
+
+// ReleaseFrames releases every frame (nil ones included).
+func ReleaseFrames(fs []*Frame) {
+	for _, f := range fs {
+		f.Release()
 	}
 }

@@ -1,0 +1,152 @@
+package step
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/plan"
+)
+
+// Env is what evaluating a node needs from its driver: the context (which
+// carries the evaluation's plan.WithCallCounter, so nd_seq counts rows in
+// evaluation order), the allocator, the extension implementations and the
+// driver's name for messages. One collect (or one eager session) has one
+// Env. An Env is never written after NewEnv, so nodes of one evaluation may
+// be evaluated from several goroutines (the allocator must then be safe for
+// concurrent use, as Arrow's are; kernel.Evaluator is).
+type Env struct {
+	// Ctx is the evaluation's context: cancellation and the call counter.
+	Ctx context.Context
+	// Mem allocates every Arrow buffer the node functions create.
+	Mem memory.Allocator
+	// Extensions pairs extension node names with implementations.
+	Extensions *Extensions
+	// Who names the driver ("executor", "eager") in internal errors, whose
+	// message starts "Who: " (the oracle recognises such errors as broken
+	// contracts, not outcomes).
+	Who string
+
+	ev *kernel.Evaluator
+}
+
+// NewEnv returns an Env. A nil ctx means context.Background(), a nil mem
+// memory.DefaultAllocator and nil exts BuiltinExtensions(). ctx is used as
+// given: the driver attaches the call counter (plan.WithCallCounter).
+func NewEnv(ctx context.Context, mem memory.Allocator, exts *Extensions, who string) *Env {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	if exts == nil {
+		exts = BuiltinExtensions()
+	}
+	return &Env{Ctx: ctx, Mem: mem, Extensions: exts, Who: who, ev: &kernel.Evaluator{Mem: mem}}
+}
+
+// evaluator returns the expression evaluator over the Env's allocator (an
+// Env built as a literal gets one on first use of its own).
+func (e *Env) evaluator() *kernel.Evaluator {
+	if e.ev == nil {
+		return &kernel.Evaluator{Mem: e.Mem}
+	}
+	return e.ev
+}
+
+// Internal reports a failure of the driver or of this package (an Arrow call
+// that should not fail, an operator contract broken). It is an invalid_plan
+// error whose message starts with the driver's name, so that callers always
+// receive a *plan.Error and the oracle can tell a broken contract from an
+// outcome.
+func (e *Env) Internal(format string, args ...any) *plan.Error {
+	return &plan.Error{Kind: plan.InvalidPlan, Row: -1, Msg: e.Who + ": " + fmt.Sprintf(format, args...)}
+}
+
+// Cancelled is the error of an evaluation stopped by its context.
+func (e *Env) Cancelled(cause error) *plan.Error {
+	return &plan.Error{Kind: plan.Cancelled, Row: -1, Msg: "evaluation cancelled", Err: cause}
+}
+
+// CheckCtx returns a cancelled error when the Env's context is done.
+func (e *Env) CheckCtx() error {
+	if err := e.Ctx.Err(); err != nil {
+		return e.Cancelled(err)
+	}
+	return nil
+}
+
+// Locate fills in where an error happened — the label of the node at fault
+// and its path in plan-file syntax ("" when unknown) — keeping a location
+// already set, and turns any other error into a *plan.Error: context errors
+// become kind cancelled, anything else invalid_plan.
+func (e *Env) Locate(err error, label, path string) error {
+	if err == nil {
+		return nil
+	}
+	pe, ok := plan.AsError(err)
+	if !ok {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			pe = e.Cancelled(err)
+		} else {
+			pe = &plan.Error{Kind: plan.InvalidPlan, Row: -1, Msg: err.Error(), Err: err}
+		}
+	} else {
+		if pe.Node != "" && (pe.Path != "" || path == "") {
+			return pe
+		}
+		c := *pe
+		pe = &c
+	}
+	if pe.Node == "" {
+		pe.Node = label
+	}
+	if pe.Path == "" {
+		pe.Path = path
+	}
+	return pe
+}
+
+// opsError keeps an operator's *plan.Error (an aggregate's overflow) and
+// turns anything else into an internal error.
+func (e *Env) opsError(err error) error {
+	if _, ok := plan.AsError(err); ok {
+		return err
+	}
+	return e.Internal("%v", err)
+}
+
+// SourceError builds the error of a source that failed to produce its data:
+// kind source_error, the source's name as the offending name, and the cause.
+func SourceError(src string, cause error, format string, args ...any) *plan.Error {
+	return &plan.Error{Kind: plan.SourceError, Expr: src, Row: -1,
+		Msg: fmt.Sprintf(format, args...), Err: cause}
+}
+
+// SourceFailure turns the error a source (or a host's scan hook) returned
+// into a source_error naming it; cancellation stays cancellation and a
+// *plan.Error is kept.
+func (e *Env) SourceFailure(name string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return e.Cancelled(err)
+	}
+	if _, ok := plan.AsError(err); ok {
+		return err
+	}
+	return SourceError(name, err, "source %s failed", name)
+}
+
+// Label is n's explain label, defending against a panic on a malformed
+// node.
+func Label(n plan.Node) (label string) {
+	defer func() {
+		if recover() != nil {
+			label = fmt.Sprintf("%s <unprintable>", n.Kind())
+		}
+	}()
+	return n.Label()
+}

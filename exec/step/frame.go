@@ -1,0 +1,268 @@
+package step
+
+import (
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/dfopt/dfopt/exec/ops"
+	"github.com/dfopt/dfopt/plan"
+)
+
+// Frame is a node's output: its rows under its resolved schema. The rows
+// are logical: each column is either compact (one array value per row) or
+// a gather — an array plus a row index vector (row i is arr[idx[i]], and -1
+// is a null). Filters, sorts, limits, joins and distinct only compose index
+// vectors; a column's values are gathered when an expression reads them
+// (only the columns it reads) or when something needs whole batches (union,
+// extensions, Materialize). Columns that nothing reads are therefore never
+// copied until the end, and a chain of row-dropping nodes costs one gather
+// per column. The representation is invisible in results: the rows, their
+// order, their bits and every error are those of materializing at every
+// node (which is what the eager chain does, through Materialize).
+//
+// A Frame is immutable once built and owns one reference to each of its
+// arrays; Share hands out another reference, Release drops them. A Frame
+// may therefore be read from several goroutines at once.
+type Frame struct {
+	schema plan.Schema
+	rows   int
+	cols   []fcol
+}
+
+// fcol is one column of a frame.
+type fcol struct {
+	arr arrow.Array
+	idx *gatherIdx // nil: arr is compact
+}
+
+// gatherIdx is a row index vector shared by the columns gathered alike.
+type gatherIdx struct{ rows []int32 }
+
+// FromRecord wraps a compact batch (retaining its columns) under schema s,
+// checking that the columns fit it (count, types, length, no null in a
+// non-nullable field). The caller keeps its reference to rec.
+func (e *Env) FromRecord(s plan.Schema, rec arrow.RecordBatch) (*Frame, error) {
+	if err := CheckColumns(s, rec.Columns(), rec.NumRows()); err != nil {
+		return nil, e.Internal("%v", err)
+	}
+	f := &Frame{schema: s, rows: int(rec.NumRows()), cols: make([]fcol, rec.NumCols())}
+	for i, a := range rec.Columns() {
+		a.Retain()
+		f.cols[i] = fcol{arr: a}
+	}
+	return f, nil
+}
+
+// Schema returns the frame's schema.
+func (f *Frame) Schema() plan.Schema { return f.schema }
+
+// NumRows returns the number of rows.
+func (f *Frame) NumRows() int { return f.rows }
+
+// retain adds a reference to every column.
+func (f *Frame) retain() {
+	for _, c := range f.cols {
+		c.arr.Retain()
+	}
+}
+
+// Release drops the frame's references. It is safe on nil and more than
+// once.
+func (f *Frame) Release() {
+	if f == nil {
+		return
+	}
+	for _, c := range f.cols {
+		c.arr.Release()
+	}
+	f.cols = nil
+}
+
+// Share returns a new frame sharing f's columns (retained) under s (a
+// schema with f's column types: a memo serving a stored result, or a node
+// that passes its input through under its own schema).
+func (f *Frame) Share(s plan.Schema) *Frame {
+	f.retain()
+	return &Frame{schema: s, rows: f.rows, cols: append([]fcol(nil), f.cols...)}
+}
+
+// col returns the named column (not retained).
+func (e *Env) col(f *Frame, name string) (fcol, error) {
+	i := f.schema.Index(name)
+	if i < 0 || i >= len(f.cols) {
+		return fcol{}, e.Internal("input has no column %q", name)
+	}
+	return f.cols[i], nil
+}
+
+// gather returns the frame of rows idx of f (-1 gives a row of nulls): each
+// column's index vector is composed with idx, without copying values.
+func (f *Frame) gather(s plan.Schema, idx []int32) *Frame {
+	out := &Frame{schema: s, rows: len(idx), cols: make([]fcol, len(f.cols))}
+	fresh := &gatherIdx{rows: idx}
+	composed := map[*gatherIdx]*gatherIdx{}
+	for i, c := range f.cols {
+		c.arr.Retain()
+		if c.idx == nil {
+			out.cols[i] = fcol{arr: c.arr, idx: fresh}
+			continue
+		}
+		g, ok := composed[c.idx]
+		if !ok {
+			rows := make([]int32, len(idx))
+			base := c.idx.rows
+			for j, r := range idx {
+				if r < 0 {
+					rows[j] = -1
+				} else {
+					rows[j] = base[r]
+				}
+			}
+			g = &gatherIdx{rows: rows}
+			composed[c.idx] = g
+		}
+		out.cols[i] = fcol{arr: c.arr, idx: g}
+	}
+	return out
+}
+
+// reorder returns the rows idx of in (-1 = a row of nulls) under s, sharing
+// the input when idx is the identity.
+func (f *Frame) reorder(s plan.Schema, idx []int32) *Frame {
+	if isIdentity(idx, f.rows) {
+		return f.Share(s)
+	}
+	return f.gather(s, idx)
+}
+
+// isIdentity reports whether idx is exactly 0, 1, ..., n-1.
+func isIdentity(idx []int32, n int) bool {
+	if len(idx) != n {
+		return false
+	}
+	for i, j := range idx {
+		if int(j) != i {
+			return false
+		}
+	}
+	return true
+}
+
+// Slice returns rows [offset, offset+length) of f under s, clamped to f
+// (a negative length means "to the end"), sharing buffers and index
+// vectors: limit and slice.
+func (f *Frame) Slice(s plan.Schema, offset, length int64) *Frame {
+	n := int64(f.rows)
+	offset = max(0, min(offset, n))
+	end := n
+	if length >= 0 && length < n-offset {
+		end = offset + length
+	}
+	out := &Frame{schema: s, rows: int(end - offset), cols: make([]fcol, len(f.cols))}
+	sliced := map[*gatherIdx]*gatherIdx{}
+	for i, c := range f.cols {
+		if c.idx == nil {
+			out.cols[i] = fcol{arr: array.NewSlice(c.arr, offset, end)}
+			continue
+		}
+		g, ok := sliced[c.idx]
+		if !ok {
+			g = &gatherIdx{rows: c.idx.rows[offset:end]}
+			sliced[c.idx] = g
+		}
+		c.arr.Retain()
+		out.cols[i] = fcol{arr: c.arr, idx: g}
+	}
+	return out
+}
+
+// value returns the compact form of a column (a new reference).
+func (e *Env) value(col fcol) (arrow.Array, error) {
+	if col.idx == nil {
+		col.arr.Retain()
+		return col.arr, nil
+	}
+	if err := e.CheckCtx(); err != nil {
+		return nil, err
+	}
+	out, err := ops.Take(e.Mem, col.arr, col.idx.rows)
+	if err != nil {
+		return nil, e.Internal("%v", err)
+	}
+	return out, nil
+}
+
+// batch returns a compact record of the named columns of f (in the given
+// order, duplicates removed), with f's row count: the input an expression
+// evaluation reads.
+func (e *Env) batch(f *Frame, names []string) (arrow.RecordBatch, error) {
+	seen := make(map[string]bool, len(names))
+	fields := make([]plan.Field, 0, len(names))
+	cols := make([]arrow.Array, 0, len(names))
+	defer func() { releaseAll(cols) }()
+	for _, name := range names {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		fc, err := e.col(f, name)
+		if err != nil {
+			return nil, err
+		}
+		a, err := e.value(fc)
+		if err != nil {
+			return nil, err
+		}
+		cols = append(cols, a)
+		fld, _ := f.schema.Lookup(name)
+		fields = append(fields, fld)
+	}
+	s, err := plan.NewSchema(fields...)
+	if err != nil {
+		return nil, e.Internal("%v", err)
+	}
+	as, err := e.arrowSchemaOf(s)
+	if err != nil {
+		return nil, err
+	}
+	return array.NewRecordBatch(as, cols, int64(f.rows)), nil
+}
+
+// exprBatch is the compact batch of the columns exprs read.
+func (e *Env) exprBatch(f *Frame, exprs []plan.Expr) (arrow.RecordBatch, error) {
+	var names []string
+	for _, x := range exprs {
+		names = append(names, plan.Columns(x)...)
+	}
+	return e.batch(f, names)
+}
+
+// Materialize gathers every column of f into one compact batch under the
+// Arrow form of f's schema (kernel.ArrowSchema), checking it against the
+// schema. The caller releases the batch; f is left as it was.
+func (e *Env) Materialize(f *Frame) (arrow.RecordBatch, error) {
+	cols := make([]arrow.Array, 0, len(f.cols))
+	defer func() { releaseAll(cols) }()
+	for _, fc := range f.cols {
+		a, err := e.value(fc)
+		if err != nil {
+			return nil, err
+		}
+		cols = append(cols, a)
+	}
+	return e.conform(f.schema, cols, int64(f.rows))
+}
+
+// materializeAll materializes frames in order.
+func (e *Env) materializeAll(fs []*Frame) ([]arrow.RecordBatch, error) {
+	recs := make([]arrow.RecordBatch, 0, len(fs))
+	for _, f := range fs {
+		r, err := e.Materialize(f)
+		if err != nil {
+			releaseBatches(recs)
+			return nil, err
+		}
+		recs = append(recs, r)
+	}
+	return recs, nil
+}

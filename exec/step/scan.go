@@ -1,0 +1,190 @@
+package step
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/plan"
+)
+
+// Tables holds the Arrow form of the in-memory plan tables one evaluation
+// scans, each converted once. It is safe for concurrent use. Release it
+// when the evaluation ends.
+type Tables struct {
+	mu   sync.Mutex
+	recs map[*plan.Table]arrow.RecordBatch
+}
+
+// NewTables returns an empty cache.
+func NewTables() *Tables { return &Tables{recs: map[*plan.Table]arrow.RecordBatch{}} }
+
+// record returns t's Arrow form (borrowed: valid until Release).
+func (c *Tables) record(e *Env, t *plan.Table) (arrow.RecordBatch, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if rec, ok := c.recs[t]; ok {
+		return rec, nil
+	}
+	rec, err := kernel.TableRecord(e.Mem, t)
+	if err != nil {
+		return nil, SourceError(t.Name(), err, "cannot convert table %s", t.Name())
+	}
+	c.recs[t] = rec
+	return rec, nil
+}
+
+// Release drops every converted table.
+func (c *Tables) Release() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for t, r := range c.recs {
+		r.Release()
+		delete(c.recs, t)
+	}
+}
+
+// ExactConjuncts returns the scan's pushed conjuncts the plan marks Exact,
+// in list order: those its output must satisfy. A driver applies all of
+// them over data a source did not filter (a *plan.Table, which never
+// filters, or a naive full read), and those the source does not classify
+// Exact over a source's answer. Inexact conjuncts are never applied: the
+// plan keeps them above the scan.
+func ExactConjuncts(n *plan.ScanNode) []plan.Expr {
+	var out []plan.Expr
+	for _, p := range n.Pushed {
+		if p.Support == plan.Exact {
+			out = append(out, p.Expr)
+		}
+	}
+	return out
+}
+
+// ReadColumns is what a scan reads when it applies the conjuncts apply
+// itself: nil (every column) for an unprojected scan, else the projected
+// columns, in order, followed by the other columns apply needs.
+func ReadColumns(n *plan.ScanNode, apply []plan.Expr) []string {
+	if !n.Projected {
+		return nil
+	}
+	columns := append([]string{}, n.Columns...)
+	if len(apply) == 0 {
+		return columns
+	}
+	have := map[string]bool{}
+	for _, col := range columns {
+		have[col] = true
+	}
+	for _, x := range apply {
+		for _, col := range plan.Columns(x) {
+			if !have[col] {
+				have[col] = true
+				columns = append(columns, col)
+			}
+		}
+	}
+	return columns
+}
+
+// ReadSchema is the schema of the columns of src a scan reads (nil = all).
+func ReadSchema(src plan.Schema, columns []string) (plan.Schema, error) {
+	if columns == nil {
+		return src, nil
+	}
+	fields := make([]plan.Field, len(columns))
+	for i, col := range columns {
+		f, ok := src.Lookup(col)
+		if !ok {
+			return plan.Schema{}, fmt.Errorf("no column %q", col)
+		}
+		fields[i] = f
+	}
+	return plan.NewSchema(fields...)
+}
+
+// ScanTable reads a scan of a *plan.Table (through the evaluation's table
+// cache, sharing the table's buffers): the columns ReadColumns names, every
+// Exact pushed conjunct applied, then the scan's output columns. The
+// executor and the eager chain read in-memory tables exactly alike.
+func ScanTable(e *Env, tables *Tables, n *plan.ScanNode) (*Frame, error) {
+	t, ok := n.Source.(*plan.Table)
+	if !ok {
+		return nil, e.Internal("ScanTable of a %T", n.Source)
+	}
+	apply := ExactConjuncts(n)
+	columns := ReadColumns(n, apply)
+	read, err := ReadSchema(n.SourceSchema, columns)
+	if err != nil {
+		return nil, SourceError(t.Name(), err, "scan of %s", t.Name())
+	}
+	rec, err := tables.record(e, t)
+	if err != nil {
+		return nil, err
+	}
+	fields := make([]arrow.Field, read.Len())
+	cols := make([]arrow.Array, read.Len())
+	for i, f := range read.Fields() {
+		j := t.Schema().Index(f.Name)
+		if j < 0 || j >= int(rec.NumCols()) {
+			return nil, SourceError(t.Name(), nil, "table %s has no column %q", t.Name(), f.Name)
+		}
+		fields[i] = rec.Schema().Field(j)
+		cols[i] = rec.Column(j)
+	}
+	sel := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows())
+	defer sel.Release()
+	return ScanOutput(e, n, read, sel, apply)
+}
+
+// ScanOutput finishes a scan over the rows its source produced: rec (the
+// caller's, borrowed) must hold the columns of read — the source's answer,
+// checked here (a misfit is a source_error naming the source) — then the
+// conjuncts apply are applied in list order, each over all rows, and the
+// scan's output columns are selected by name.
+func ScanOutput(e *Env, n *plan.ScanNode, read plan.Schema, rec arrow.RecordBatch, apply []plan.Expr) (*Frame, error) {
+	name := SourceLabel(n.Source)
+	if err := CheckColumns(read, rec.Columns(), rec.NumRows()); err != nil {
+		return nil, SourceError(name, err, "source %s returned data that does not match its schema %s", name, read)
+	}
+	if len(apply) > 0 {
+		filtered, err := e.filterRows(apply, rec)
+		if err != nil {
+			return nil, err
+		}
+		defer filtered.Release()
+		rec = filtered
+	}
+	out := n.Schema()
+	cols := make([]arrow.Array, out.Len())
+	for i, f := range out.Fields() {
+		j := read.Index(f.Name)
+		if j < 0 || j >= int(rec.NumCols()) {
+			return nil, e.Internal("scan of %s: no column %q", name, f.Name)
+		}
+		cols[i] = rec.Column(j)
+	}
+	as, err := e.arrowSchemaOf(out)
+	if err != nil {
+		return nil, err
+	}
+	sel := array.NewRecordBatch(as, cols, rec.NumRows())
+	defer sel.Release()
+	return e.FromRecord(out, sel)
+}
+
+// SourceLabel is a source's name for messages, defending against a
+// panicking host Name method.
+func SourceLabel(s plan.Source) (name string) {
+	if s == nil {
+		return "<no source>"
+	}
+	defer func() {
+		if recover() != nil {
+			name = "<source>"
+		}
+	}()
+	return s.Name()
+}

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/exec/step"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -25,7 +26,7 @@ type DataFrame struct {
 // field's type and rows long, no null in a non-nullable field. A misfit is
 // a bug of the eager chain (or of a host's data) and an invalid_plan error.
 func (s *Session) newFrame(schema plan.Schema, cols []arrow.Array, rows int64) (*DataFrame, error) {
-	if err := checkColumns(schema, cols, rows); err != nil {
+	if err := step.CheckColumns(schema, cols, rows); err != nil {
 		return nil, internalError("%v", err)
 	}
 	as, err := kernel.ArrowSchema(schema)
@@ -33,33 +34,6 @@ func (s *Session) newFrame(schema plan.Schema, cols []arrow.Array, rows int64) (
 		return nil, internalError("%v", err)
 	}
 	return &DataFrame{s: s, schema: schema, rec: array.NewRecordBatch(as, cols, rows)}, nil
-}
-
-// checkColumns reports how cols fail to fit schema and rows, or nil.
-func checkColumns(schema plan.Schema, cols []arrow.Array, rows int64) error {
-	if len(cols) != schema.Len() {
-		return fmt.Errorf("%d columns for a schema of %d", len(cols), schema.Len())
-	}
-	for i, c := range cols {
-		f := schema.Field(i)
-		if c == nil {
-			return fmt.Errorf("column %q is missing", f.Name)
-		}
-		t, err := kernel.PlanType(c.DataType())
-		if err != nil {
-			return fmt.Errorf("column %q: %w", f.Name, err)
-		}
-		if t != f.Type {
-			return fmt.Errorf("column %q is %s, want %s", f.Name, t, f.Type)
-		}
-		if int64(c.Len()) != rows {
-			return fmt.Errorf("column %q has %d rows, want %d", f.Name, c.Len(), rows)
-		}
-		if !f.Nullable && c.NullN() > 0 {
-			return fmt.Errorf("column %q is declared non-nullable but holds %d nulls", f.Name, c.NullN())
-		}
-	}
-	return nil
 }
 
 // live reports an error for a nil or released frame, so that no misuse
@@ -192,13 +166,4 @@ func (df *DataFrame) String() string {
 		return "DataFrame<released>"
 	}
 	return fmt.Sprintf("DataFrame%s (%d rows)", df.schema, df.rec.NumRows())
-}
-
-// column returns the frame's column called name.
-func (df *DataFrame) column(name string) (arrow.Array, error) {
-	i := df.schema.Index(name)
-	if i < 0 || i >= int(df.rec.NumCols()) {
-		return nil, internalError("frame has no column %q", name)
-	}
-	return df.rec.Column(i), nil
 }

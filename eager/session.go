@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/exec/step"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -43,15 +44,12 @@ type Scanner interface {
 // Session is one eager evaluation: the context (carrying a fresh
 // plan.WithCallCounter, so nd_seq counts rows in this evaluation's order,
 // and the cancellation of every step), the allocator, the extension
-// implementations and the scan hook. Every frame remembers its session.
-// The context is stored on purpose: the call counter is per evaluation and
-// must be shared by every step of one chain. A Session may be used from one
-// goroutine at a time.
+// implementations and the scan hook, held as the step.Env every node is
+// evaluated in. Every frame remembers its session. The context is stored on
+// purpose: the call counter is per evaluation and must be shared by every
+// step of one chain. A Session may be used from one goroutine at a time.
 type Session struct {
-	ctx  context.Context
-	mem  memory.Allocator
-	ev   *kernel.Evaluator
-	exts *Extensions
+	env  *step.Env
 	scan ScanFunc
 }
 
@@ -61,28 +59,17 @@ func NewSession(ctx context.Context, opts Options) *Session {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	mem := opts.Mem
-	if mem == nil {
-		mem = memory.DefaultAllocator
-	}
-	exts := opts.Extensions
-	if exts == nil {
-		exts = BuiltinExtensions()
-	}
 	return &Session{
-		ctx:  plan.WithCallCounter(ctx),
-		mem:  mem,
-		ev:   &kernel.Evaluator{Mem: mem},
-		exts: exts,
+		env:  step.NewEnv(plan.WithCallCounter(ctx), opts.Mem, opts.Extensions, "eager"),
 		scan: opts.Scan,
 	}
 }
 
 // Context returns the session's context (with its call counter).
-func (s *Session) Context() context.Context { return s.ctx }
+func (s *Session) Context() context.Context { return s.env.Ctx }
 
 // Allocator returns the allocator of the session's buffers.
-func (s *Session) Allocator() memory.Allocator { return s.mem }
+func (s *Session) Allocator() memory.Allocator { return s.env.Mem }
 
 // FromRecord wraps a record batch in a frame, retaining it. The frame's
 // schema is the record's (names, types, and nullability from the Arrow
@@ -104,10 +91,9 @@ func (s *Session) FromTable(t *plan.Table) (*DataFrame, error) {
 	if t == nil {
 		return nil, internalError("FromTable: no table")
 	}
-	rec, err := kernel.TableRecord(s.mem, t)
+	rec, err := kernel.TableRecord(s.env.Mem, t)
 	if err != nil {
-		return nil, &plan.Error{Kind: plan.SourceError, Expr: t.Name(), Row: -1,
-			Msg: fmt.Sprintf("cannot convert table %s", t.Name()), Err: err}
+		return nil, step.SourceError(t.Name(), err, "cannot convert table %s", t.Name())
 	}
 	defer rec.Release()
 	return s.newFrame(t.Schema(), rec.Columns(), rec.NumRows())

@@ -25,7 +25,7 @@ func Collect(ctx context.Context, root plan.Node, opts Options) (res *Result, er
 	}
 	resolved, err := plan.Resolve(root)
 	if err != nil {
-		return nil, env.Locate(err, "", "")
+		return nil, step.Locate(err, "", "")
 	}
 	c := &collector{
 		env:    env,
@@ -71,7 +71,7 @@ func (c *collector) close() {
 // locate names the node at fault in an error that names none yet (the
 // executor's errors carry the node's label, not its path).
 func (c *collector) locate(err error, n plan.Node) error {
-	return c.env.Locate(err, n.Label(), "")
+	return step.Locate(err, n.Label(), "")
 }
 
 // eval returns the output of n as a frame the caller owns. Children

@@ -69,7 +69,7 @@ func (c *collector) scanSource(src Source, name string, columns []string, pushed
 	env := c.env
 	rr, err := src.Scan(env.Ctx, ScanRequest{Columns: columns, Predicates: pushed, Mem: env.Mem})
 	if err != nil {
-		return nil, env.SourceFailure(name, err)
+		return nil, step.SourceFailure(name, err)
 	}
 	if rr == nil {
 		return nil, step.SourceError(name, nil, "source %s returned no reader", name)
@@ -96,7 +96,7 @@ func (c *collector) scanSource(src Source, name string, columns []string, pushed
 		batches = append(batches, array.NewRecordBatch(as, b.Columns(), b.NumRows()))
 	}
 	if err := rr.Err(); err != nil {
-		return nil, env.SourceFailure(name, err)
+		return nil, step.SourceFailure(name, err)
 	}
 	if len(batches) == 0 {
 		return c.emptyRecord(as, readSchema)

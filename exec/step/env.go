@@ -68,14 +68,14 @@ func (e *Env) Internal(format string, args ...any) *plan.Error {
 }
 
 // Cancelled is the error of an evaluation stopped by its context.
-func (e *Env) Cancelled(cause error) *plan.Error {
+func Cancelled(cause error) *plan.Error {
 	return &plan.Error{Kind: plan.Cancelled, Row: -1, Msg: "evaluation cancelled", Err: cause}
 }
 
 // CheckCtx returns a cancelled error when the Env's context is done.
 func (e *Env) CheckCtx() error {
 	if err := e.Ctx.Err(); err != nil {
-		return e.Cancelled(err)
+		return Cancelled(err)
 	}
 	return nil
 }
@@ -84,14 +84,14 @@ func (e *Env) CheckCtx() error {
 // and its path in plan-file syntax ("" when unknown) — keeping a location
 // already set, and turns any other error into a *plan.Error: context errors
 // become kind cancelled, anything else invalid_plan.
-func (e *Env) Locate(err error, label, path string) error {
+func Locate(err error, label, path string) error {
 	if err == nil {
 		return nil
 	}
 	pe, ok := plan.AsError(err)
 	if !ok {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			pe = e.Cancelled(err)
+			pe = Cancelled(err)
 		} else {
 			pe = &plan.Error{Kind: plan.InvalidPlan, Row: -1, Msg: err.Error(), Err: err}
 		}
@@ -130,9 +130,9 @@ func SourceError(src string, cause error, format string, args ...any) *plan.Erro
 // SourceFailure turns the error a source (or a host's scan hook) returned
 // into a source_error naming it; cancellation stays cancellation and a
 // *plan.Error is kept.
-func (e *Env) SourceFailure(name string, err error) error {
+func SourceFailure(name string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return e.Cancelled(err)
+		return Cancelled(err)
 	}
 	if _, ok := plan.AsError(err); ok {
 		return err

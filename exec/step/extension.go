@@ -142,7 +142,7 @@ func (e *Env) callExtension(fn ExtensionFunc, n *plan.ExtensionNode, inputs []ar
 			return nil, err
 		}
 		if e.Ctx.Err() != nil {
-			return nil, e.Cancelled(err)
+			return nil, Cancelled(err)
 		}
 		return nil, &plan.Error{Kind: plan.UDFError, Expr: name, Row: -1, Msg: fmt.Sprintf("extension %q failed", name), Err: err}
 	}

@@ -17,9 +17,10 @@ import (
 
 // TestAgainstExecutor holds eager.FromPlan against exec.Collect on every
 // case: the same schema and bitwise the same rows, or the same error (kind
-// and expression). The two share only the expression evaluator and the
-// relational kernels; the executor resolves the plan and memoizes, eager
-// does neither.
+// and expression). The two share plan.Resolve and the node semantics
+// (exec/step, over exec/kernel and exec/ops); what differs is the driver:
+// the executor memoizes, composes row index vectors, computes limit(sort)
+// as a top-k and pushes conjuncts into sources, eager does none of that.
 func TestAgainstExecutor(t *testing.T) {
 	ctx := context.Background()
 	for _, c := range eagertest.AllCases() {

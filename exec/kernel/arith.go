@@ -197,7 +197,10 @@ const checkedBlock = 512
 // operand's own buffer (inPlace) the accumulating loop writes into scratch,
 // copied out once the block is known good.
 func runChecked[T integer](out []T, start int, acc func(o []T, lo int) bool, early func(lo, hi int) int, inPlace bool) int {
-	var scratch [checkedBlock]T
+	var scratch []T
+	if inPlace {
+		scratch = make([]T, checkedBlock)
+	}
 	for lo := start; lo < len(out); lo += checkedBlock {
 		hi := min(lo+checkedBlock, len(out))
 		o := out[lo:hi]

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dfopt/dfopt/legality"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -67,4 +68,113 @@ func TestTracePaths(t *testing.T) {
 		}
 	}
 	t.Errorf("no pp.limit entry:\n%s", ExplainText(res, true))
+}
+
+// TestTracePPFilterNamesTheFilter checks that an entry decided by cell
+// pp.filter names the filter whose remaining conjuncts stopped (or, under
+// the mutant, were passed by) the conjunct, with that filter's path in the
+// input plan, not the node where the lower filter itself stopped.
+func TestTracePPFilterNamesTheFilter(t *testing.T) {
+	type at struct{ node, path string }
+	tests := []struct {
+		name    string
+		in      plan.Node
+		flags   *Flags
+		allowed bool
+		want    map[string]at // subject -> the filter its pp.filter entry names
+	}{
+		{
+			// The lower filter stops at the scan (the source classifies
+			// nothing): `a / b > 1` is stopped by filter [b != 0].
+			name: "stopped over a scan",
+			in:   scan(tT).Filter(col("b").Ne(lit(0))).Filter(col("a").Div(col("b")).Gt(lit(1))).Node(),
+			want: map[string]at{"a / b > 1": {"filter [b != 0]", "plan.input"}},
+		},
+		{
+			// The lower filter stops at a with_columns (it reads the
+			// computed x): the entry names that filter, not the with_columns.
+			name: "stopped over a with_columns",
+			in:   scan(tT).WithColumns(lit(1).Alias("x")).Filter(col("x").Gt(lit(0))).Filter(col("a").Gt(lit(1))).Node(),
+			want: map[string]at{"a > 1": {"filter [x > 0]", "plan.input"}},
+		},
+		{
+			// Three filters: each is stopped by the filter directly below
+			// it, not by the lowest.
+			name: "nearest filter below",
+			in: scan(tT).WithColumns(lit(1).Alias("x")).Filter(col("x").Gt(lit(0))).Filter(col("a").Div(col("b")).Gt(lit(1))).
+				Filter(col("k").Gt(lit(2))).Node(),
+			want: map[string]at{
+				"a / b > 1": {"filter [x > 0]", "plan.input.input"},
+				"k > 2":     {"filter [a / b > 1]", "plan.input"},
+			},
+		},
+		{
+			// Three filters over a scan that classifies nothing: the same,
+			// decided at the scan.
+			name: "nearest filter below, over a scan",
+			in:   scan(tT).Filter(col("b").Ne(lit(0))).Filter(col("a").Div(col("b")).Gt(lit(1))).Filter(col("k").Gt(lit(2))).Node(),
+			want: map[string]at{
+				"a / b > 1": {"filter [b != 0]", "plan.input.input"},
+				"k > 2":     {"filter [a / b > 1]", "plan.input"},
+			},
+		},
+		{
+			// Both filters cross a total with_columns and the lower one
+			// stops at the scan: the upper one's entry names the lower
+			// filter at its path in the input plan.
+			name: "after crossing",
+			in:   scan(tT).WithColumns(col("a").Alias("x")).Filter(col("b").Ne(lit(0))).Filter(col("k").Gt(lit(1))).Node(),
+			want: map[string]at{"k > 1": {"filter [b != 0]", "plan.input"}},
+		},
+		{
+			// Under the mutant, the conjunct passes the lower filter: the
+			// allowed pp.filter entry names the filter it passed.
+			name:    "mutant passes the filter",
+			in:      scan(tT).WithColumns(lit(1).Alias("x")).Filter(col("x").Gt(lit(0))).Filter(col("a").Gt(lit(1))).Node(),
+			flags:   &Flags{PredicatePushdown: true, ScanPushdown: true, Verify: true, Table: flipped(legality.PPFilter)},
+			allowed: true,
+			want:    map[string]at{"a > 1": {"filter [x > 0]", "plan.input"}},
+		},
+		{
+			// Under the mutant over a scan: passed past the filter that
+			// stayed above the scan.
+			name:    "mutant passes the filter over a scan",
+			in:      scan(tT).Filter(col("b").Ne(lit(0))).Filter(col("a").Div(col("b")).Gt(lit(1))).Node(),
+			flags:   &Flags{PredicatePushdown: true, ScanPushdown: true, Verify: true, Table: flipped(legality.PPFilter)},
+			allowed: true,
+			want:    map[string]at{"a / b > 1": {"filter [b != 0]", "plan.input"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			flags := allFlags()
+			if tt.flags != nil {
+				flags = *tt.flags
+			}
+			res, err := Optimize(tt.in, flags)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]bool{}
+			for _, e := range res.Trace {
+				if e.Cell != legality.PPFilter {
+					continue
+				}
+				w, ok := tt.want[e.Subject()]
+				if !ok || e.Allowed != tt.allowed {
+					t.Errorf("unexpected pp.filter entry %s", e)
+					continue
+				}
+				seen[e.Subject()] = true
+				if e.Node() != w.node || e.Kind() != "filter" || e.Path() != w.path {
+					t.Errorf("entry %s: node %q at %q, want %q at %q", e, e.Node(), e.Path(), w.node, w.path)
+				}
+			}
+			for subj := range tt.want {
+				if !seen[subj] {
+					t.Errorf("no pp.filter entry for `%s`:\n%s", subj, ExplainText(res, true))
+				}
+			}
+		})
+	}
 }

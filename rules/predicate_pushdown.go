@@ -78,7 +78,11 @@ type pdConj struct {
 type pdGroup struct {
 	seq    int
 	origin *plan.FilterNode
-	conjs  []*pdConj
+	// path locates origin in the plan the rule received: the trace names
+	// this filter when its remaining conjuncts stop a higher group
+	// (pp.filter).
+	path  *tpath
+	conjs []*pdConj
 	// intact: conjs are exactly origin.Predicates.
 	intact bool
 }
@@ -144,7 +148,7 @@ down:
 	for {
 		switch x := n.(type) {
 		case *plan.FilterNode:
-			p.join(st, x)
+			p.join(st, x, path)
 			n, path = x.Input, path.child(".input")
 			continue
 		case *plan.ProjectNode:
@@ -210,9 +214,9 @@ func (f *pdFrame) up(p *pushdown, newBelow plan.Node) plan.Node {
 }
 
 // join adds a filter's conjuncts to the bottom of the stack.
-func (p *pushdown) join(st *pdStack, f *plan.FilterNode) {
+func (p *pushdown) join(st *pdStack, f *plan.FilterNode, path *tpath) {
 	p.seq++
-	g := &pdGroup{seq: p.seq, origin: f, intact: true}
+	g := &pdGroup{seq: p.seq, origin: f, path: path, intact: true}
 	for _, e := range f.Predicates {
 		c := &pdConj{item: p.nextItem(), orig: e, expr: e, cols: plan.Columns(e), group: g, live: true, start: len(p.steps)}
 		c.det = p.table.PushdownConjunct(e)
@@ -340,7 +344,7 @@ func (p *pushdown) barrier(n plan.Node, st *pdStack, path *tpath) plan.Node {
 func (p *pushdown) cloneStack(st *pdStack) *pdStack {
 	cs := &pdStack{}
 	for _, g := range st.groups {
-		ng := &pdGroup{seq: g.seq, origin: g.origin, intact: g.intact}
+		ng := &pdGroup{seq: g.seq, origin: g.origin, path: g.path, intact: g.intact}
 		for _, c := range g.conjs {
 			nc := &pdConj{item: c.item, orig: c.orig, expr: c.expr, cols: c.cols, group: ng, live: true, det: c.det,
 				start: len(p.steps), copyOf: true}
@@ -503,18 +507,24 @@ func (p *pushdown) settle(st *pdStack, stayers []*pdConj, at plan.Node, atPath *
 	}
 	if idx > 0 {
 		past := p.table.PushdownPastFilter()
+		// below is the filter directly under group i, whose conjuncts
+		// stopped: pp.filter decides at that filter, not at the node the
+		// lower group stopped at.
+		below := st.groups[idx]
 		for i := idx - 1; i >= 0; i-- {
 			g := st.groups[i]
 			if !past.Allowed {
 				for _, c := range g.conjs {
-					d := past
 					if c.stay {
-						d = c.stayDec
+						p.land(c, at, atPath)
+						p.record(FlagPredicatePushdown, c.stayDec, c.item, at, atPath, c.orig)
+						continue
 					}
-					p.land(c, at, atPath)
-					p.record(FlagPredicatePushdown, d, c.item, at, atPath, c.orig)
+					p.land(c, below.origin, below.path)
+					p.record(FlagPredicatePushdown, past, c.item, below.origin, below.path, c.orig)
 				}
 				stopped = append(stopped, g)
+				below = g
 				continue
 			}
 			// A mutant: this group is decided on its own.
@@ -524,9 +534,12 @@ func (p *pushdown) settle(st *pdStack, stayers []*pdConj, at plan.Node, atPath *
 			}
 			if m != nil {
 				for _, c := range m.conjs {
-					p.record(FlagPredicatePushdown, past, c.item, at, atPath, c.orig)
+					p.record(FlagPredicatePushdown, past, c.item, below.origin, below.path, c.orig)
 				}
 				moving = append(moving, m)
+			}
+			if s != nil {
+				below = g
 			}
 		}
 	}
@@ -727,20 +740,24 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *tpath) plan.Node {
 				d := p.table.PushdownPastFilter()
 				past = &d
 			}
+			// The filter directly below g: the nearest lower group that
+			// kept conjuncts above the scan. pp.filter decides there.
+			below := stopped[len(stopped)-1]
 			if !past.Allowed {
 				for _, c := range g.conjs {
-					d := *past
 					if c.pinned {
-						d = c.det
+						p.land(c, s, path)
+						p.record(FlagPredicatePushdown, c.det, c.item, s, path, c.orig)
+						continue
 					}
-					p.land(c, s, path)
-					p.record(FlagPredicatePushdown, d, c.item, s, path, c.orig)
+					p.land(c, below.origin, below.path)
+					p.record(FlagPredicatePushdown, *past, c.item, below.origin, below.path, c.orig)
 				}
 				stopped = append(stopped, g)
 				continue
 			}
 			for _, c := range g.conjs {
-				p.record(FlagPredicatePushdown, *past, c.item, s, path, c.orig)
+				p.record(FlagPredicatePushdown, *past, c.item, below.origin, below.path, c.orig)
 			}
 		}
 		fate := make([]int, len(g.conjs))

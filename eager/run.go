@@ -33,9 +33,10 @@ func (s *Session) runNode(n plan.Node, r *runner) (*DataFrame, error) {
 	if sn, ok := n.(*plan.ScanNode); ok {
 		return s.scanNode(sn, r)
 	}
-	kids := make([]*DataFrame, 0, len(n.Children()))
+	children := n.Children()
+	kids := make([]*DataFrame, 0, len(children))
 	defer func() { releaseFrames(kids) }()
-	for _, c := range n.Children() {
+	for _, c := range children {
 		f, err := s.run(c, r)
 		if err != nil {
 			return nil, err

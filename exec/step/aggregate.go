@@ -136,6 +136,11 @@ func (e *Env) window(n *plan.WindowNode, f *Frame) (*Frame, error) {
 		return nil, e.Internal("%v", err)
 	}
 	out := f.Share(n.Schema())
+	if out.rec != nil {
+		// The record does not hold the appended columns.
+		out.rec.Release()
+		out.rec = nil
+	}
 	for _, a := range computed {
 		a.Retain()
 		out.cols = append(out.cols, fcol{arr: a})

@@ -4,6 +4,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/dfopt/dfopt/exec/kernel"
 	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/plan"
 )
@@ -27,6 +28,11 @@ type Frame struct {
 	schema plan.Schema
 	rows   int
 	cols   []fcol
+	// rec, when set, is a compact batch of exactly cols, in order, under
+	// the schema's names (the record FromRecord wrapped): expressions read
+	// it as it is, and Materialize may return it, instead of building a
+	// batch of their own.
+	rec arrow.RecordBatch
 }
 
 // fcol is one column of a frame.
@@ -50,7 +56,24 @@ func (e *Env) FromRecord(s plan.Schema, rec arrow.RecordBatch) (*Frame, error) {
 		a.Retain()
 		f.cols[i] = fcol{arr: a}
 	}
+	if sameNames(rec.Schema(), s) {
+		rec.Retain()
+		f.rec = rec
+	}
 	return f, nil
+}
+
+// sameNames reports whether as names the columns of s, in order.
+func sameNames(as *arrow.Schema, s plan.Schema) bool {
+	if as.NumFields() != s.Len() {
+		return false
+	}
+	for i := 0; i < s.Len(); i++ {
+		if as.Field(i).Name != s.Field(i).Name {
+			return false
+		}
+	}
+	return true
 }
 
 // Schema returns the frame's schema.
@@ -59,10 +82,13 @@ func (f *Frame) Schema() plan.Schema { return f.schema }
 // NumRows returns the number of rows.
 func (f *Frame) NumRows() int { return f.rows }
 
-// retain adds a reference to every column.
+// retain adds a reference to every column (and to the record).
 func (f *Frame) retain() {
 	for _, c := range f.cols {
 		c.arr.Retain()
+	}
+	if f.rec != nil {
+		f.rec.Retain()
 	}
 }
 
@@ -76,14 +102,18 @@ func (f *Frame) Release() {
 		c.arr.Release()
 	}
 	f.cols = nil
+	if f.rec != nil {
+		f.rec.Release()
+		f.rec = nil
+	}
 }
 
 // Share returns a new frame sharing f's columns (retained) under s (a
-// schema with f's column types: a memo serving a stored result, or a node
-// that passes its input through under its own schema).
+// schema with f's column names and types: a memo serving a stored result,
+// or a node that passes its input through under its own schema).
 func (f *Frame) Share(s plan.Schema) *Frame {
 	f.retain()
-	return &Frame{schema: s, rows: f.rows, cols: append([]fcol(nil), f.cols...)}
+	return &Frame{schema: s, rows: f.rows, cols: append([]fcol(nil), f.cols...), rec: f.rec}
 }
 
 // col returns the named column (not retained).
@@ -197,7 +227,7 @@ func (e *Env) value(col fcol) (arrow.Array, error) {
 // evaluation reads.
 func (e *Env) batch(f *Frame, names []string) (arrow.RecordBatch, error) {
 	seen := make(map[string]bool, len(names))
-	fields := make([]plan.Field, 0, len(names))
+	fields := make([]arrow.Field, 0, len(names))
 	cols := make([]arrow.Array, 0, len(names))
 	defer func() { releaseAll(cols) }()
 	for _, name := range names {
@@ -215,21 +245,23 @@ func (e *Env) batch(f *Frame, names []string) (arrow.RecordBatch, error) {
 		}
 		cols = append(cols, a)
 		fld, _ := f.schema.Lookup(name)
-		fields = append(fields, fld)
+		dt, err := kernel.ArrowType(fld.Type)
+		if err != nil {
+			return nil, e.Internal("column %q: %v", name, err)
+		}
+		fields = append(fields, arrow.Field{Name: name, Type: dt, Nullable: fld.Nullable})
 	}
-	s, err := plan.NewSchema(fields...)
-	if err != nil {
-		return nil, e.Internal("%v", err)
-	}
-	as, err := e.arrowSchemaOf(s)
-	if err != nil {
-		return nil, err
-	}
-	return array.NewRecordBatch(as, cols, int64(f.rows)), nil
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(f.rows)), nil
 }
 
-// exprBatch is the compact batch of the columns exprs read.
+// exprBatch is a compact batch holding the columns exprs read (found by
+// name): the frame's own record when it has one, else a batch of just those
+// columns.
 func (e *Env) exprBatch(f *Frame, exprs []plan.Expr) (arrow.RecordBatch, error) {
+	if f.rec != nil {
+		f.rec.Retain()
+		return f.rec, nil
+	}
 	var names []string
 	for _, x := range exprs {
 		names = append(names, plan.Columns(x)...)
@@ -241,6 +273,10 @@ func (e *Env) exprBatch(f *Frame, exprs []plan.Expr) (arrow.RecordBatch, error) 
 // Arrow form of f's schema (kernel.ArrowSchema), checking it against the
 // schema. The caller releases the batch; f is left as it was.
 func (e *Env) Materialize(f *Frame) (arrow.RecordBatch, error) {
+	if f.rec != nil && sameArrow(f.rec.Schema(), f.schema) {
+		f.rec.Retain()
+		return f.rec, nil
+	}
 	cols := make([]arrow.Array, 0, len(f.cols))
 	defer func() { releaseAll(cols) }()
 	for _, fc := range f.cols {
@@ -265,4 +301,20 @@ func (e *Env) materializeAll(fs []*Frame) ([]arrow.RecordBatch, error) {
 		recs = append(recs, r)
 	}
 	return recs, nil
+}
+
+// sameArrow reports whether as is the Arrow form of s (kernel.ArrowSchema:
+// the names, types and nullability, no metadata), without building it.
+func sameArrow(as *arrow.Schema, s plan.Schema) bool {
+	if !sameNames(as, s) || as.HasMetadata() {
+		return false
+	}
+	for i := 0; i < s.Len(); i++ {
+		f, af := s.Field(i), as.Field(i)
+		dt, err := kernel.ArrowType(f.Type)
+		if err != nil || af.Nullable != f.Nullable || af.HasMetadata() || !arrow.TypeEqual(af.Type, dt) {
+			return false
+		}
+	}
+	return true
 }

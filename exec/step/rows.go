@@ -152,12 +152,21 @@ func (e *Env) distinct(n *plan.DistinctNode, in *Frame) (*Frame, error) {
 			rows = []int32{0}
 		}
 	} else {
-		b, err := e.batch(in, names)
-		if err != nil {
-			return nil, err
+		keys := make([]arrow.Array, 0, len(names))
+		defer func() { releaseAll(keys) }()
+		for _, name := range names {
+			fc, err := e.col(in, name)
+			if err != nil {
+				return nil, err
+			}
+			a, err := e.value(fc)
+			if err != nil {
+				return nil, err
+			}
+			keys = append(keys, a)
 		}
-		defer b.Release()
-		if rows, err = ops.DistinctRows(b.Columns()); err != nil {
+		var err error
+		if rows, err = ops.DistinctRows(keys); err != nil {
 			return nil, e.Internal("%v", err)
 		}
 	}

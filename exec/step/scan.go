@@ -124,6 +124,10 @@ func ScanTable(e *Env, tables *Tables, n *plan.ScanNode) (*Frame, error) {
 	if err != nil {
 		return nil, err
 	}
+	if columns == nil {
+		// Every column: the table's own batch.
+		return ScanOutput(e, n, read, rec, apply)
+	}
 	fields := make([]arrow.Field, read.Len())
 	cols := make([]arrow.Array, read.Len())
 	for i, f := range read.Fields() {
@@ -158,6 +162,10 @@ func ScanOutput(e *Env, n *plan.ScanNode, read plan.Schema, rec arrow.RecordBatc
 		rec = filtered
 	}
 	out := n.Schema()
+	if sameArrow(rec.Schema(), out) {
+		// The rows read are the output, as they are.
+		return e.FromRecord(out, rec)
+	}
 	cols := make([]arrow.Array, out.Len())
 	for i, f := range out.Fields() {
 		j := read.Index(f.Name)

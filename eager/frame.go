@@ -87,13 +87,9 @@ func (df *DataFrame) Value(col, row int) (plan.Value, error) {
 	if err := df.live(); err != nil {
 		return plan.Value{}, err
 	}
-	if col < 0 || col >= int(df.rec.NumCols()) || row < 0 || row >= int(df.rec.NumRows()) {
-		return plan.Value{}, fmt.Errorf("eager: cell (%d, %d) outside a frame of %d columns and %d rows",
-			col, row, df.rec.NumCols(), df.rec.NumRows())
-	}
-	v, err := kernel.ValueAt(df.rec.Column(col), row)
+	v, err := step.Cell(df.rec, col, row)
 	if err != nil {
-		return plan.Value{}, fmt.Errorf("eager: column %d row %d: %w", col, row, err)
+		return plan.Value{}, fmt.Errorf("eager: %w", err)
 	}
 	return v, nil
 }
@@ -103,13 +99,9 @@ func (df *DataFrame) Row(row int) ([]plan.Value, error) {
 	if err := df.live(); err != nil {
 		return nil, err
 	}
-	out := make([]plan.Value, df.rec.NumCols())
-	for c := range out {
-		v, err := df.Value(c, row)
-		if err != nil {
-			return nil, err
-		}
-		out[c] = v
+	out, err := step.Row(df.rec, row)
+	if err != nil {
+		return nil, fmt.Errorf("eager: %w", err)
 	}
 	return out, nil
 }
@@ -119,13 +111,9 @@ func (df *DataFrame) Rows() ([][]plan.Value, error) {
 	if err := df.live(); err != nil {
 		return nil, err
 	}
-	out := make([][]plan.Value, df.rec.NumRows())
-	for r := range out {
-		row, err := df.Row(r)
-		if err != nil {
-			return nil, err
-		}
-		out[r] = row
+	out, err := step.Rows(df.rec)
+	if err != nil {
+		return nil, fmt.Errorf("eager: %w", err)
 	}
 	return out, nil
 }
@@ -135,17 +123,9 @@ func (df *DataFrame) Columns() ([][]plan.Value, error) {
 	if err := df.live(); err != nil {
 		return nil, err
 	}
-	out := make([][]plan.Value, df.rec.NumCols())
-	for c := range out {
-		col := make([]plan.Value, df.rec.NumRows())
-		for r := range col {
-			v, err := df.Value(c, r)
-			if err != nil {
-				return nil, err
-			}
-			col[r] = v
-		}
-		out[c] = col
+	out, err := step.Columns(df.rec)
+	if err != nil {
+		return nil, fmt.Errorf("eager: %w", err)
 	}
 	return out, nil
 }

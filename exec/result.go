@@ -5,7 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/exec/step"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -40,61 +40,61 @@ func (r *Result) NumRows() int {
 // Value returns the cell at column col, row row as a plan value (floats keep
 // their bits).
 func (r *Result) Value(col, row int) (plan.Value, error) {
-	if r == nil || r.Record == nil {
-		return plan.Value{}, fmt.Errorf("result: released or empty")
+	rec, err := r.record()
+	if err != nil {
+		return plan.Value{}, err
 	}
-	if col < 0 || col >= int(r.Record.NumCols()) || row < 0 || row >= int(r.Record.NumRows()) {
-		return plan.Value{}, fmt.Errorf("result: cell (%d, %d) outside %d columns x %d rows", col, row, r.Record.NumCols(), r.Record.NumRows())
+	v, err := step.Cell(rec, col, row)
+	if err != nil {
+		return plan.Value{}, fmt.Errorf("result: %w", err)
 	}
-	return kernel.ValueAt(r.Record.Column(col), row)
+	return v, nil
 }
 
 // Row returns one row as plan values, in column order.
 func (r *Result) Row(row int) ([]plan.Value, error) {
-	if r == nil || r.Record == nil {
-		return nil, fmt.Errorf("result: released or empty")
+	rec, err := r.record()
+	if err != nil {
+		return nil, err
 	}
-	out := make([]plan.Value, r.Record.NumCols())
-	for c := range out {
-		v, err := r.Value(c, row)
-		if err != nil {
-			return nil, err
-		}
-		out[c] = v
+	out, err := step.Row(rec, row)
+	if err != nil {
+		return nil, fmt.Errorf("result: %w", err)
 	}
 	return out, nil
 }
 
 // Rows returns every row as plan values (for JSON output and tests; it
-// boxes every cell, so it is meant for small results).
+// boxes every cell, so it is meant for small results). A released result
+// has no rows.
 func (r *Result) Rows() ([][]plan.Value, error) {
-	out := make([][]plan.Value, r.NumRows())
-	for i := range out {
-		row, err := r.Row(i)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = row
+	if r == nil || r.Record == nil {
+		return [][]plan.Value{}, nil
+	}
+	out, err := step.Rows(r.Record)
+	if err != nil {
+		return nil, fmt.Errorf("result: %w", err)
 	}
 	return out, nil
 }
 
 // Columns returns every column as plan values.
 func (r *Result) Columns() ([][]plan.Value, error) {
+	rec, err := r.record()
+	if err != nil {
+		return nil, err
+	}
+	out, err := step.Columns(rec)
+	if err != nil {
+		return nil, fmt.Errorf("result: %w", err)
+	}
+	return out, nil
+}
+
+// record is the result's batch, or an error once released.
+func (r *Result) record() (arrow.RecordBatch, error) {
 	if r == nil || r.Record == nil {
 		return nil, fmt.Errorf("result: released or empty")
 	}
-	out := make([][]plan.Value, r.Record.NumCols())
-	for c := range out {
-		col := make([]plan.Value, r.Record.NumRows())
-		for i := range col {
-			v, err := kernel.ValueAt(r.Record.Column(c), i)
-			if err != nil {
-				return nil, err
-			}
-			col[i] = v
-		}
-		out[c] = col
-	}
-	return out, nil
+	return r.Record, nil
 }

@@ -18,18 +18,11 @@ func (e *Env) aggregate(n *plan.AggregateNode, f *Frame) (*Frame, error) {
 		return nil, err
 	}
 	defer in.Release()
-	keys, err := e.evalExprs(n.Keys, in)
+	keys, ids, first, groups, err := e.groupBy(n.Keys, in)
 	if err != nil {
 		return nil, err
 	}
 	defer releaseAll(keys)
-	if err := e.CheckCtx(); err != nil {
-		return nil, err
-	}
-	ids, first, groups, err := e.groups(keys, int(in.NumRows()))
-	if err != nil {
-		return nil, err
-	}
 	cols := make([]arrow.Array, 0, len(keys)+len(n.Aggs))
 	defer func() { releaseAll(cols) }()
 	for _, k := range keys {
@@ -61,18 +54,29 @@ func (e *Env) aggregate(n *plan.AggregateNode, f *Frame) (*Frame, error) {
 	return e.FromRecord(n.Schema(), rec)
 }
 
-// groups groups the rows by keys (nulls group together, all NaNs are one
-// key, -0.0 and +0.0 are one key): the group of every row, the first row
-// of every group (nil without keys) and the number of groups. With no keys
-// every row is in one group, also over no rows.
-func (e *Env) groups(keys []arrow.Array, rows int) (ids, first []int32, groups int, err error) {
-	if len(keys) == 0 {
-		return ops.OneGroup(rows), nil, 1, nil
+// groupBy evaluates the key expressions over all rows of in, in list
+// order, and groups the rows by them (nulls group together, all NaNs are
+// one key, -0.0 and +0.0 are one key): the evaluated keys (the caller
+// releases them), the group of every row, the first row of every group
+// (nil without keys) and the number of groups. With no keys every row is in
+// one group, also over no rows.
+func (e *Env) groupBy(exprs []plan.Expr, in arrow.RecordBatch) (keys []arrow.Array, ids, first []int32, groups int, err error) {
+	if keys, err = e.evalExprs(exprs, in); err != nil {
+		return nil, nil, nil, 0, err
 	}
-	if ids, first, err = ops.GroupIDs(keys); err != nil {
-		return nil, nil, 0, e.Internal("%v", err)
+	if err = e.CheckCtx(); err == nil {
+		if len(keys) == 0 {
+			return keys, ops.OneGroup(int(in.NumRows())), nil, 1, nil
+		}
+		if ids, first, err = ops.GroupIDs(keys); err != nil {
+			err = e.Internal("%v", err)
+		}
 	}
-	return ids, first, len(first), nil
+	if err != nil {
+		releaseAll(keys)
+		return nil, nil, nil, 0, err
+	}
+	return keys, ids, first, len(first), nil
 }
 
 // aggArg unpacks an aggregate entry (an aggregate call, possibly aliased)
@@ -161,18 +165,11 @@ func (e *Env) over(x plan.Expr, in arrow.RecordBatch) (arrow.Array, error) {
 	if arg != nil {
 		defer arg.Release()
 	}
-	keys, err := e.evalExprs(o.PartitionBy, in)
+	keys, ids, _, groups, err := e.groupBy(o.PartitionBy, in)
 	if err != nil {
 		return nil, err
 	}
 	defer releaseAll(keys)
-	if err := e.CheckCtx(); err != nil {
-		return nil, err
-	}
-	ids, _, groups, err := e.groups(keys, int(in.NumRows()))
-	if err != nil {
-		return nil, err
-	}
 	per, err := e.reduce(call, arg, ids, groups)
 	if err != nil {
 		return nil, err

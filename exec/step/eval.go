@@ -75,6 +75,17 @@ func TopK(e *Env, n *plan.SortNode, in *Frame, k int64) (*Frame, error) {
 	return e.sort(n, in, k)
 }
 
+// evalOn evaluates exprs over every row of f, in list order (the columns
+// they read, as one batch); on failure it releases what it evaluated.
+func (e *Env) evalOn(f *Frame, exprs []plan.Expr) ([]arrow.Array, error) {
+	b, err := e.exprBatch(f, exprs)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Release()
+	return e.evalExprs(exprs, b)
+}
+
 // evalExprs evaluates exprs over rec in list order, each over all rows; on
 // failure it releases what it evaluated.
 func (e *Env) evalExprs(exprs []plan.Expr, rec arrow.RecordBatch) ([]arrow.Array, error) {

@@ -13,22 +13,12 @@ import (
 // except the right keys plan.DroppedRightKeys drops, colliding names
 // suffixed (the names come from the schema, the data from the inputs).
 func (e *Env) join(n *plan.JoinNode, left, right *Frame) (*Frame, error) {
-	lb, err := e.exprBatch(left, n.LeftOn)
-	if err != nil {
-		return nil, err
-	}
-	defer lb.Release()
-	lk, err := e.evalExprs(n.LeftOn, lb)
+	lk, err := e.evalOn(left, n.LeftOn)
 	if err != nil {
 		return nil, err
 	}
 	defer releaseAll(lk)
-	rb, err := e.exprBatch(right, n.RightOn)
-	if err != nil {
-		return nil, err
-	}
-	defer rb.Release()
-	rk, err := e.evalExprs(n.RightOn, rb)
+	rk, err := e.evalOn(right, n.RightOn)
 	if err != nil {
 		return nil, err
 	}

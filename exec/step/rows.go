@@ -113,12 +113,7 @@ func (e *Env) sort(n *plan.SortNode, in *Frame, k int64) (*Frame, error) {
 	for i, key := range n.Keys {
 		exprs[i], desc[i], nullsLast[i] = key.Expr, key.Desc, key.NullsLast
 	}
-	b, err := e.exprBatch(in, exprs)
-	if err != nil {
-		return nil, err
-	}
-	defer b.Release()
-	keys, err := e.evalExprs(exprs, b)
+	keys, err := e.evalOn(in, exprs)
 	if err != nil {
 		return nil, err
 	}

@@ -32,9 +32,13 @@ var ErrNilPlan = errors.New("optimize: no plan")
 
 // Optimize resolves root and runs the enabled rules in the fixed order of
 // DESIGN §6: predicate_pushdown, filter_fusion, projection_fusion,
-// projection_pruning, shared_subplans. After every rule the plan is
-// resolved again (only the new nodes) and its root schema must equal the
-// input's; with flags.Verify the whole plan is also re-resolved from scratch.
+// projection_pruning, shared_subplans. After every rule that changed the
+// plan the plan is resolved again (only the new nodes) and its root schema
+// must equal the input's; with flags.Verify the whole plan is also
+// re-resolved from scratch, once for the input and once after every rule
+// that changed it. A rule that returns the very plan it was given (the same
+// root node: rules never modify a node) changed nothing, so nothing is
+// checked again.
 // A failure names the rule; the Result returned with it holds only Applied
 // and Applications (under a limit), the rewrites made before the failure.
 // The input plan is never modified.
@@ -58,6 +62,13 @@ func Optimize(root plan.Node, flags Flags) (res Result, err error) {
 		return Result{}, fmt.Errorf("optimize: resolve the input plan: %w", err)
 	}
 	want := cur.Schema()
+	if flags.Verify {
+		// The input is verified once here; afterwards only a rule that
+		// returns a new plan is.
+		if err := verifyPlan("the input", cur, want); err != nil {
+			return Result{}, err
+		}
+	}
 	// Most rules record about one entry per node or conjunct: sizing the
 	// trace once saves the copies of repeated growth on large plans.
 	r := &run{table: table, flags: flags, trace: make(Trace, 0, plan.Size(cur)), budget: budget{limit: flags.Limit}}
@@ -69,6 +80,9 @@ func Optimize(root plan.Node, flags Flags) (res Result, err error) {
 		out, err := rule.rewrite(r, cur)
 		if err != nil {
 			return r.partial(), fmt.Errorf("optimize: rule %s: %w", rule.Name, err)
+		}
+		if out == cur {
+			continue // unchanged, and cur is already checked
 		}
 		if out, err = checkRule(rule.Name, out, want, flags.Verify); err != nil {
 			return r.partial(), err
@@ -100,16 +114,26 @@ func checkRule(rule string, out plan.Node, want plan.Schema, verify bool) (plan.
 		return nil, fmt.Errorf("optimize: rule %s changed the root schema from %s to %s", rule, want, got)
 	}
 	if verify {
-		full, err := plan.Resolve(plan.Unresolved(resolved))
-		if err != nil {
-			return nil, fmt.Errorf("optimize: verify after rule %s: the plan does not resolve from scratch: %w", rule, err)
-		}
-		if got := full.Schema(); !got.Equal(want) {
-			return nil, fmt.Errorf("optimize: verify after rule %s: re-resolved root schema %s differs from %s", rule, got, want)
-		}
-		if !plan.Equal(full, resolved) {
-			return nil, fmt.Errorf("optimize: verify after rule %s: re-resolution changed the plan", rule)
+		if err := verifyPlan("rule "+rule, resolved, want); err != nil {
+			return nil, err
 		}
 	}
 	return resolved, nil
+}
+
+// verifyPlan re-resolves a resolved plan from scratch (Verify mode) and
+// checks that the result is the same plan with the root schema want; after
+// names the stage checked ("the input", "rule filter_fusion").
+func verifyPlan(after string, resolved plan.Node, want plan.Schema) error {
+	full, err := plan.Resolve(plan.Unresolved(resolved))
+	if err != nil {
+		return fmt.Errorf("optimize: verify after %s: the plan does not resolve from scratch: %w", after, err)
+	}
+	if got := full.Schema(); !got.Equal(want) {
+		return fmt.Errorf("optimize: verify after %s: re-resolved root schema %s differs from %s", after, got, want)
+	}
+	if !plan.Equal(full, resolved) {
+		return fmt.Errorf("optimize: verify after %s: re-resolution changed the plan", after)
+	}
+	return nil
 }

@@ -5,7 +5,13 @@
 //
 //	dfopt run FILE [--no-opt] [--format table|csv|json]
 //	dfopt explain FILE [--raw] [--why] [--format text|dot|json]
+//	dfopt check FILE...
+//	dfopt oracle [-n N] [-seed S] [-workers W] [-shard K/N] [-out DIR]
+//	dfopt bisect FILE
+//	dfopt mutate [-n N] [-seed S] [--markdown]
 //	dfopt legality [--markdown]
+//	dfopt gen-bench [-rows N] [-rowgroup R] -out DIR
+//	dfopt bench FILE... [-n 5] [--no-opt] [--memory] [--flags ...]
 //
 // Every command ends with a one-line summary a script can parse (on stderr
 // when stdout carries machine-readable output). Exit status: 0 success, 1 a

@@ -12,7 +12,7 @@
 // expression text and, relative to the step, path) and computes plan's
 // schema, and it behaves exactly like the equivalent plan node collected by
 // the executor (docs/semantics.md). It imports plan, exec/step,
-// exec/kernel, exec/ops and Arrow, never exec or rules.
+// exec/kernel and Arrow, never exec or rules.
 //
 // What the eager chain does differently from the executor, and what the
 // oracle therefore checks: it has no optimizer and no memo (a repeated

@@ -38,7 +38,8 @@ func (s *Session) scanNode(n *plan.ScanNode, r *runner) (*DataFrame, error) {
 			return nil, s.env.Internal("placeholder %d of %d inputs", src.i, len(r.inputs))
 		}
 		in := r.inputs[src.i]
-		return s.newFrame(in.schema, in.rec.Columns(), in.rec.NumRows())
+		in.rec.Retain()
+		return &DataFrame{s: s, schema: in.schema, rec: in.rec}, nil
 	case *plan.Table:
 		if r.tables == nil {
 			r.tables = step.NewTables()

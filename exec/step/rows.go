@@ -33,6 +33,14 @@ func (e *Env) filterRows(conjuncts []plan.Expr, rec arrow.RecordBatch) (arrow.Re
 // rows in list order, and keeps the surviving rows by composing an index
 // vector (no column is copied).
 func (e *Env) filter(n *plan.FilterNode, in *Frame) (*Frame, error) {
+	if rows, ok, err := e.filterOnBase(n.Predicates, in); ok {
+		if err != nil {
+			return nil, err
+		}
+		return in.keep(n.Schema(), rows), nil
+	} else if err != nil {
+		return nil, err
+	}
 	b, err := e.exprBatch(in, n.Predicates)
 	if err != nil {
 		return nil, err
@@ -50,10 +58,16 @@ func (e *Env) filter(n *plan.FilterNode, in *Frame) (*Frame, error) {
 	if err != nil {
 		return nil, e.Internal("%v", err)
 	}
-	if len(rows) == in.rows {
-		return in.Share(n.Schema()), nil
+	return in.keep(n.Schema(), rows), nil
+}
+
+// keep returns the rows of f a filter selected (ascending), sharing f when
+// it kept them all.
+func (f *Frame) keep(s plan.Schema, rows []int32) *Frame {
+	if len(rows) == f.rows {
+		return f.Share(s)
 	}
-	return in.gather(n.Schema(), rows), nil
+	return f.gather(s, rows)
 }
 
 // project computes one column per expression, each over every input row (a

@@ -20,6 +20,7 @@ func Collect(ctx context.Context, root plan.Node, opts Options) (res *Result, er
 		ctx = context.Background()
 	}
 	env := step.NewEnv(plan.WithCallCounter(ctx), opts.Mem, opts.Extensions, "executor")
+	env.Par = opts.parallel()
 	if err := env.CheckCtx(); err != nil {
 		return nil, err
 	}

@@ -1,7 +1,11 @@
 package exec
 
 import (
+	"runtime"
+
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/exec/ops"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -19,4 +23,25 @@ type Options struct {
 	// never for a node served from the memo or skipped inside a served
 	// subtree. Tests and tools use it to observe sharing.
 	OnEvaluate func(n plan.Node)
+	// Parallelism is the most goroutines one collect uses at once: a node
+	// over many rows splits them into partitions evaluated concurrently
+	// (see the package documentation, "Parallelism"), and a Parquet scan
+	// decodes row groups and columns concurrently. 0 means
+	// runtime.GOMAXPROCS(0); 1 evaluates everything on the calling
+	// goroutine. Results and errors do not depend on it.
+	Parallelism int
+	// PartitionRows is the fewest rows worth a partition of their own
+	// (rounded up to a multiple of 8); 0 means ops.DefaultMinRows. Tests
+	// and the oracle set it small so that even tiny tables split into
+	// several partitions.
+	PartitionRows int
+}
+
+// parallel resolves the options' parallelism.
+func (o Options) parallel() ops.Parallel {
+	w := o.Parallelism
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	return ops.Parallel{Workers: w, MinRows: o.PartitionRows}
 }

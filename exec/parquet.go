@@ -2,9 +2,7 @@ package exec
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -15,12 +13,16 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/exec/step"
 	"github.com/dfopt/dfopt/plan"
 )
 
-// ParquetSource reads a Parquet file through pqarrow. It reads only the
-// columns a scan asks for, and it uses the pushed conjuncts it classifies
+// ParquetSource reads a Parquet file. It decodes only the columns a scan
+// asks for, straight from the column chunks into one contiguous Arrow array
+// per column (row groups and columns in parallel with
+// ScanRequest.Parallelism; see readRowGroups), and it uses the pushed
+// conjuncts it classifies
 // Inexact (simple column-versus-literal comparisons) to skip row groups whose
 // statistics prove that no row can satisfy them. The file's schema is read
 // once, by OpenParquetFile; every scan checks that the file still has it.
@@ -54,7 +56,7 @@ func OpenParquet(name, path string) (plan.Source, error) {
 // int64, float64, string); errors are *plan.Error of kind source_error naming
 // the source and the file.
 func OpenParquetFile(name, path string) (*ParquetSource, error) {
-	rdr, fr, err := openParquet(path, memory.DefaultAllocator, 0)
+	rdr, fr, err := openParquet(path, memory.DefaultAllocator)
 	if err != nil {
 		return nil, step.SourceError(name, err, "cannot open parquet file %q", path)
 	}
@@ -70,12 +72,13 @@ func OpenParquetFile(name, path string) (*ParquetSource, error) {
 	return &ParquetSource{name: name, path: path, schema: ps}, nil
 }
 
-func openParquet(path string, mem memory.Allocator, batch int64) (*file.Reader, *pqarrow.FileReader, error) {
+// openParquet opens the file and pqarrow's view of it (the Arrow schema).
+func openParquet(path string, mem memory.Allocator) (*file.Reader, *pqarrow.FileReader, error) {
 	rdr, err := file.OpenParquetFile(path, false, file.WithReadProps(parquet.NewReaderProperties(mem)))
 	if err != nil {
 		return nil, nil, err
 	}
-	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{BatchSize: batch}, mem)
+	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, mem)
 	if err != nil {
 		rdr.Close()
 		return nil, nil, err
@@ -114,11 +117,6 @@ func (s *ParquetSource) ClassifyPredicates(conjuncts []plan.Expr) []plan.Predica
 	return out
 }
 
-// parquetReadBatch is the batch size of the pqarrow reader: large enough
-// that decoding runs in long loops, small enough that cancellation is
-// noticed between batches.
-const parquetReadBatch = 1 << 16
-
 // Scan reads the requested columns of the row groups that the pushed
 // conjuncts do not rule out. It fails with a clear error when the file is
 // gone, unreadable, or no longer has the schema it had when opened.
@@ -127,16 +125,11 @@ func (s *ParquetSource) Scan(ctx context.Context, req ScanRequest) (array.Record
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	rdr, fr, err := openParquet(s.path, mem, parquetReadBatch)
+	rdr, fr, err := openParquet(s.path, mem)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open parquet file %q: %w", s.path, err)
 	}
-	ok := false
-	defer func() {
-		if !ok {
-			rdr.Close()
-		}
-	}()
+	defer rdr.Close()
 	as, err := fr.Schema()
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %q: cannot read its schema: %w", s.path, err)
@@ -181,16 +174,23 @@ func (s *ParquetSource) Scan(ctx context.Context, req ScanRequest) (array.Record
 		}
 		return rr, nil
 	}
-	// The schema is flat and every column primitive, so a field's leaf
-	// index is its field index.
-	inner, err := fr.GetRecordReader(ctx, idx, groups)
+	cols, err := pqColumns(rdr, s.schema, idx)
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
 	}
-	ok = true
-	r := &parquetReader{ctx: ctx, inner: inner, file: rdr, schema: schema}
-	r.refs.Store(1)
-	return r, nil
+	rec, err := readRowGroups(ctx, rdr, schema, cols, groups, mem, ops.Parallel{Workers: req.Parallelism})
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
+	}
+	rr, err := array.NewRecordReader(schema, []arrow.RecordBatch{rec})
+	rec.Release()
+	if err != nil {
+		return nil, err
+	}
+	return rr, nil
 }
 
 // sameParquetSchema compares the declared schema with the file's by name,
@@ -259,69 +259,4 @@ func (s *ParquetSource) selectRowGroups(rdr *file.Reader, pushed []plan.PushedPr
 		groups = append(groups, g)
 	}
 	return groups, nil
-}
-
-// parquetReader yields the pqarrow batches under the declared schema (no
-// Parquet metadata), checks the context between batches, and closes the
-// file when released.
-type parquetReader struct {
-	refs   atomic.Int64
-	ctx    context.Context
-	inner  pqarrow.RecordReader
-	file   *file.Reader
-	schema *arrow.Schema
-	cur    arrow.RecordBatch
-	err    error
-}
-
-func (r *parquetReader) Schema() *arrow.Schema { return r.schema }
-
-func (r *parquetReader) Next() bool {
-	if r.cur != nil {
-		r.cur.Release()
-		r.cur = nil
-	}
-	if r.err != nil || r.inner == nil {
-		return false
-	}
-	if err := r.ctx.Err(); err != nil {
-		r.err = err
-		return false
-	}
-	if !r.inner.Next() {
-		if err := r.inner.Err(); err != nil && !errors.Is(err, io.EOF) {
-			r.err = err
-		}
-		return false
-	}
-	b := r.inner.RecordBatch()
-	r.cur = array.NewRecordBatch(r.schema, b.Columns(), b.NumRows())
-	return true
-}
-
-func (r *parquetReader) RecordBatch() arrow.RecordBatch { return r.cur }
-
-// Record returns the current batch (the deprecated name of RecordBatch).
-func (r *parquetReader) Record() arrow.RecordBatch { return r.cur }
-
-func (r *parquetReader) Err() error { return r.err }
-
-func (r *parquetReader) Retain() { r.refs.Add(1) }
-
-func (r *parquetReader) Release() {
-	if r.refs.Add(-1) > 0 {
-		return
-	}
-	if r.cur != nil {
-		r.cur.Release()
-		r.cur = nil
-	}
-	if r.inner != nil {
-		r.inner.Release()
-		r.inner = nil
-	}
-	if r.file != nil {
-		r.file.Close()
-		r.file = nil
-	}
 }

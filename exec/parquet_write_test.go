@@ -11,16 +11,16 @@ import (
 )
 
 // writeParquet writes rec to path in row groups of at most groupRows rows,
-// with statistics.
-func writeParquet(tb testing.TB, path string, rec arrow.RecordBatch, groupRows int64) {
+// with statistics (and the writer properties more).
+func writeParquet(tb testing.TB, path string, rec arrow.RecordBatch, groupRows int64, more ...parquet.WriterProperty) {
 	tb.Helper()
 	f, err := os.Create(path)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	defer f.Close()
-	props := parquet.NewWriterProperties(parquet.WithMaxRowGroupLength(groupRows), parquet.WithStats(true),
-		parquet.WithAllocator(memory.DefaultAllocator))
+	props := parquet.NewWriterProperties(append([]parquet.WriterProperty{parquet.WithMaxRowGroupLength(groupRows), parquet.WithStats(true),
+		parquet.WithAllocator(memory.DefaultAllocator)}, more...)...)
 	w, err := pqarrow.NewFileWriter(rec.Schema(), f, props, pqarrow.NewArrowWriterProperties(pqarrow.WithAllocator(memory.DefaultAllocator)))
 	if err != nil {
 		tb.Fatal(err)

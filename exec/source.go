@@ -44,6 +44,10 @@ type ScanRequest struct {
 	Predicates []plan.PushedPredicate
 	// Mem is the allocator every Arrow buffer of the result must come from.
 	Mem memory.Allocator
+	// Parallelism is how many goroutines the source may use to produce the
+	// rows (the collect's Options.Parallelism, resolved); 0 or 1 means one.
+	// The rows and their order must not depend on it.
+	Parallelism int
 }
 
 // ArrowSource is an in-memory source over an Arrow record batch or table,

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -29,6 +30,10 @@ type Env struct {
 	// message starts "Who: " (the oracle recognises such errors as broken
 	// contracts, not outcomes).
 	Who string
+	// Par is how a node may split its rows over goroutines (zero:
+	// sequential). The driver sets it before the first node; the rows,
+	// order, bits and errors of every node are the same whatever it is.
+	Par ops.Parallel
 
 	ev *kernel.Evaluator
 }

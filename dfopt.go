@@ -16,7 +16,6 @@ package dfopt
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/dfopt/dfopt/exec"
 	"github.com/dfopt/dfopt/plan"
@@ -55,13 +54,9 @@ func (lf LazyFrame) WithOptions(opts exec.Options) LazyFrame {
 func (lf LazyFrame) Plan() plan.Node { return lf.root }
 
 // Optimize runs the optimizer and returns the rewritten plan, its counters
-// and its trace.
+// and its trace. A plan that does not resolve gives its *plan.Error.
 func (lf LazyFrame) Optimize() (rules.Result, error) {
-	res, err := rules.Optimize(lf.root, lf.flags)
-	if err != nil {
-		return rules.Result{}, fmt.Errorf("optimize: %w", err)
-	}
-	return res, nil
+	return rules.Optimize(lf.root, lf.flags)
 }
 
 // Explain returns the optimized plan as text with its counters and, with
@@ -78,12 +73,9 @@ func (lf LazyFrame) Explain(why bool) (string, error) {
 // call Release on it. A failed collect returns a *plan.Error (see
 // plan.AsError) naming the error kind and the expression that raised it.
 func (lf LazyFrame) Collect(ctx context.Context) (*exec.Result, error) {
-	res, err := rules.Optimize(lf.root, lf.flags)
+	res, err := lf.Optimize()
 	if err != nil {
-		if _, isPlanError := plan.AsError(err); isPlanError {
-			return nil, err // the plan does not resolve: the same error a collect would give
-		}
-		return nil, fmt.Errorf("optimize: %w", err)
+		return nil, err
 	}
 	return exec.Collect(ctx, res.Plan, lf.opts)
 }

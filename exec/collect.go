@@ -19,8 +19,7 @@ func Collect(ctx context.Context, root plan.Node, opts Options) (res *Result, er
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	env := step.NewEnv(plan.WithCallCounter(ctx), opts.Mem, opts.Extensions, "executor")
-	env.Par = opts.parallel()
+	env := step.NewEnv(plan.WithCallCounter(ctx), opts.Mem, opts.Extensions, "executor").WithParallel(opts.parallel())
 	if err := env.CheckCtx(); err != nil {
 		return nil, err
 	}

@@ -17,6 +17,13 @@
 // chain: Collect gives the context a fresh plan.WithCallCounter once per
 // collect.
 //
+// A filter whose conjuncts read only columns gathered through one index
+// vector (the smaller side of a join, say) from base arrays no longer than
+// the frame is evaluated on the base rows and its answer looked up through
+// the index vector, when every conjunct is deterministic and cannot raise
+// on any row (kernel.CannotRaise): the rows it keeps are the same, and an
+// unreferenced base row cannot make it fail.
+//
 // Row-selecting and row-reordering nodes (filter, sort, limit, slice, join,
 // distinct) do not copy columns: a node's output is a step.Frame whose
 // columns are either compact Arrow arrays or an array plus a composed row
@@ -28,6 +35,41 @@
 // label of the node at fault). The orders within each node are package
 // step's; a sort directly under a limit is computed as a top-k (same rows,
 // same order) unless the memo needs the whole sort.
+//
+// # Parallelism
+//
+// With Options.Parallelism above 1 (the default is GOMAXPROCS) a collect
+// uses several goroutines inside a node, never across nodes: the plan is
+// still walked node at a time, children before parents, and a node still
+// evaluates its expressions one after another, each operator of an
+// expression over all rows before the next operator starts. What runs in
+// parallel is the work of one step over the rows, split into partitions
+// of contiguous rows (Options.PartitionRows; every partition but the last
+// a multiple of 8 rows, so partitions own whole bytes of a bitmap):
+//
+//   - the Parquet scan decodes (row group, column) units concurrently into
+//     their places in one array per column;
+//   - the evaluator's vectorized kernels (arithmetic, comparisons) split
+//     their rows, and a kernel that can fail reports the lowest failing
+//     row over all partitions — the row a sequential loop stops at;
+//   - a filter's selection, every gather through an index vector, and
+//     the composition of index vectors are split by output rows;
+//   - grouping groups each partition, then merges the partitions' groups
+//     in row order; len, count, integer sums (with exact overflow
+//     detection) and min/max merge per-partition partials in partition
+//     order; float sums and means, whose order the semantics fix, stay
+//     sequential;
+//   - a join builds its hash table once and probes partitions of the probe
+//     side concurrently, each writing its pairs at its own offset.
+//
+// Because every expression operator finishes over all rows before the
+// next one starts, the first error is found in the same (expression,
+// operand, row) order as sequentially: the first operator that fails
+// anywhere, at its lowest failing row. UDF calls (and with them the call
+// counter of nd_seq and nd_tick) and extensions run on one goroutine, in
+// row order. Results and errors are therefore identical for every
+// Parallelism and PartitionRows, which the tests and the oracle
+// (dfopt oracle -parallelism 2 -partition-rows 1) check.
 //
 // # The memo (the rule the optimizer's sharedSubplans prediction mirrors)
 //

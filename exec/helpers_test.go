@@ -46,11 +46,30 @@ type want struct {
 	hits    int
 }
 
-// check collects n with a checked allocator and compares the outcome.
+// forcedParallel splits every node of more than 8 rows into 8-row
+// partitions over 3 goroutines.
+var forcedParallel = Options{Parallelism: 3, PartitionRows: 1}
+
+// check collects n with a checked allocator and compares the outcome,
+// sequentially and with forcedParallel.
 func check(t *testing.T, n plan.Node, w want) {
 	t.Helper()
+	seq := checkWith(t, n, w, Options{Parallelism: 1})
+	par := checkWith(t, n, w, forcedParallel)
+	if s, ok := plan.AsError(seq); ok {
+		if p, _ := plan.AsError(par); p == nil || p.Row != s.Row || p.Node != s.Node {
+			t.Fatalf("parallel error %v, sequential %v", par, seq)
+		}
+	}
+}
+
+// checkWith is check under the given options (its Mem is replaced); it
+// returns the collect's error.
+func checkWith(t *testing.T, n plan.Node, w want, opts Options) error {
+	t.Helper()
 	mem := checked(t)
-	res, err := Collect(context.Background(), n, Options{Mem: mem})
+	opts.Mem = mem
+	res, err := Collect(context.Background(), n, opts)
 	if w.errKind != "" {
 		if err == nil {
 			res.Release()
@@ -63,7 +82,7 @@ func check(t *testing.T, n plan.Node, w want) {
 		if pe.Kind != w.errKind || (w.errExpr != "" && pe.Expr != w.errExpr) {
 			t.Fatalf("error %v: kind %s expr %q, want %s %q", err, pe.Kind, pe.Expr, w.errKind, w.errExpr)
 		}
-		return
+		return err
 	}
 	if err != nil {
 		t.Fatalf("collect: %v", err)
@@ -73,6 +92,7 @@ func check(t *testing.T, n plan.Node, w want) {
 	if res.MemoHits != w.hits {
 		t.Errorf("memo hits = %d, want %d", res.MemoHits, w.hits)
 	}
+	return nil
 }
 
 // compare checks names and values bit for bit, and that the Arrow schema of

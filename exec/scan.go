@@ -67,7 +67,7 @@ func (c *collector) scanSource(src Source, name string, columns []string, pushed
 		}
 	}()
 	env := c.env
-	rr, err := src.Scan(env.Ctx, ScanRequest{Columns: columns, Predicates: pushed, Mem: env.Mem, Parallelism: env.Par.Workers})
+	rr, err := src.Scan(env.Ctx, ScanRequest{Columns: columns, Predicates: pushed, Mem: env.Mem, Parallelism: env.Parallel().Workers})
 	if err != nil {
 		return nil, step.SourceFailure(name, err)
 	}

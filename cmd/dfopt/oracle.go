@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dfopt/dfopt/exec"
 	"github.com/dfopt/dfopt/oracle"
 	"github.com/dfopt/dfopt/proptest"
 )
@@ -31,7 +32,7 @@ var isTerminal = func(f *os.File) bool {
 }
 
 func runOracle(env *environment, args []string) int {
-	fs := newFlagSet("oracle", "oracle [-n N] [-seed S] [-workers W] [-shard K/N] [-out DIR] [-rows R] [-twins P] [-fail-unexercised]", env.stderr)
+	fs := newFlagSet("oracle", "oracle [-n N] [-seed S] [-workers W] [-shard K/N] [-out DIR] [-rows R] [-twins P] [-parallelism P] [-partition-rows R] [-fail-unexercised]", env.stderr)
 	n := fs.Int("n", 10000, "number of plans")
 	seed := fs.Int64("seed", 1, "campaign seed (plan i uses proptest.CaseSeed(seed, i))")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers (results do not depend on it)")
@@ -42,6 +43,8 @@ func runOracle(env *environment, args []string) int {
 	failUnexercised := fs.Bool("fail-unexercised", false, "exit 1 when a legality cell outcome was never exercised")
 	maxShrink := fs.Int("max-shrink", 20, "divergence classes to minimize and write")
 	quiet := fs.Bool("quiet", false, "no progress output")
+	parallelism := fs.Int("parallelism", 0, "goroutines one collect of the executor may use (0: GOMAXPROCS; 1: sequential)")
+	partitionRows := fs.Int("partition-rows", 0, "fewest rows per partition of a parallel node (0: the executor's default; 1: 8-row partitions, so small tables split)")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return exitBadArgs
@@ -57,6 +60,9 @@ func runOracle(env *environment, args []string) int {
 		}
 	}
 	c.Config = proptest.Config{MaxRows: *rows, TwinShare: *twins}
+	if *parallelism != 0 || *partitionRows != 0 {
+		c.Executor = oracle.ExecExecutor{Options: exec.Options{Parallelism: *parallelism, PartitionRows: *partitionRows}}
+	}
 	if *maxShrink == 0 {
 		c.MaxShrink = -1
 	}

@@ -149,22 +149,23 @@ func intArith[T integer](x *evalCtx, e *plan.Call, in *input, t plan.Type, va, v
 			early = func(lo, hi int) int { return lo + mulAA(out[lo:hi], a[lo:], b[lo:]) }
 		}
 	}
-	run := func(i int) int {
+	// run computes rows [i, hi) and returns the first failing one, or hi.
+	run := func(i, hi int) int {
 		if acc != nil {
-			return runChecked(out, i, acc, early, inPlace)
+			return runChecked(out[:hi], i, acc, early, inPlace)
 		}
 		// div, mod: the zero-divisor guard is a branch anyway, so the
 		// stopping loop is the fast one.
 		switch {
 		case as:
-			return i + divSA(out[i:], a[0], b[i:], minv, mod)
+			return i + divSA(out[i:hi], a[0], b[i:], minv, mod)
 		case bs:
-			return i + divAS(out[i:], a[i:], b[0], minv, mod)
+			return i + divAS(out[i:hi], a[i:], b[0], minv, mod)
 		default:
-			return i + divAA(out[i:], a[i:], b[i:], minv, mod)
+			return i + divAA(out[i:hi], a[i:], b[i:], minv, mod)
 		}
 	}
-	for i := run(0); i < n; i = run(i + 1) {
+	operands := func(i int) (int, int) {
 		ia, ib := i, i
 		if as {
 			ia = 0
@@ -172,15 +173,27 @@ func intArith[T integer](x *evalCtx, e *plan.Call, in *input, t plan.Type, va, v
 		if bs {
 			ib = 0
 		}
-		if va.isValid(ia) && vb.isValid(ib) {
-			kind, msg := intFailure(e.Fn, t, a[ia], b[ib])
-			buf.Release()
-			if valid != nil {
-				valid.Release()
+		return ia, ib
+	}
+	// Partitions stop at their first valid failing row: the lowest over
+	// all of them is the row a sequential run fails at.
+	i := x.firstStop(n, func(lo, hi int) int {
+		for i := run(lo, hi); i < hi; i = run(i+1, hi) {
+			if ia, ib := operands(i); va.isValid(ia) && vb.isValid(ib) {
+				return i
 			}
-			return datum{}, x.fail(kind, e, in, i, msg, nil)
+			out[i] = 0 // a null row: its value is unspecified
 		}
-		out[i] = 0 // a null row: its value is unspecified
+		return -1
+	})
+	if i >= 0 {
+		ia, ib := operands(i)
+		kind, msg := intFailure(e.Fn, t, a[ia], b[ib])
+		buf.Release()
+		if valid != nil {
+			valid.Release()
+		}
+		return datum{}, x.fail(kind, e, in, i, msg, nil)
 	}
 	return freshDatum(t, makeArray(t, n, nulls, valid, buf)), nil
 }
@@ -539,25 +552,28 @@ func divSA[T integer](out []T, s T, b []T, minv T, mod bool) int {
 func floatArith(x *evalCtx, e *plan.Call, in *input, va, vb *view, valid *memory.Buffer, nulls int, buf *memory.Buffer, out []float64) datum {
 	n := in.n
 	a, b := va.f64, vb.f64
-	switch {
-	case e.Fn == plan.FuncMod:
-		for i := range out {
-			ia, ib := i, i
-			if va.scalar {
-				ia = 0
+	x.rows(n, func(lo, hi int) {
+		o := out[lo:hi]
+		switch {
+		case e.Fn == plan.FuncMod:
+			for i := lo; i < hi; i++ {
+				ia, ib := i, i
+				if va.scalar {
+					ia = 0
+				}
+				if vb.scalar {
+					ib = 0
+				}
+				out[i] = math.Mod(a[ia], b[ib])
 			}
-			if vb.scalar {
-				ib = 0
-			}
-			out[i] = math.Mod(a[ia], b[ib])
+		case va.scalar:
+			floatSA(e.Fn, o, a[0], b[lo:])
+		case vb.scalar:
+			floatAS(e.Fn, o, a[lo:], b[0])
+		default:
+			floatAA(e.Fn, o, a[lo:], b[lo:])
 		}
-	case va.scalar:
-		floatSA(e.Fn, out, a[0], b)
-	case vb.scalar:
-		floatAS(e.Fn, out, a, b[0])
-	default:
-		floatAA(e.Fn, out, a, b)
-	}
+	})
 	return freshDatum(plan.Float64, makeArray(plan.Float64, n, nulls, valid, buf))
 }
 

@@ -45,19 +45,34 @@ func (x *evalCtx) compare(e *plan.Call, a0, b0 datum) (datum, error) {
 	n := va.n
 	valid, nulls := andValidity(x.mem, n, &va, &vb)
 	buf, out := newBitmap(x.mem, n)
-	switch t {
-	case plan.Int32:
-		cmpNum(op, out, va.i32[:n], vb.i32, vb.scalar)
-	case plan.Int64:
-		cmpNum(op, out, va.i64[:n], vb.i64, vb.scalar)
-	case plan.Float64:
-		cmpNum(op, out, va.f64[:n], vb.f64, vb.scalar)
-	case plan.String:
-		cmpStr(op, out, &va, &vb, n)
-	case plan.Bool:
+	if t == plan.Bool {
 		cmpBool(op, out, &va, &vb, n)
+	} else {
+		// Partitions own whole bytes of out (their rows are multiples of 8).
+		x.rows(n, func(lo, hi int) {
+			o := out[lo>>3:]
+			switch t {
+			case plan.Int32:
+				cmpNum(op, o, va.i32[lo:hi], rest(vb.i32, lo, vb.scalar), vb.scalar)
+			case plan.Int64:
+				cmpNum(op, o, va.i64[lo:hi], rest(vb.i64, lo, vb.scalar), vb.scalar)
+			case plan.Float64:
+				cmpNum(op, o, va.f64[lo:hi], rest(vb.f64, lo, vb.scalar), vb.scalar)
+			case plan.String:
+				cmpStr(op, out, &va, &vb, lo, hi)
+			}
+		})
 	}
 	return arrayDatum(plan.Bool, makeArray(plan.Bool, n, nulls, valid, buf)), nil
+}
+
+// rest is the values of an operand from row lo on (a scalar's one value
+// stays as it is).
+func rest[T any](vals []T, lo int, scalar bool) []T {
+	if scalar {
+		return vals
+	}
+	return vals[lo:]
 }
 
 // flipCmp returns the operator that gives the same answer with the operands
@@ -184,20 +199,34 @@ var cmpTable = map[plan.Func][3]bool{
 	plan.FuncGe: {false, true, true},
 }
 
-// cmpStr compares strings by bytes (Go's string order), reading both sides
-// straight from the offsets and data buffers.
-func cmpStr(op plan.Func, out []byte, va, vb *view, n int) {
+// cmpStr compares rows [from, to) of strings by bytes (Go's string order),
+// reading both sides straight from the offsets and data buffers, into out
+// (the whole result bitmap; from is a multiple of 8). Equality tests use
+// ==, which compares lengths before bytes.
+func cmpStr(op plan.Func, out []byte, va, vb *view, from, to int) {
 	tbl := cmpTable[op]
+	eq := op == plan.FuncEq || op == plan.FuncNe
+	ne := op == plan.FuncNe
 	var scratch [block]bool
-	for lo := 0; lo < n; lo += block {
-		hi := min(lo+block, n)
+	for lo := from; lo < to; lo += block {
+		hi := min(lo+block, to)
 		t := scratch[:hi-lo]
-		if vb.scalar {
+		switch {
+		case eq && vb.scalar:
+			s := vb.str(0)
+			for i := range t {
+				t[i] = (va.str(lo+i) == s) != ne
+			}
+		case eq:
+			for i := range t {
+				t[i] = (va.str(lo+i) == vb.str(lo+i)) != ne
+			}
+		case vb.scalar:
 			s := vb.str(0)
 			for i := range t {
 				t[i] = tbl[strings.Compare(va.str(lo+i), s)+1]
 			}
-		} else {
+		default:
 			for i := range t {
 				t[i] = tbl[strings.Compare(va.str(lo+i), vb.str(lo+i))+1]
 			}

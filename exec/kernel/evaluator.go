@@ -22,6 +22,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/internal/par"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -32,6 +33,13 @@ import (
 // no other state and may be shared between goroutines.
 type Evaluator struct {
 	Mem memory.Allocator
+	// Par lets the vectorized kernels (arithmetic, comparisons, numeric
+	// promotion) split their rows over goroutines. Each kernel still
+	// computes one node of the expression over all rows before the next
+	// node starts, and a kernel that can fail reports its first failing
+	// row over all partitions, so results and errors do not depend on it.
+	// UDF calls always run on the calling goroutine, in row order.
+	Par par.Parallel
 }
 
 // evalCtx is the state of one Eval or EvalPredicate call.
@@ -40,6 +48,7 @@ type evalCtx struct {
 	mem       memory.Allocator
 	schema    plan.Schema // the batch columns the expressions read
 	rowOffset int64
+	par       par.Parallel
 }
 
 // Eval evaluates e over every row of batch and returns an array of
@@ -153,7 +162,28 @@ func (ev *Evaluator) begin(ctx context.Context, es []plan.Expr, batch arrow.Reco
 	if err != nil {
 		return nil, &plan.Error{Kind: plan.InvalidPlan, Row: -1, Msg: fmt.Sprintf("evaluate: %v", err)}
 	}
-	return &evalCtx{ctx: ctx, mem: mem, schema: schema, rowOffset: rowOffset}, nil
+	return &evalCtx{ctx: ctx, mem: mem, schema: schema, rowOffset: rowOffset, par: ev.Par}, nil
+}
+
+// rows runs fn over the rows [0, n) in partitions, concurrently when the
+// evaluator's Parallel splits n. Partitions own whole bytes of a bitmap
+// (par.Split). A panic in a partition is raised again here, where Eval's
+// recovery turns it into an internal error.
+func (x *evalCtx) rows(n int, fn func(lo, hi int)) {
+	if err := x.par.For(n, fn); err != nil {
+		panic(err)
+	}
+}
+
+// firstStop runs a stopping kernel over the rows [0, n) like rows: fn
+// returns the first row of its partition it stopped at, or -1; firstStop
+// returns the lowest such row, which is where a sequential run stops.
+func (x *evalCtx) firstStop(n int, fn func(lo, hi int) int) int {
+	i, err := x.par.First(n, fn)
+	if err != nil {
+		panic(err)
+	}
+	return i
 }
 
 // recoverInternal turns a panic escaping the evaluator (a bug, never an

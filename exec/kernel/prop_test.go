@@ -14,6 +14,7 @@ import (
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"
 
+	"github.com/dfopt/dfopt/exec/internal/par"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -379,7 +380,18 @@ func compareWithRef(mem memory.Allocator, c propCase, rec arrow.RecordBatch, dat
 	}
 	env := &refEnv{ctx: plan.WithCallCounter(context.Background()), cols: data, schema: propSchema, offset: c.Offset}
 	want, werr := refEval(env, c.Expr, rows)
-	ev := &Evaluator{Mem: mem}
+	// Sequential, and with every kernel split into partitions of 8 rows
+	// over 3 goroutines: both must be the reference, errors included.
+	for _, ev := range []*Evaluator{{Mem: mem}, {Mem: mem, Par: par.Parallel{Workers: 3, MinRows: 1}}} {
+		if msg := compareEvaluator(ev, c, rec, want, werr, where); msg != "" {
+			return fmt.Sprintf("%s (parallel %+v)", msg, ev.Par)
+		}
+	}
+	return ""
+}
+
+// compareEvaluator compares one evaluator's outcome with the reference's.
+func compareEvaluator(ev *Evaluator, c propCase, rec arrow.RecordBatch, want []plan.Value, werr *refErr, where string) string {
 	out, err := ev.Eval(plan.WithCallCounter(context.Background()), c.Expr, rec, c.Offset)
 	if werr != nil || err != nil {
 		pe, _ := plan.AsError(err)

@@ -42,20 +42,37 @@ import (
 // exprText is the canonical text of the aggregate expression, named by
 // errors.
 func Aggregate(mem memory.Allocator, fn plan.Func, exprText string, arg arrow.Array, ids []int32, groups int) (arrow.Array, error) {
-	if err := checkIDs(ids, groups); err != nil {
-		return nil, fmt.Errorf("aggregate %s: %w", exprText, err)
+	if err := checkAggregate(fn, exprText, arg, ids, groups, Parallel{}); err != nil {
+		return nil, err
+	}
+	return aggregate(mem, fn, exprText, arg, ids, groups)
+}
+
+// checkAggregate validates Aggregate's arguments (the ids split over
+// goroutines as p says).
+func checkAggregate(fn plan.Func, exprText string, arg arrow.Array, ids []int32, groups int, p Parallel) error {
+	if err := checkIDs(ids, groups, p); err != nil {
+		return fmt.Errorf("aggregate %s: %w", exprText, err)
 	}
 	if fn == plan.FuncLen {
-		return aggLen(mem, ids, groups), nil
+		return nil
 	}
 	if !fn.IsAggregate() {
-		return nil, fmt.Errorf("aggregate %s: %s is not an aggregate function", exprText, fn)
+		return fmt.Errorf("aggregate %s: %s is not an aggregate function", exprText, fn)
 	}
 	if arg == nil {
-		return nil, fmt.Errorf("aggregate %s: %s needs an argument", exprText, fn)
+		return fmt.Errorf("aggregate %s: %s needs an argument", exprText, fn)
 	}
 	if arg.Len() != len(ids) {
-		return nil, fmt.Errorf("aggregate %s: argument has %d rows, ids %d", exprText, arg.Len(), len(ids))
+		return fmt.Errorf("aggregate %s: argument has %d rows, ids %d", exprText, arg.Len(), len(ids))
+	}
+	return nil
+}
+
+// aggregate is Aggregate over checked arguments.
+func aggregate(mem memory.Allocator, fn plan.Func, exprText string, arg arrow.Array, ids []int32, groups int) (arrow.Array, error) {
+	if fn == plan.FuncLen {
+		return aggLen(mem, ids, groups), nil
 	}
 	var out arrow.Array
 	var err error
@@ -84,18 +101,27 @@ func Aggregate(mem memory.Allocator, fn plan.Func, exprText string, arg arrow.Ar
 	return out, nil
 }
 
-// checkIDs rejects group ids outside [0, groups).
-func checkIDs(ids []int32, groups int) error {
+// checkIDs rejects group ids outside [0, groups) (the first such row).
+func checkIDs(ids []int32, groups int, p Parallel) error {
 	if groups < 0 || groups > maxRows {
 		return fmt.Errorf("bad group count %d", groups)
 	}
 	if err := checkRows(len(ids)); err != nil {
 		return err
 	}
-	for i, g := range ids {
-		if uint32(g) >= uint32(groups) {
-			return fmt.Errorf("row %d has group id %d, want [0, %d)", i, g, groups)
+	i, err := p.First(len(ids), func(lo, hi int) int {
+		for i, g := range ids[lo:hi] {
+			if uint32(g) >= uint32(groups) {
+				return lo + i
+			}
 		}
+		return -1
+	})
+	if err != nil {
+		return err
+	}
+	if i >= 0 {
+		return fmt.Errorf("row %d has group id %d, want [0, %d)", i, ids[i], groups)
 	}
 	return nil
 }

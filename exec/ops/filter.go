@@ -20,16 +20,17 @@ import (
 // the rows a filter with these conjuncts keeps. Each mask must be a boolean
 // array of exactly rows rows. With no masks every row is selected.
 func SelectTrue(rows int, masks ...arrow.Array) ([]int32, error) {
+	return SelectTrueParallel(Parallel{}, rows, masks...)
+}
+
+// SelectTrueParallel is SelectTrue with the rows split over goroutines as
+// p says: each partition ANDs and counts its own rows, then writes its
+// selected rows at its place in the one result.
+func SelectTrueParallel(p Parallel, rows int, masks ...arrow.Array) ([]int32, error) {
 	if err := checkRows(rows); err != nil {
 		return nil, fmt.Errorf("filter: %w", err)
 	}
-	words := make([]uint64, (rows+63)/64)
-	for i := range words {
-		words[i] = ^uint64(0)
-	}
-	if r := rows % 64; r != 0 {
-		words[len(words)-1] = 1<<r - 1
-	}
+	bools := make([]*array.Boolean, len(masks))
 	for k, m := range masks {
 		b, ok := m.(*array.Boolean)
 		if !ok {
@@ -38,23 +39,52 @@ func SelectTrue(rows int, masks ...arrow.Array) ([]int32, error) {
 		if b.Len() != rows {
 			return nil, fmt.Errorf("filter: conjunct %d has %d rows, want %d", k, b.Len(), rows)
 		}
-		vbits, off := boolParts(b)
-		andBits(words, vbits, off, rows)
-		if b.NullN() > 0 {
-			andBits(words, b.NullBitmapBytes(), off, rows)
-		}
+		bools[k] = b
 	}
-	n := 0
-	for _, w := range words {
-		n += bits.OnesCount64(w)
-	}
-	out := make([]int32, 0, n)
-	for wi, w := range words {
-		base := int32(wi * 64)
-		for w != 0 {
-			out = append(out, base+int32(bits.TrailingZeros64(w)))
-			w &= w - 1
+	parts := p.Split(rows)
+	words := make([][]uint64, len(parts))
+	counts := make([]int, len(parts)+1)
+	if err := p.Run(len(parts), func(k int) {
+		lo, n := parts[k].Lo, parts[k].Len()
+		w := make([]uint64, (n+63)/64)
+		for i := range w {
+			w[i] = ^uint64(0)
 		}
+		if r := n % 64; r != 0 {
+			w[len(w)-1] = 1<<r - 1
+		}
+		for _, b := range bools {
+			vbits, off := boolParts(b)
+			andBits(w, vbits, off+lo, n)
+			if b.NullN() > 0 {
+				andBits(w, b.NullBitmapBytes(), off+lo, n)
+			}
+		}
+		c := 0
+		for _, x := range w {
+			c += bits.OnesCount64(x)
+		}
+		words[k], counts[k+1] = w, c
+	}); err != nil {
+		return nil, err
+	}
+	for k := range parts {
+		counts[k+1] += counts[k]
+	}
+	out := make([]int32, counts[len(parts)])
+	if err := p.Run(len(parts), func(k int) {
+		o := out[counts[k]:counts[k+1]]
+		j := 0
+		for wi, w := range words[k] {
+			base := int32(parts[k].Lo + wi*64)
+			for w != 0 {
+				o[j] = base + int32(bits.TrailingZeros64(w))
+				j++
+				w &= w - 1
+			}
+		}
+	}); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -27,16 +27,7 @@ func GroupIDs(keys []arrow.Array) (ids []int32, firstRows []int32, err error) {
 	}
 	// Ids are in first-appearance order, so group g's first row is where
 	// the running maximum id first reaches g.
-	firstRows = make([]int32, 0, groups)
-	for i, g := range ids {
-		if int(g) == len(firstRows) {
-			firstRows = append(firstRows, int32(i))
-			if len(firstRows) == groups {
-				break
-			}
-		}
-	}
-	return ids, firstRows, nil
+	return ids, firstRowsOf(ids, groups), nil
 }
 
 // OneGroup returns the group ids of a keyless aggregate or an over() with no

@@ -32,6 +32,16 @@ import (
 // (int32 with int64 as int64, an integer with float64 as float64), and a
 // null key matches nothing. A cross join has no keys: use CrossIndices.
 func JoinIndices(kind plan.JoinKind, left, right []arrow.Array) (li, ri []int32, err error) {
+	return JoinIndicesParallel(kind, left, right, Parallel{})
+}
+
+// JoinIndicesParallel is JoinIndices with the probe split over goroutines
+// as p says: the build side's dictionary is built once, then partitions of
+// the probe rows look their keys up and, for inner, left, semi and anti
+// joins, emit their pairs at their place in the one output (each
+// partition counts its output rows first). The pairs are JoinIndices's
+// exactly.
+func JoinIndicesParallel(kind plan.JoinKind, left, right []arrow.Array, p Parallel) (li, ri []int32, err error) {
 	if kind == plan.CrossJoin {
 		return nil, nil, fmt.Errorf("join: a cross join has no keys; use CrossIndices")
 	}
@@ -50,25 +60,29 @@ func JoinIndices(kind plan.JoinKind, left, right []arrow.Array) (li, ri []int32,
 	switch kind {
 	case plan.RightJoin:
 		// Mirror: build on the left, probe the right in order.
-		g, err := joinIDs(right, left, rids, lids)
+		g, err := joinIDs(right, left, rids, lids, p)
 		if err != nil {
 			return nil, nil, fmt.Errorf("join: %w", err)
 		}
-		pr, pl, err := probe(rids, lids, g, true, false)
+		pr, pl, err := probe(rids, lids, g, true, false, p)
 		if err != nil {
 			return nil, nil, fmt.Errorf("join: %w", err)
 		}
 		return pl, pr, nil
 	case plan.InnerJoin, plan.LeftJoin, plan.FullJoin, plan.SemiJoin, plan.AntiJoin:
-		g, err := joinIDs(left, right, lids, rids)
+		g, err := joinIDs(left, right, lids, rids, p)
 		if err != nil {
 			return nil, nil, fmt.Errorf("join: %w", err)
 		}
 		switch kind {
 		case plan.SemiJoin, plan.AntiJoin:
-			return semiAnti(lids, kind == plan.SemiJoin), nil, nil
+			out, err := semiAnti(lids, kind == plan.SemiJoin, p)
+			if err != nil {
+				return nil, nil, fmt.Errorf("join: %w", err)
+			}
+			return out, nil, nil
 		}
-		li, ri, err := probe(lids, rids, g, kind != plan.InnerJoin, kind == plan.FullJoin)
+		li, ri, err := probe(lids, rids, g, kind != plan.InnerJoin, kind == plan.FullJoin, p)
 		if err != nil {
 			return nil, nil, fmt.Errorf("join: %w", err)
 		}
@@ -101,7 +115,10 @@ func CrossIndices(leftRows, rightRows int) (li, ri []int32, err error) {
 // joinIDs encodes the build keys to dense ids (nulls -1) and looks the probe
 // keys up in the same id space (-1 for a null or absent key). It returns
 // the number of build ids. Multi-column keys fold pairwise as in grouping.
-func joinIDs(probeKeys, buildKeys []arrow.Array, pids, bids []int32) (int, error) {
+func joinIDs(probeKeys, buildKeys []arrow.Array, pids, bids []int32, p Parallel) (int, error) {
+	lookup := func(d colDict, c *keyCol, ids []int32) error {
+		return p.For(c.n, func(lo, hi int) { d.lookup(c, ids, lo, hi) })
+	}
 	var pcol, bcol []int32
 	groups := 0
 	for k := range buildKeys {
@@ -119,7 +136,9 @@ func joinIDs(probeKeys, buildKeys []arrow.Array, pids, bids []int32) (int, error
 		}
 		if k == 0 {
 			g, d := encode(bc, false, bids)
-			d.lookup(pc, pids)
+			if err := lookup(d, pc, pids); err != nil {
+				return 0, err
+			}
 			groups = g
 			continue
 		}
@@ -127,32 +146,61 @@ func joinIDs(probeKeys, buildKeys []arrow.Array, pids, bids []int32) (int, error
 			pcol, bcol = make([]int32, len(pids)), make([]int32, len(bids))
 		}
 		g, d := encode(bc, false, bcol)
-		d.lookup(pc, pcol)
+		if err := lookup(d, pc, pcol); err != nil {
+			return 0, err
+		}
 		bw, bv := pairWords(bids, bcol, g)
 		pw, pv := pairWords(pids, pcol, g)
 		g2, d2 := encodeWords(bw, bv, false, bids)
-		d2.lookupWords(pw, pv, pids)
+		if err := lookup(d2, &keyCol{dom: domInt, words: pw, valid: pv, n: len(pw)}, pids); err != nil {
+			return 0, err
+		}
 		groups = g2
 	}
 	return groups, nil
 }
 
-// semiAnti returns the probe rows with (semi) or without (anti) a match.
-func semiAnti(pids []int32, semi bool) []int32 {
-	out := make([]int32, 0)
-	for i, g := range pids {
-		if (g >= 0) == semi {
-			out = append(out, int32(i))
+// semiAnti returns the probe rows with (semi) or without (anti) a match,
+// each partition of the probe rows counting, then writing, its own.
+func semiAnti(pids []int32, semi bool, p Parallel) ([]int32, error) {
+	parts := p.Split(len(pids))
+	starts := make([]int, len(parts)+1)
+	if err := p.Run(len(parts), func(k int) {
+		c := 0
+		for _, g := range pids[parts[k].Lo:parts[k].Hi] {
+			if (g >= 0) == semi {
+				c++
+			}
 		}
+		starts[k+1] = c
+	}); err != nil {
+		return nil, err
 	}
-	return out
+	for k := range parts {
+		starts[k+1] += starts[k]
+	}
+	out := make([]int32, starts[len(parts)])
+	if err := p.Run(len(parts), func(k int) {
+		j := starts[k]
+		for i := parts[k].Lo; i < parts[k].Hi; i++ {
+			if (pids[i] >= 0) == semi {
+				out[j] = int32(i)
+				j++
+			}
+		}
+	}); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // probe emits, for each probe row in order, its build matches in build row
 // order; with outer, a probe row without a match appears once paired with
 // -1; with trailing, the build rows no probe row matched follow, paired
-// with -1, in build order.
-func probe(pids, bids []int32, groups int, outer, trailing bool) (pout, bout []int32, err error) {
+// with -1, in build order. Without trailing the probe rows are split over
+// goroutines as p says: each partition counts its output rows, then
+// writes its pairs at its place.
+func probe(pids, bids []int32, groups int, outer, trailing bool, p Parallel) (pout, bout []int32, err error) {
 	// Ids are shifted by one below so that -1 (no match) indexes slot 0 and
 	// the hot loops need no branch on it. cnt1[g+1] is the number of output
 	// rows a probe row of id g yields; cnt1[0] is what an unmatched one does.
@@ -171,10 +219,24 @@ func probe(pids, bids []int32, groups int, outer, trailing bool) (pout, bout []i
 			break
 		}
 	}
-	total := int64(0)
-	for _, g := range pids {
-		total += int64(cnt1[g+1])
+	parts := []Range{{Lo: 0, Hi: len(pids)}}
+	if !trailing {
+		parts = p.Split(len(pids))
 	}
+	starts := make([]int64, len(parts)+1)
+	if err := p.Run(len(parts), func(k int) {
+		t := int64(0)
+		for _, g := range pids[parts[k].Lo:parts[k].Hi] {
+			t += int64(cnt1[g+1])
+		}
+		starts[k+1] = t
+	}); err != nil {
+		return nil, nil, err
+	}
+	for k := range parts {
+		starts[k+1] += starts[k]
+	}
+	total := starts[len(parts)]
 	var matched []bool
 	if trailing {
 		hit := make([]bool, groups+1)
@@ -195,10 +257,11 @@ func probe(pids, bids []int32, groups int, outer, trailing bool) (pout, bout []i
 	// One spare slot lets the unique-key loop write before it knows whether
 	// the row is kept.
 	pout, bout = make([]int32, total+1), make([]int32, total+1)
-	j := 0
+	var fill func(k int)
 	if unique {
-		// Every build key occurs once (a dimension table): one branch-free
-		// step per probe row.
+		// Every build key occurs once (a dimension table): one step per
+		// probe row, branch-free when one partition owns the whole output
+		// (a write past a partition's end would land in the next one's).
 		row1 := make([]int32, groups+1)
 		row1[0] = -1
 		for r, g := range bids {
@@ -206,9 +269,21 @@ func probe(pids, bids []int32, groups int, outer, trailing bool) (pout, bout []i
 				row1[g+1] = int32(r)
 			}
 		}
-		for p, g := range pids {
-			pout[j], bout[j] = int32(p), row1[g+1]
-			j += int(cnt1[g+1])
+		fill = func(k int) {
+			j := int(starts[k])
+			if len(parts) == 1 {
+				for q, g := range pids {
+					pout[j], bout[j] = int32(q), row1[g+1]
+					j += int(cnt1[g+1])
+				}
+				return
+			}
+			for q := parts[k].Lo; q < parts[k].Hi; q++ {
+				if g := pids[q]; cnt1[g+1] != 0 {
+					pout[j], bout[j] = int32(q), row1[g+1]
+					j++
+				}
+			}
 		}
 	} else {
 		// start[g] .. start[g+1] indexes rows, the build rows of id g in
@@ -218,26 +293,33 @@ func probe(pids, bids []int32, groups int, outer, trailing bool) (pout, bout []i
 			start[g+1] = start[g] + cnt1[g+1]
 		}
 		rows := make([]int32, start[groups])
-		fill := make([]int32, groups)
-		copy(fill, start[:groups])
+		next := make([]int32, groups)
+		copy(next, start[:groups])
 		for r, g := range bids {
 			if g >= 0 {
-				rows[fill[g]] = int32(r)
-				fill[g]++
+				rows[next[g]] = int32(r)
+				next[g]++
 			}
 		}
-		for p, g := range pids {
-			if g >= 0 {
-				for _, r := range rows[start[g]:start[g+1]] {
-					pout[j], bout[j] = int32(p), r
+		fill = func(k int) {
+			j := int(starts[k])
+			for q := parts[k].Lo; q < parts[k].Hi; q++ {
+				if g := pids[q]; g >= 0 {
+					for _, r := range rows[start[g]:start[g+1]] {
+						pout[j], bout[j] = int32(q), r
+						j++
+					}
+				} else if outer {
+					pout[j], bout[j] = int32(q), -1
 					j++
 				}
-			} else if outer {
-				pout[j], bout[j] = int32(p), -1
-				j++
 			}
 		}
 	}
+	if err := p.Run(len(parts), fill); err != nil {
+		return nil, nil, err
+	}
+	j := int(starts[len(parts)])
 	for r, m := range matched {
 		if !m {
 			pout[j], bout[j] = -1, int32(r)

@@ -150,9 +150,11 @@ func newKeyCol(a arrow.Array, dom domain) (*keyCol, error) {
 
 // colDict looks up the ids a column's values were given by encode.
 type colDict interface {
-	// lookup sets ids[i] to the id of row i of c, or -1 when row i is null
-	// or its value was never encoded. c must be in the encoded domain.
-	lookup(c *keyCol, ids []int32)
+	// lookup sets ids[i] to the id of row i of c, for the rows [lo, hi),
+	// or -1 when row i is null or its value was never encoded. c must be
+	// in the encoded domain. A dictionary is read-only once built, so
+	// lookups of disjoint ranges may run concurrently.
+	lookup(c *keyCol, ids []int32, lo, hi int)
 }
 
 // encode assigns each row of c the id of its value, ids dense in
@@ -179,8 +181,8 @@ type wordDict struct {
 }
 
 // lookup implements colDict.
-func (d *wordDict) lookup(c *keyCol, ids []int32) {
-	d.lookupWords(c.words[:c.n], c.valid, ids)
+func (d *wordDict) lookup(c *keyCol, ids []int32, lo, hi int) {
+	d.lookupWords(c.words[lo:hi], validity{bits: c.valid.bits, off: c.valid.off + lo}, ids[lo:hi])
 }
 
 // lookupWords sets ids[i] to the id of words[i], or -1 when null or absent.
@@ -395,9 +397,9 @@ func (d *strDict) growFor(keys int) {
 }
 
 // lookup implements colDict.
-func (d *strDict) lookup(c *keyCol, ids []int32) {
+func (d *strDict) lookup(c *keyCol, ids []int32, lo, hi int) {
 	offs, data := stringParts(c.strs)
-	for i := 0; i < c.n; i++ {
+	for i := lo; i < hi; i++ {
 		if !c.valid.valid(i) {
 			ids[i] = -1
 			continue

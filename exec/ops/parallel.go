@@ -1,112 +1,18 @@
 package ops
 
-import (
-	"fmt"
-	"runtime/debug"
-	"sync"
-	"sync/atomic"
-)
+import "github.com/dfopt/dfopt/exec/internal/par"
 
-// Parallel says how an operator may split its rows over goroutines. Its
-// zero value (and any Workers <= 1) is sequential. The partitioning changes
-// how work is scheduled, never a result: every parallel kernel here returns
-// the rows, order, bits and errors of its sequential form, whatever Workers
-// and MinRows are.
-type Parallel struct {
-	// Workers is the most goroutines an operator uses at once.
-	Workers int
-	// MinRows is the fewest rows worth a partition of their own (rounded
-	// up to a multiple of 8; 0 means DefaultMinRows). Tests set it tiny so
-	// that small tables split into several partitions.
-	MinRows int
-}
+// Parallel says how an operator may split its rows over goroutines: at
+// most Workers at once, partitions of at least MinRows rows (0:
+// DefaultMinRows). Its zero value (and any Workers <= 1) is sequential.
+// The partitioning changes how work is scheduled, never a result: every
+// parallel kernel returns the rows, order, bits and errors of its
+// sequential form, whatever Workers and MinRows are.
+type Parallel = par.Parallel
+
+// Range is a half-open range of rows [Lo, Hi).
+type Range = par.Range
 
 // DefaultMinRows is Parallel.MinRows when it is 0: below this many rows a
 // partition costs more to schedule than it saves.
-const DefaultMinRows = 1 << 15
-
-// partsPerWorker is how many partitions a worker gets on large inputs, so
-// that one slow partition does not leave the other workers idle.
-const partsPerWorker = 4
-
-// Range is a half-open range of rows [Lo, Hi).
-type Range struct{ Lo, Hi int }
-
-// Len is the number of rows in r.
-func (r Range) Len() int { return r.Hi - r.Lo }
-
-// On reports whether p splits anything at all.
-func (p Parallel) On() bool { return p.Workers > 1 }
-
-// Split cuts n rows into contiguous partitions in row order. Every
-// partition but the last holds a multiple of 8 rows, so partitions own
-// whole bytes of a bitmap. Sequential (or small) inputs are one partition.
-func (p Parallel) Split(n int) []Range {
-	minRows := p.MinRows
-	if minRows <= 0 {
-		minRows = DefaultMinRows
-	}
-	if !p.On() || n < 2*minRows {
-		return []Range{{0, n}}
-	}
-	chunk := max(minRows, (n+partsPerWorker*p.Workers-1)/(partsPerWorker*p.Workers))
-	chunk = (chunk + 7) &^ 7
-	out := make([]Range, 0, (n+chunk-1)/chunk)
-	for lo := 0; lo < n; lo += chunk {
-		out = append(out, Range{lo, min(lo+chunk, n)})
-	}
-	return out
-}
-
-// Run calls fn(i) once for every i in [0, k), on at most Workers
-// goroutines (the caller's among them), and returns when every call has
-// returned: no goroutine outlives it. Calls start in index order. A panic
-// in a call is recovered and returned as an error (the lowest index's),
-// after every other call has finished.
-func (p Parallel) Run(k int, fn func(i int)) error {
-	if k <= 0 {
-		return nil
-	}
-	panics := make([]error, k)
-	call := func(i int) {
-		defer func() {
-			if r := recover(); r != nil {
-				panics[i] = fmt.Errorf("panic in partition %d: %v\n%s", i, r, debug.Stack())
-			}
-		}()
-		fn(i)
-	}
-	workers := min(max(p.Workers, 1), k)
-	if workers == 1 {
-		for i := 0; i < k; i++ {
-			call(i)
-		}
-	} else {
-		var next atomic.Int64
-		work := func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= k {
-					return
-				}
-				call(i)
-			}
-		}
-		var wg sync.WaitGroup
-		for w := 1; w < workers; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				work()
-			}()
-		}
-		work()
-		wg.Wait()
-	}
-	for _, err := range panics {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
+const DefaultMinRows = par.DefaultMinRows

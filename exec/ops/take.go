@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -19,6 +20,14 @@ import (
 // empty group's first value). Any other index outside [0, arr.Len()) is an
 // error. The result has arr's type and is allocated from mem.
 func Take(mem memory.Allocator, arr arrow.Array, idx []int32) (arrow.Array, error) {
+	return TakeParallel(mem, arr, idx, Parallel{})
+}
+
+// TakeParallel is Take with the output rows split over goroutines as p
+// says. Each partition writes its own rows of the result (partitions own
+// whole bytes of a bitmap); the result and the error (the first bad index
+// in row order) are Take's.
+func TakeParallel(mem memory.Allocator, arr arrow.Array, idx []int32, p Parallel) (arrow.Array, error) {
 	if arr == nil {
 		return nil, fmt.Errorf("take: nil array")
 	}
@@ -27,14 +36,17 @@ func Take(mem memory.Allocator, arr arrow.Array, idx []int32) (arrow.Array, erro
 	}
 	switch a := arr.(type) {
 	case *array.Int64:
-		return takeFixed(mem, a, a.Int64Values(), idx)
+		return takeFixed(mem, a, a.Int64Values(), idx, p)
 	case *array.Int32:
-		return takeFixed(mem, a, a.Int32Values(), idx)
+		return takeFixed(mem, a, a.Int32Values(), idx, p)
 	case *array.Float64:
-		return takeFixed(mem, a, a.Float64Values(), idx)
+		return takeFixed(mem, a, a.Float64Values(), idx, p)
 	case *array.Boolean:
-		return takeBool(mem, a, idx)
+		return takeBool(mem, a, idx, p)
 	case *array.String:
+		if p.On() && len(p.Split(len(idx))) > 1 {
+			return takeStringParallel(mem, a, idx, p)
+		}
 		return takeString(mem, a, idx)
 	}
 	return nil, fmt.Errorf("take: unsupported array type %s", typeName(arr))
@@ -81,59 +93,104 @@ func badIndex(j int, i int32, n int) error {
 }
 
 // takeFixed gathers a fixed-width column.
-func takeFixed[T fixedWidth](mem memory.Allocator, a arrow.Array, vals []T, idx []int32) (arrow.Array, error) {
+func takeFixed[T fixedWidth](mem memory.Allocator, a arrow.Array, vals []T, idx []int32, p Parallel) (arrow.Array, error) {
 	n := len(vals)
 	out := newFixedOut[T](mem, len(idx))
 	dst := out.vals
-	anyNeg := false
-	for j, i := range idx {
-		if uint32(i) < uint32(n) {
-			dst[j] = vals[i]
-		} else if i == -1 {
-			anyNeg = true
-		} else {
-			out.buf.Release()
-			return nil, badIndex(j, i, n)
+	var anyNeg atomic.Bool
+	bad, err := p.First(len(idx), func(lo, hi int) int {
+		neg := false
+		for j := lo; j < hi; j++ {
+			i := idx[j]
+			if uint32(i) < uint32(n) {
+				dst[j] = vals[i]
+			} else if i == -1 {
+				neg = true
+			} else {
+				return j
+			}
 		}
+		if neg {
+			anyNeg.Store(true)
+		}
+		return -1
+	})
+	if err != nil || bad >= 0 {
+		out.buf.Release()
+		if err != nil {
+			return nil, err
+		}
+		return nil, badIndex(bad, idx[bad], n)
 	}
-	return out.finish(a.DataType(), takeValidity(mem, a, idx, anyNeg)), nil
+	valid, err := takeValidity(mem, a, idx, anyNeg.Load(), p)
+	if err != nil {
+		out.buf.Release()
+		return nil, err
+	}
+	return out.finish(a.DataType(), valid), nil
 }
 
 // takeValidity builds the result validity of a gather: nil when every
 // gathered row is valid.
-func takeValidity(mem memory.Allocator, a arrow.Array, idx []int32, anyNeg bool) *bitmap {
+func takeValidity(mem memory.Allocator, a arrow.Array, idx []int32, anyNeg bool, p Parallel) (*bitmap, error) {
 	v := validityOf(a)
 	if v.all() && !anyNeg {
-		return nil
+		return nil, nil
 	}
 	bm := newBitmap(mem, len(idx))
-	for j, i := range idx {
-		if i >= 0 && v.valid(int(i)) {
-			bm.set(j)
+	var valid atomic.Int64
+	err := p.For(len(idx), func(lo, hi int) {
+		k := 0
+		for j := lo; j < hi; j++ {
+			if i := idx[j]; i >= 0 && v.valid(int(i)) {
+				bm.bits[j>>3] |= 1 << (j & 7)
+				k++
+			}
 		}
+		valid.Add(int64(k))
+	})
+	if err != nil {
+		bm.buf.Release()
+		return nil, err
 	}
-	return bm
+	bm.nulls = len(idx) - int(valid.Load())
+	return bm, nil
 }
 
 // takeBool gathers a boolean column (values are a bitmap too).
-func takeBool(mem memory.Allocator, a *array.Boolean, idx []int32) (arrow.Array, error) {
+func takeBool(mem memory.Allocator, a *array.Boolean, idx []int32, p Parallel) (arrow.Array, error) {
 	n := a.Len()
 	bits, off := boolParts(a)
 	vals := newBitmap(mem, len(idx))
-	anyNeg := false
-	for j, i := range idx {
-		if uint32(i) < uint32(n) {
-			if bitAt(bits, off, int(i)) {
-				vals.bits[j>>3] |= 1 << (j & 7)
+	var anyNeg atomic.Bool
+	bad, err := p.First(len(idx), func(lo, hi int) int {
+		for j := lo; j < hi; j++ {
+			i := idx[j]
+			if uint32(i) < uint32(n) {
+				if bitAt(bits, off, int(i)) {
+					vals.bits[j>>3] |= 1 << (j & 7)
+				}
+			} else if i == -1 {
+				anyNeg.Store(true)
+			} else {
+				return j
 			}
-		} else if i == -1 {
-			anyNeg = true
-		} else {
-			vals.buf.Release()
-			return nil, badIndex(j, i, n)
 		}
+		return -1
+	})
+	if err != nil || bad >= 0 {
+		vals.buf.Release()
+		if err != nil {
+			return nil, err
+		}
+		return nil, badIndex(bad, idx[bad], n)
 	}
-	return finishArray(a.DataType(), len(idx), takeValidity(mem, a, idx, anyNeg), vals.buf), nil
+	valid, err := takeValidity(mem, a, idx, anyNeg.Load(), p)
+	if err != nil {
+		vals.buf.Release()
+		return nil, err
+	}
+	return finishArray(a.DataType(), len(idx), valid, vals.buf), nil
 }
 
 // takeString gathers a string column in one pass, copying each row's bytes
@@ -178,5 +235,75 @@ func takeString(mem memory.Allocator, a *array.String, idx []int32) (arrow.Array
 	}
 	oo[len(idx)] = int32(pos)
 	dbuf.Resize(pos)
-	return finishArray(a.DataType(), len(idx), takeValidity(mem, a, idx, anyNeg), obuf.buf, dbuf), nil
+	valid, err := takeValidity(mem, a, idx, anyNeg, Parallel{})
+	if err != nil {
+		return fail(err)
+	}
+	return finishArray(a.DataType(), len(idx), valid, obuf.buf, dbuf), nil
+}
+
+// takeStringParallel gathers a string column in two parallel passes: each
+// partition sizes its rows, then, at its offset in one exactly sized
+// buffer, copies them. A bad index or a result beyond the 2 GiB utf8 limit
+// is left to takeString, so the error is the one met first in row order.
+func takeStringParallel(mem memory.Allocator, a *array.String, idx []int32, p Parallel) (arrow.Array, error) {
+	n := a.Len()
+	offs, data := stringParts(a)
+	parts := p.Split(len(idx))
+	sizes := make([]int, len(parts))
+	bad := make([]bool, len(parts))
+	neg := make([]bool, len(parts))
+	if err := p.Run(len(parts), func(k int) {
+		size := 0
+		for _, i := range idx[parts[k].Lo:parts[k].Hi] {
+			if uint32(i) < uint32(n) {
+				size += int(offs[i+1] - offs[i])
+			} else if i == -1 {
+				neg[k] = true
+			} else {
+				bad[k] = true
+				return
+			}
+		}
+		sizes[k] = size
+	}); err != nil {
+		return nil, err
+	}
+	base := make([]int, len(parts)+1)
+	anyNeg := false
+	for k := range parts {
+		if bad[k] {
+			return takeString(mem, a, idx)
+		}
+		anyNeg = anyNeg || neg[k]
+		base[k+1] = base[k] + sizes[k]
+	}
+	if base[len(parts)] > math.MaxInt32 {
+		return takeString(mem, a, idx)
+	}
+	obuf := newFixedOut[int32](mem, len(idx)+1)
+	dbuf := memory.NewResizableBuffer(mem)
+	dbuf.Resize(base[len(parts)])
+	oo, dst := obuf.vals, dbuf.Bytes()
+	if err := p.Run(len(parts), func(k int) {
+		pos := base[k]
+		for j := parts[k].Lo; j < parts[k].Hi; j++ {
+			oo[j] = int32(pos)
+			if i := idx[j]; i >= 0 {
+				pos += copy(dst[pos:], data[offs[i]:offs[i+1]])
+			}
+		}
+	}); err != nil {
+		obuf.buf.Release()
+		dbuf.Release()
+		return nil, err
+	}
+	oo[len(idx)] = int32(base[len(parts)])
+	valid, err := takeValidity(mem, a, idx, anyNeg, p)
+	if err != nil {
+		obuf.buf.Release()
+		dbuf.Release()
+		return nil, err
+	}
+	return finishArray(a.DataType(), len(idx), valid, obuf.buf, dbuf), nil
 }

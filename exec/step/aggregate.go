@@ -26,7 +26,7 @@ func (e *Env) aggregate(n *plan.AggregateNode, f *Frame) (*Frame, error) {
 	cols := make([]arrow.Array, 0, len(keys)+len(n.Aggs))
 	defer func() { releaseAll(cols) }()
 	for _, k := range keys {
-		kc, err := ops.Take(e.Mem, k, first)
+		kc, err := ops.TakeParallel(e.Mem, k, first, e.par)
 		if err != nil {
 			return nil, e.Internal("%v", err)
 		}
@@ -68,7 +68,7 @@ func (e *Env) groupBy(exprs []plan.Expr, in arrow.RecordBatch) (keys []arrow.Arr
 		if len(keys) == 0 {
 			return keys, ops.OneGroup(int(in.NumRows())), nil, 1, nil
 		}
-		if ids, first, err = ops.GroupIDs(keys); err != nil {
+		if ids, first, err = ops.GroupIDsParallel(e.Mem, keys, e.par); err != nil {
 			err = e.Internal("%v", err)
 		}
 	}
@@ -101,7 +101,7 @@ func (e *Env) reduce(call *plan.Call, arg arrow.Array, ids []int32, groups int) 
 	if err := e.CheckCtx(); err != nil {
 		return nil, err
 	}
-	out, err := ops.Aggregate(e.Mem, call.Fn, call.String(), arg, ids, groups)
+	out, err := ops.AggregateParallel(e.Mem, call.Fn, call.String(), arg, ids, groups, e.par)
 	if err != nil {
 		return nil, e.opsError(err)
 	}
@@ -175,7 +175,7 @@ func (e *Env) over(x plan.Expr, in arrow.RecordBatch) (arrow.Array, error) {
 		return nil, err
 	}
 	defer per.Release()
-	out, err := ops.Broadcast(e.Mem, per, ids)
+	out, err := ops.TakeParallel(e.Mem, per, ids, e.par) // broadcast
 	if err != nil {
 		return nil, e.Internal("%v", err)
 	}

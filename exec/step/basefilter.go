@@ -5,6 +5,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -102,7 +103,7 @@ func (e *Env) filterOnBase(conjuncts []plan.Expr, in *Frame) (rows []int32, ok b
 	if err := e.CheckCtx(); err != nil {
 		return nil, true, err
 	}
-	return lookupRows(g.rows, lut), true, nil
+	return lookupRows(g.rows, lut, e.par), true, nil
 }
 
 // selectInto evaluates the conjuncts over rec and writes 1 into out[i]
@@ -148,17 +149,41 @@ func nullRecord(e *Env, as *arrow.Schema, ps plan.Schema) (arrow.RecordBatch, er
 	return array.NewRecordBatch(as, cols, 1), nil
 }
 
-// lookupRows returns, in order, the positions i where lut[idx[i]+1] is 1.
-func lookupRows(idx []int32, lut []byte) []int32 {
-	n := 0
-	for _, r := range idx {
-		n += int(lut[r+1])
+// lookupRows returns, in order, the positions i where lut[idx[i]+1] is 1,
+// each partition of idx (p) counting, then writing, its own positions.
+func lookupRows(idx []int32, lut []byte, p ops.Parallel) []int32 {
+	parts := p.Split(len(idx))
+	counts := make([]int, len(parts)+1)
+	// The closures cannot panic (the indices are the frame's own).
+	_ = p.Run(len(parts), func(k int) {
+		n := 0
+		for _, r := range idx[parts[k].Lo:parts[k].Hi] {
+			n += int(lut[r+1])
+		}
+		counts[k+1] = n
+	})
+	for k := range parts {
+		counts[k+1] += counts[k]
 	}
-	out := make([]int32, n+1) // one spare slot: the loop writes before it knows
-	k := 0
-	for i, r := range idx {
-		out[k] = int32(i)
-		k += int(lut[r+1])
-	}
-	return out[:n:n]
+	total := counts[len(parts)]
+	out := make([]int32, total+1) // one spare slot: the loops write before they know
+	_ = p.Run(len(parts), func(k int) {
+		lo, j := parts[k].Lo, counts[k]
+		if k < len(parts)-1 {
+			// Only the last partition may write past its end (the
+			// spare slot); the others test before writing.
+			for i, r := range idx[lo:parts[k].Hi] {
+				if lut[r+1] != 0 {
+					out[j] = int32(lo + i)
+					j++
+				}
+			}
+			return
+		}
+		for i, r := range idx[lo:parts[k].Hi] {
+			out[j] = int32(lo + i)
+			j += int(lut[r+1])
+		}
+	})
+	return out[:total:total]
 }

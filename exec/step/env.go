@@ -30,12 +30,8 @@ type Env struct {
 	// message starts "Who: " (the oracle recognises such errors as broken
 	// contracts, not outcomes).
 	Who string
-	// Par is how a node may split its rows over goroutines (zero:
-	// sequential). The driver sets it before the first node; the rows,
-	// order, bits and errors of every node are the same whatever it is.
-	Par ops.Parallel
-
-	ev *kernel.Evaluator
+	par ops.Parallel
+	ev  *kernel.Evaluator
 }
 
 // NewEnv returns an Env. A nil ctx means context.Background(), a nil mem
@@ -54,11 +50,24 @@ func NewEnv(ctx context.Context, mem memory.Allocator, exts *Extensions, who str
 	return &Env{Ctx: ctx, Mem: mem, Extensions: exts, Who: who, ev: &kernel.Evaluator{Mem: mem}}
 }
 
+// WithParallel returns a copy of e whose nodes may split their rows over
+// goroutines as p says (NewEnv's Env is sequential). The rows, order, bits
+// and errors of every node are the same whatever p is.
+func (e *Env) WithParallel(p ops.Parallel) *Env {
+	c := *e
+	c.par = p
+	c.ev = &kernel.Evaluator{Mem: e.Mem, Par: p}
+	return &c
+}
+
+// Parallel returns how e's nodes may split their rows (see WithParallel).
+func (e *Env) Parallel() ops.Parallel { return e.par }
+
 // evaluator returns the expression evaluator over the Env's allocator (an
 // Env built as a literal gets one on first use of its own).
 func (e *Env) evaluator() *kernel.Evaluator {
 	if e.ev == nil {
-		return &kernel.Evaluator{Mem: e.Mem}
+		return &kernel.Evaluator{Mem: e.Mem, Par: e.par}
 	}
 	return e.ev
 }

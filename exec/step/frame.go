@@ -126,8 +126,9 @@ func (e *Env) col(f *Frame, name string) (fcol, error) {
 }
 
 // gather returns the frame of rows idx of f (-1 gives a row of nulls): each
-// column's index vector is composed with idx, without copying values.
-func (f *Frame) gather(s plan.Schema, idx []int32) *Frame {
+// column's index vector is composed with idx, without copying values (the
+// composition split over goroutines as p says).
+func (f *Frame) gather(s plan.Schema, idx []int32, p ops.Parallel) *Frame {
 	out := &Frame{schema: s, rows: len(idx), cols: make([]fcol, len(f.cols))}
 	fresh := &gatherIdx{rows: idx}
 	composed := map[*gatherIdx]*gatherIdx{}
@@ -141,13 +142,16 @@ func (f *Frame) gather(s plan.Schema, idx []int32) *Frame {
 		if !ok {
 			rows := make([]int32, len(idx))
 			base := c.idx.rows
-			for j, r := range idx {
-				if r < 0 {
-					rows[j] = -1
-				} else {
-					rows[j] = base[r]
+			// The closure cannot panic (the indices are the frame's own).
+			_ = p.For(len(idx), func(lo, hi int) {
+				for j, r := range idx[lo:hi] {
+					if r < 0 {
+						rows[lo+j] = -1
+					} else {
+						rows[lo+j] = base[r]
+					}
 				}
-			}
+			})
 			g = &gatherIdx{rows: rows}
 			composed[c.idx] = g
 		}
@@ -158,11 +162,11 @@ func (f *Frame) gather(s plan.Schema, idx []int32) *Frame {
 
 // reorder returns the rows idx of in (-1 = a row of nulls) under s, sharing
 // the input when idx is the identity.
-func (f *Frame) reorder(s plan.Schema, idx []int32) *Frame {
+func (f *Frame) reorder(s plan.Schema, idx []int32, p ops.Parallel) *Frame {
 	if isIdentity(idx, f.rows) {
 		return f.Share(s)
 	}
-	return f.gather(s, idx)
+	return f.gather(s, idx, p)
 }
 
 // isIdentity reports whether idx is exactly 0, 1, ..., n-1.
@@ -215,7 +219,7 @@ func (e *Env) value(col fcol) (arrow.Array, error) {
 	if err := e.CheckCtx(); err != nil {
 		return nil, err
 	}
-	out, err := ops.Take(e.Mem, col.arr, col.idx.rows)
+	out, err := ops.TakeParallel(e.Mem, col.arr, col.idx.rows, e.par)
 	if err != nil {
 		return nil, e.Internal("%v", err)
 	}

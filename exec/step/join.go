@@ -30,7 +30,7 @@ func (e *Env) join(n *plan.JoinNode, left, right *Frame) (*Frame, error) {
 	if n.How == plan.CrossJoin {
 		li, ri, err = ops.CrossIndices(left.rows, right.rows)
 	} else {
-		li, ri, err = ops.JoinIndices(n.How, lk, rk)
+		li, ri, err = ops.JoinIndicesParallel(n.How, lk, rk, e.par)
 	}
 	if err != nil {
 		return nil, e.Internal("%v", err)
@@ -38,11 +38,11 @@ func (e *Env) join(n *plan.JoinNode, left, right *Frame) (*Frame, error) {
 	s := n.Schema()
 	// Every left row exactly once, in order (a lookup join against a
 	// dimension with unique keys): the left columns pass through as they are.
-	lf := left.reorder(left.schema, li)
+	lf := left.reorder(left.schema, li, e.par)
 	defer lf.Release()
 	cols := append([]fcol(nil), lf.cols...)
 	if n.How != plan.SemiJoin && n.How != plan.AntiJoin {
-		rf := right.reorder(right.schema, ri)
+		rf := right.reorder(right.schema, ri, e.par)
 		defer rf.Release()
 		dropped := plan.DroppedRightKeys(n)
 		for i, f := range right.schema.Fields() {

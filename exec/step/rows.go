@@ -37,7 +37,7 @@ func (e *Env) filter(n *plan.FilterNode, in *Frame) (*Frame, error) {
 		if err != nil {
 			return nil, err
 		}
-		return in.keep(n.Schema(), rows), nil
+		return in.keep(n.Schema(), rows, e.par), nil
 	} else if err != nil {
 		return nil, err
 	}
@@ -54,20 +54,20 @@ func (e *Env) filter(n *plan.FilterNode, in *Frame) (*Frame, error) {
 	if err := e.CheckCtx(); err != nil {
 		return nil, err
 	}
-	rows, err := ops.SelectTrue(in.rows, sel)
+	rows, err := ops.SelectTrueParallel(e.par, in.rows, sel)
 	if err != nil {
 		return nil, e.Internal("%v", err)
 	}
-	return in.keep(n.Schema(), rows), nil
+	return in.keep(n.Schema(), rows, e.par), nil
 }
 
 // keep returns the rows of f a filter selected (ascending), sharing f when
 // it kept them all.
-func (f *Frame) keep(s plan.Schema, rows []int32) *Frame {
+func (f *Frame) keep(s plan.Schema, rows []int32, p ops.Parallel) *Frame {
 	if len(rows) == f.rows {
 		return f.Share(s)
 	}
-	return f.gather(s, rows)
+	return f.gather(s, rows, p)
 }
 
 // project computes one column per expression, each over every input row (a
@@ -144,7 +144,7 @@ func (e *Env) sort(n *plan.SortNode, in *Frame, k int64) (*Frame, error) {
 	if err != nil {
 		return nil, e.Internal("%v", err)
 	}
-	return in.reorder(n.Schema(), perm), nil
+	return in.reorder(n.Schema(), perm, e.par), nil
 }
 
 // distinct keeps the first row of each distinct key (the Subset columns,
@@ -175,9 +175,9 @@ func (e *Env) distinct(n *plan.DistinctNode, in *Frame) (*Frame, error) {
 			keys = append(keys, a)
 		}
 		var err error
-		if rows, err = ops.DistinctRows(keys); err != nil {
+		if _, rows, err = ops.GroupIDsParallel(e.Mem, keys, e.par); err != nil {
 			return nil, e.Internal("%v", err)
 		}
 	}
-	return in.reorder(n.Schema(), rows), nil
+	return in.reorder(n.Schema(), rows, e.par), nil
 }

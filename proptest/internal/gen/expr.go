@@ -38,6 +38,21 @@ func newScope(s plan.Schema) *scope {
 	return sc
 }
 
+// without returns the scope without the column name.
+func (sc *scope) without(name string) *scope {
+	out := &scope{fields: make([]plan.Field, 0, len(sc.fields))}
+	for _, f := range sc.fields {
+		if f.Name == name {
+			continue
+		}
+		if int(f.Type) < len(out.byType) {
+			out.byType[f.Type] = append(out.byType[f.Type], len(out.fields))
+		}
+		out.fields = append(out.fields, f)
+	}
+	return out
+}
+
 // has reports whether the scope holds a column of type t.
 func (sc *scope) has(t plan.Type) bool { return int(t) < len(sc.byType) && len(sc.byType[t]) > 0 }
 
@@ -407,7 +422,37 @@ func (g *gen) predicate(c ectx, m mode) plan.Expr {
 			return g.ndPredicate(c)
 		}
 	}
+	if g.r.Intn(100) < 25 {
+		if e := g.colLitComparison(c); e != nil {
+			return e
+		}
+	}
 	return g.boolExpr(c, g.exprDepth())
+}
+
+// colLitComparison is `column op literal` (or `literal op column`) with a
+// non-null literal: the conjunct a table with a pushdown policy accepts
+// (plan.IsColumnLiteralComparison, cell pp.scan). It never raises, and it
+// reads one column, so it crosses every node that keeps that column. It
+// returns nil when the scope has no column.
+func (g *gen) colLitComparison(c ectx) plan.Expr {
+	f, ok := g.anyCol(c.sc)
+	if !ok {
+		return nil
+	}
+	t := f.Type
+	if t.IsNumeric() && g.r.Intn(4) == 0 {
+		t = numericTypes[g.r.Intn(len(numericTypes))]
+	}
+	v := g.literal(t)
+	for v.IsNull() {
+		v = g.literal(t)
+	}
+	fn := cmpFuncs[g.r.Intn(len(cmpFuncs))]
+	if g.r.Intn(5) == 0 {
+		return call(fn, lit(v), col(f.Name))
+	}
+	return call(fn, col(f.Name), lit(v))
 }
 
 // ndPredicate compares nd_seq of an int64 expression: a non-deterministic

@@ -128,14 +128,15 @@ const (
 	mDead        // a projection whose entries partly nothing reads (pr.*)
 	mShared      // the same subtree twice: union(S, S), join(S, S), nested (ss.*)
 	mFilterChain // filter over filter (ff.total_outer, pp.split)
+	mPushdown    // a filter over nodes its conjuncts may cross (pp.*)
 	moveCount
 )
 
 // moveWeights is the distribution of moves at each level of the plan.
 var moveWeights = [moveCount]int{
-	mFilter: 20, mProject: 8, mWithColumns: 8, mSort: 6, mLimit: 4, mSlice: 4, mAggregate: 6,
-	mJoin: 7, mUnion: 5, mDistinct: 4, mExtension: 5, mWindow: 4, mFusion: 5, mDead: 3,
-	mShared: 4, mFilterChain: 4,
+	mFilter: 15, mProject: 5, mWithColumns: 4, mSort: 5, mLimit: 5, mSlice: 5, mAggregate: 8,
+	mJoin: 9, mUnion: 7, mDistinct: 5, mExtension: 6, mWindow: 5, mFusion: 18, mDead: 4,
+	mShared: 5, mFilterChain: 11, mPushdown: 7,
 }
 
 var moveTotal = func() int {
@@ -147,12 +148,15 @@ var moveTotal = func() int {
 }()
 
 // filterChildMoves are the shapes a filter is deliberately put above, one
-// per pushdown legality cell (crossing and barrier alike).
-var filterChildMoves = []move{mScan, mFilter, mProject, mWithColumns, mSort, mLimit, mSlice, mAggregate,
-	mJoin, mUnion, mDistinct, mExtension, mWindow, mShared, mFusion,
-	// Extensions twice: each of their four pushdown cells needs a filter
-	// over the one operator that lacks its property.
-	mExtension}
+// per pushdown legality cell (crossing and barrier alike). The barriers
+// and sorts come twice: the pushdown template (mPushdown) already puts
+// many filters over projections and with_columns, and a barrier cell's
+// mutant is killed only by a filter right over its node. Extensions come
+// twice as well: each of their four pushdown cells needs a filter over the
+// one operator that lacks its property.
+var filterChildMoves = []move{mScan, mFilter, mProject, mWithColumns, mSort, mSort, mLimit, mLimit,
+	mSlice, mSlice, mAggregate, mAggregate, mJoin, mJoin, mUnion, mDistinct, mDistinct, mExtension,
+	mExtension, mWindow, mWindow, mShared, mFusion}
 
 func (g *gen) pickMove() move {
 	x := g.r.Intn(moveTotal)
@@ -207,14 +211,33 @@ func (g *gen) nodeOf(m move, depth int) frame {
 		return g.shared(depth)
 	case mFilterChain:
 		return g.filterChain(depth)
+	case mPushdown:
+		return g.pushdownChain(depth)
 	}
 	return g.scan()
 }
 
 // scan reads a random table. The scan node of a table is built once, so
 // two scans of one table in a plan are the same node.
-func (g *gen) scan() frame {
-	t := g.tables[g.r.Intn(len(g.tables))]
+func (g *gen) scan() frame { return g.scanOf(g.tables[g.r.Intn(len(g.tables))]) }
+
+// pushdownScan reads a random table that accepts pushed conjuncts (pp.scan),
+// or any table when none does.
+func (g *gen) pushdownScan() frame {
+	var with []*plan.Table
+	for _, t := range g.tables {
+		if t.Pushdown() != plan.Unsupported {
+			with = append(with, t)
+		}
+	}
+	if len(with) == 0 {
+		return g.scan()
+	}
+	return g.scanOf(with[g.r.Intn(len(with))])
+}
+
+// scanOf reads table t.
+func (g *gen) scanOf(t *plan.Table) frame {
 	if f, ok := g.scans[t]; ok {
 		return f
 	}
@@ -354,9 +377,9 @@ func (g *gen) shadowName(used map[string]bool, sc *scope) string {
 }
 
 // filterChild grows a filter's input, deliberately one of the shapes of
-// filterChildMoves half of the time.
+// filterChildMoves three times in four.
 func (g *gen) filterChild(depth int) frame {
-	if g.r.Intn(100) < 55 {
+	if g.r.Intn(100) < 75 {
 		return g.nodeOf(filterChildMoves[g.r.Intn(len(filterChildMoves))], depth-1)
 	}
 	return g.node(depth - 1)
@@ -364,14 +387,20 @@ func (g *gen) filterChild(depth int) frame {
 
 // filter puts a filter of one to three conjuncts over in. Conjuncts over a
 // sort carry nd_seq more often (a non-deterministic predicate must not
-// cross the sort).
+// cross the sort); over another filter they are all bounded-total (bool
+// columns and literals) half of the time, so that filter fusion may fire
+// (ff.total_outer).
 func (g *gen) filter(in frame) frame {
 	c := g.ctx(in, anyMode)
 	ndRate := 10
-	if _, ok := in.raw.(*plan.SortNode); ok {
+	totalOuter := false
+	switch in.raw.(type) {
+	case *plan.SortNode:
 		ndRate = 50
+	case *plan.FilterNode:
+		totalOuter = g.r.Intn(2) == 0
 	}
-	c.nd = g.r.Intn(100) < ndRate
+	c.nd = !totalOuter && g.r.Intn(100) < ndRate
 	n := 1
 	switch x := g.r.Intn(100); {
 	case x < 15:
@@ -381,7 +410,11 @@ func (g *gen) filter(in frame) frame {
 	}
 	preds := make([]plan.Expr, n)
 	for i := range preds {
-		preds[i] = g.predicate(c, g.predMode())
+		m := g.predMode()
+		if totalOuter {
+			m = boundedTotal
+		}
+		preds[i] = g.predicate(c, m)
 	}
 	if c.nd {
 		preds[g.r.Intn(n)] = g.ndPredicate(c)
@@ -444,9 +477,34 @@ func (g *gen) projectEntries(in frame, forceOver bool) []plan.Expr {
 	return exprs
 }
 
-// project puts a projection over in.
+// project puts a projection over in. Over a with_columns it reads one of
+// the assigned columns by a bare reference a third of the time (when no
+// entry reads it yet), so that projection fusion may inline it.
 func (g *gen) project(in frame) frame {
-	return g.finish(&plan.ProjectNode{Input: in.raw, Exprs: g.projectEntries(in, false)}, in.rows, in)
+	exprs := g.projectEntries(in, false)
+	if w, ok := in.raw.(*plan.WithColumnsNode); ok && len(w.Exprs) > 0 && g.r.Intn(3) == 0 {
+		exprs = withReference(exprs, plan.OutputName(w.Exprs[g.r.Intn(len(w.Exprs))]), g.r.Intn(2) == 0)
+	}
+	return g.finish(&plan.ProjectNode{Input: in.raw, Exprs: exprs}, in.rows, in)
+}
+
+// withReference adds col(x) to a projection's expressions, first or last,
+// unless an expression already reads x or outputs the name x.
+func withReference(exprs []plan.Expr, x string, first bool) []plan.Expr {
+	for _, e := range exprs {
+		if plan.OutputName(e) == x {
+			return exprs
+		}
+		for _, name := range plan.Columns(e) {
+			if name == x {
+				return exprs
+			}
+		}
+	}
+	if first {
+		return append([]plan.Expr{col(x)}, exprs...)
+	}
+	return append(exprs, col(x))
 }
 
 // withColumnsEntries builds one to three with_columns assignments: about

@@ -132,10 +132,10 @@ func (g *gen) table(i int) *plan.Table {
 	// Some tables accept pushed comparisons, so that scan pushdown (cell
 	// pp.scan) both fires and refuses: Exact ones are filtered exactly by
 	// the executor, Inexact ones return every row.
-	switch r := g.r.Intn(6); {
-	case r < 2:
-		t = t.WithPushdown(plan.Exact)
+	switch r := g.r.Intn(8); {
 	case r < 3:
+		t = t.WithPushdown(plan.Exact)
+	case r < 5:
 		t = t.WithPushdown(plan.Inexact)
 	}
 	return t

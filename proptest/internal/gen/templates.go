@@ -30,16 +30,18 @@ func (g *gen) fusion(depth int) frame {
 	var nd *plan.UDF // the non-deterministic UDF v calls, if any
 	t := g.colType(sc)
 	switch x := g.r.Intn(100); {
-	case x < 35:
-		t = plan.Int64
+	case x < 45:
+		if g.r.Intn(2) == 0 {
+			t = plan.Int64
+		}
 		v = g.expr(c.with(boundedTotal), t, 2)
-	case x < 65:
+	case x < 70:
 		if e := g.partialExpr(c, t); e != nil {
 			v = e
 		} else {
 			v = g.expr(c, t, g.exprDepth())
 		}
-	case x < 80:
+	case x < 82:
 		// nd_seq is partial, so pf.inline alone keeps it in place; nd_tick
 		// is total, so only pf.deterministic does (with a counter call
 		// evaluated before the reference, inlining reorders the calls).
@@ -49,6 +51,12 @@ func (g *gen) fusion(depth int) frame {
 			nd = udfNdTick
 		}
 		v = udfCall(nd, g.expr(c.with(extTotal), plan.Int64, 1))
+	case x < 87:
+		// A window value: the with_columns owns the window, so nothing
+		// inlines through it (pf.holder).
+		wc := c
+		wc.over = true
+		v, t = g.windowEntry(wc)
 	default:
 		v = g.expr(c.with(extTotal), t, g.exprDepth())
 	}
@@ -56,7 +64,15 @@ func (g *gen) fusion(depth int) frame {
 	x := g.freshName(used, sc)
 	used[x] = true
 	wexprs := []plan.Expr{alias(v, x)}
-	if cols := plan.Columns(v); len(cols) > 0 && g.r.Intn(4) == 0 {
+	if g.r.Intn(6) == 0 {
+		// A value before x that nothing reads and that raises: pruning
+		// must keep it (pr.with_columns); before x, it does not stop x
+		// from inlining.
+		d := g.freshName(used, sc)
+		used[d] = true
+		wexprs = append([]plan.Expr{alias(g.raising(c), d)}, wexprs...)
+	}
+	if cols := plan.Columns(v); len(cols) > 0 && g.r.Intn(5) == 0 {
 		f, _ := sc.lookup(cols[0])
 		wexprs = append(wexprs, alias(lit(g.literal(f.Type)), cols[0]))
 		used[cols[0]] = true
@@ -65,16 +81,17 @@ func (g *gen) fusion(depth int) frame {
 	if wc.raw == in.raw {
 		return wc
 	}
-	// The select: references to x, and other entries before or after.
+	// The select: references to x, and other entries before or after,
+	// which do not read x (the references decide how often x is read).
 	psc := newScope(wc.schema())
-	pc := ectx{sc: psc, mode: g.nodeMode()}
+	pc := ectx{sc: psc.without(x), mode: g.nodeMode()}
 	pused := map[string]bool{}
 	var refs []plan.Expr
 	switch r := g.r.Intn(100); {
-	case r < 10:
-	case r < 70:
+	case r < 6:
+	case r < 84:
 		refs = append(refs, g.refExpr(x, t, false))
-	case r < 85:
+	case r < 92:
 		refs = append(refs, g.refExpr(x, t, true))
 	default:
 		refs = append(refs, g.refExpr(x, t, false), g.refExpr(x, t, false))
@@ -87,15 +104,15 @@ func (g *gen) fusion(depth int) frame {
 			before = append(before, udfCall(udfNdTick, lit(plan.Int64Value(0))))
 		}
 	}
-	for i := 0; i < g.r.Intn(3); i++ {
+	for i, n := 0, g.r.Intn(3); i < n; i++ {
 		var e plan.Expr
-		if f, ok := g.anyCol(psc); ok && f.Name != x && g.r.Intn(2) == 0 {
+		if f, ok := g.anyCol(pc.sc); ok && g.r.Intn(2) == 0 {
 			e = col(f.Name)
-		} else if g.r.Intn(2) == 0 {
+		} else if g.r.Intn(3) == 0 {
 			e = g.partialExpr(pc, plan.Int64)
 		}
 		if e == nil {
-			e = g.expr(pc, g.colType(psc), 2)
+			e = g.expr(pc, g.colType(pc.sc), 2)
 		}
 		if g.r.Intn(2) == 0 {
 			before = append(before, e)
@@ -135,10 +152,13 @@ func (g *gen) refExpr(x string, t plan.Type, twice bool) plan.Expr {
 		return call(plan.FuncEq, ref, col(x))
 	}
 	switch x := g.r.Intn(100); {
-	case x < 35:
+	case x < 48:
 		return ref
-	case x < 50:
+	case x < 68:
 		return alias(ref, "r")
+	case x < 78 && t == plan.Int64:
+		// A declared-total UDF around the reference: pf.text allows it.
+		return alias(udfCall(udfIncWrap, ref), "r")
 	}
 	switch {
 	case t.IsNumeric():
@@ -161,7 +181,8 @@ func (g *gen) dead(depth int) frame {
 	in := g.node(depth - 2)
 	var mid frame
 	if g.r.Intn(3) == 0 {
-		mid = g.withColumns(in, false)
+		// A third of these own a window, which pruning keeps (pr.window).
+		mid = g.withColumns(in, g.r.Intn(3) == 0)
 	} else {
 		mid = g.finish(&plan.ProjectNode{Input: in.raw, Exprs: g.projectEntries(in, false)}, in.rows, in)
 	}
@@ -334,8 +355,13 @@ func (g *gen) filterChain(depth int) frame {
 	if depth < 2 {
 		return g.filter(g.node(depth - 1))
 	}
-	if g.r.Intn(3) == 0 {
+	switch x := g.r.Intn(100); {
+	case x < 30:
 		return g.guarded(depth)
+	case x < 40 && depth >= 3:
+		if f, ok := g.guardPair(depth); ok {
+			return f
+		}
 	}
 	var in frame
 	if depth >= 3 && g.r.Intn(3) == 0 {
@@ -347,9 +373,9 @@ func (g *gen) filterChain(depth int) frame {
 	c := g.ctx(inner, anyMode)
 	m := boundedTotal
 	switch x := g.r.Intn(100); {
-	case x < 25:
+	case x < 12:
 		m = extTotal
-	case x < 50:
+	case x < 26:
 		m = anyMode
 	}
 	n := 1 + g.r.Intn(2)
@@ -358,6 +384,46 @@ func (g *gen) filterChain(depth int) frame {
 		preds[i] = g.predicate(c, m)
 	}
 	return g.finish(&plan.FilterNode{Input: inner.raw, Predicates: preds}, inner.rows, inner)
+}
+
+// guardPair builds a guard and the partial filter it protects, the guard
+// reading a copy of the divisor that the conjunct cannot follow below:
+//
+//	filter(a / b > 0) . filter(x != 0) . select(*, b as x)
+//
+// The guard stops at the projection (it reads the rename x,
+// pp.project.shadow), so the partial filter stops at the guard (pp.filter)
+// and does not fuse into it (ff.total_outer); either mutant evaluates
+// a / b on the rows with b = 0 the guard removes. It reports false when
+// the input has no int64 column.
+func (g *gen) guardPair(depth int) (frame, bool) {
+	in := g.node(depth - 3)
+	sc := newScope(in.schema())
+	b, ok := g.pickCol(sc, plan.Int64)
+	if !ok {
+		return frame{}, false
+	}
+	used := map[string]bool{}
+	exprs := make([]plan.Expr, 0, len(sc.fields)+1)
+	for _, f := range sc.fields {
+		used[f.Name] = true
+		exprs = append(exprs, col(f.Name))
+	}
+	x := g.freshName(used, sc)
+	exprs = append(exprs, alias(col(b.Name), x))
+	proj := g.finish(&plan.ProjectNode{Input: in.raw, Exprs: exprs}, in.rows, in)
+	if proj.raw == in.raw {
+		return frame{}, false
+	}
+	zero := lit(plan.Int64Value(0))
+	guard := g.finish(&plan.FilterNode{Input: proj.raw, Predicates: []plan.Expr{call(plan.FuncNe, col(x), zero)}}, proj.rows, proj)
+	a := lit(plan.Int64Value(1))
+	if f, ok := g.pickCol(sc, plan.Int64); ok {
+		a = col(f.Name)
+	}
+	fn := []plan.Func{plan.FuncDiv, plan.FuncMod}[g.r.Intn(2)]
+	pred := call(plan.FuncGt, call(fn, a, col(b.Name)), zero)
+	return g.finish(&plan.FilterNode{Input: guard.raw, Predicates: []plan.Expr{pred}}, guard.rows, guard), true
 }
 
 // renames projects in to all its columns, some renamed (col(a) as x) and
@@ -497,6 +563,13 @@ func (g *gen) raising(c ectx) plan.Expr {
 //	                                                       input it raises
 //	                                                       before the second
 //	                                                       input's own error
+//	filter(is_null(a)) . distinct(k)                       pp.distinct: below,
+//	                                                       another row is
+//	                                                       first per k
+//	filter(false) . aggregate(keys=[], count(a))           pp.aggregate: a
+//	                                                       global aggregate
+//	                                                       of no rows is one
+//	                                                       row
 func (g *gen) guarded(depth int) frame {
 	in := g.node(depth - 2)
 	sc := newScope(in.schema())
@@ -511,7 +584,30 @@ func (g *gen) guarded(depth int) frame {
 	isNull := call(plan.FuncIsNull, col(a))
 	var mid frame
 	pred := isNull
-	switch g.r.Intn(5) {
+	switch g.r.Intn(8) {
+	case 5:
+		// distinct on another column (k, low-cardinality, when there is
+		// one), keeping the first row of each.
+		key, ok := sc.lookup("k")
+		if !ok || key.Name == a {
+			key, ok = g.anyCol(sc.without(a))
+		}
+		if !ok {
+			return g.filter(in)
+		}
+		mid = g.finish(&plan.DistinctNode{Input: in.raw, Subset: []string{key.Name}}, in.rows, in)
+	case 6:
+		// A global aggregate, under a conjunct that reads no column (the
+		// only kind that can move below it), false or null on its one row.
+		aggs := []plan.Expr{alias(call(plan.FuncCount, col(a)), g.freshName(used, nil))}
+		if g.r.Intn(2) == 0 {
+			aggs = append(aggs, alias(call(plan.FuncLen), g.freshName(map[string]bool{plan.OutputName(aggs[0]): true}, nil)))
+		}
+		mid = g.finish(&plan.AggregateNode{Input: in.raw, Aggs: aggs}, 1, in)
+		pred = lit(plan.BoolValue(false))
+		if g.r.Intn(3) == 0 {
+			pred = lit(plan.NullValue(plan.Bool))
+		}
 	case 0:
 		mid = g.finish(&plan.SortNode{Input: in.raw, Keys: []plan.SortKey{{Expr: div(plan.FuncDiv)}}}, in.rows, in)
 	case 1:
@@ -524,7 +620,7 @@ func (g *gen) guarded(depth int) frame {
 		}
 		exprs = append(exprs, alias(div(plan.FuncDiv), g.freshName(used, sc)))
 		mid = g.finish(&plan.ProjectNode{Input: in.raw, Exprs: exprs}, in.rows, in)
-	case 3:
+	case 3, 7:
 		key, _ := g.anyCol(sc)
 		sum := &plan.Over{Agg: call(plan.FuncSum, col(a)), PartitionBy: []plan.Expr{col(key.Name)}}
 		if g.r.Intn(2) == 0 {

@@ -1,0 +1,87 @@
+package proptest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/dfopt/dfopt/legality"
+	"github.com/dfopt/dfopt/rules"
+)
+
+// TestRewriteShares checks that generated plans make every rule rewrite
+// (its counters move, as the oracle's "rewrites (counters moved)" line
+// counts) in at least 10% of the cases, and that the legality cells that
+// used to be thin both allow and refuse in at least 1% of them: an
+// optimizer that does nothing passes any oracle, so the generators must
+// reach the rewrites. Only the optimizer runs here (no executor), so the
+// test is cheap; run with -v to see the shares.
+func TestRewriteShares(t *testing.T) {
+	const n = 3000
+	cfg := DefaultConfig()
+	flags := rules.DefaultFlags()
+	flags.Verify = true
+	rewrites := map[string]int{}
+	allowed, refused := map[legality.CellID]int{}, map[legality.CellID]int{}
+	for i := 0; i < n; i++ {
+		c := Generate(CaseSeed(41, i), cfg)
+		if c.IllTyped {
+			continue
+		}
+		res, err := rules.Optimize(c.Plan, flags)
+		if err != nil {
+			t.Fatalf("seed %d: optimize: %v\n%s", c.Seed, err, c)
+		}
+		k := res.Counters
+		for rule, moved := range map[string]bool{
+			rules.FlagPredicatePushdown: k.PushedFilters > 0,
+			rules.FlagFilterFusion:      k.FusedFilters > 0,
+			rules.FlagProjectionFusion:  k.FusedProjections > 0,
+			rules.FlagProjectionPruning: k.PrunedProjections+k.DroppedColumns+k.DroppedNodes+k.ScanProjections > 0,
+			rules.FlagSharedSubplans:    k.SharedSubplans > 0,
+		} {
+			if moved {
+				rewrites[rule]++
+			}
+		}
+		for id, c := range res.Trace.Cells() {
+			if c[0] > 0 {
+				allowed[id]++
+			}
+			if c[1] > 0 {
+				refused[id]++
+			}
+		}
+	}
+	var b strings.Builder
+	for _, rule := range rules.Rules() {
+		share := float64(rewrites[rule.Name]) / n
+		fmt.Fprintf(&b, "%-20s %5.1f%%\n", rule.Name, 100*share)
+		if share < 0.10 {
+			t.Errorf("rule %s rewrites %.1f%% of the plans, want at least 10%%", rule.Name, 100*share)
+		}
+	}
+	tests := []struct {
+		cell            legality.CellID
+		allows, refuses bool
+	}{
+		{legality.PPScan, true, true},
+		{legality.PPSplit, true, true},
+		{legality.PPWithColumns, true, true},
+		{legality.PPWithColumnsShadow, true, true},
+		{legality.PPSort, true, true},
+		{legality.PPDistinct, false, true},
+		{legality.FFTotalOuter, true, true},
+		{legality.PFInline, true, true},
+	}
+	for _, tt := range tests {
+		fmt.Fprintf(&b, "%-24s allowed %4d refused %4d\n", tt.cell, allowed[tt.cell], refused[tt.cell])
+		if tt.allows && allowed[tt.cell] < n/100 {
+			t.Errorf("cell %s allows in %d of %d plans, want at least 1%%", tt.cell, allowed[tt.cell], n)
+		}
+		if tt.refuses && refused[tt.cell] < n/100 {
+			t.Errorf("cell %s refuses in %d of %d plans, want at least 1%%", tt.cell, refused[tt.cell], n)
+		}
+	}
+	t.Logf("rewrite shares and cells over %d cases:\n%s", n, b.String())
+}

@@ -72,10 +72,23 @@ func (df *DataFrame) WithColumns(exprs ...plan.Expr) (*DataFrame, error) {
 // with_columns, as an operation of its own. The appended columns are
 // ordinary columns of the new frame, so later steps pass them through
 // (FromPlan, unlike this method, knows when a with_columns sits directly
-// over a synthesized window and drops them, as plan.Resolve does).
+// over a synthesized window and drops them, as plan.Resolve does). Since
+// plan.Resolve accepts a window node only under an owner
+// (plan.OwnedWindow), the step is the window under a project that passes
+// every column through.
 func (df *DataFrame) Window(exprs ...plan.Expr) (*DataFrame, error) {
 	return df.apply(nil, func(in []plan.Node) plan.Node {
-		return &plan.WindowNode{Input: in[0], Exprs: exprs}
+		names := df.Schema().Names()
+		all := make([]plan.Expr, 0, len(names)+len(exprs))
+		for _, n := range names {
+			all = append(all, &plan.Column{Name: n})
+		}
+		for _, e := range exprs {
+			if e != nil {
+				all = append(all, &plan.Column{Name: plan.OutputName(e)})
+			}
+		}
+		return &plan.ProjectNode{Input: &plan.WindowNode{Input: in[0], Exprs: exprs}, Exprs: all}
 	})
 }
 

@@ -96,7 +96,7 @@ type InlineCheck struct {
 func (t *Table) NewInlineCheck(exprs []plan.Expr, w *plan.WithColumnsNode) *InlineCheck {
 	c := &InlineCheck{t: t.orDefault(), exprs: append([]plan.Expr(nil), exprs...), values: w.Exprs,
 		refs: map[string][]int{}, redefined: map[string]bool{}, cursor: len(w.Exprs)}
-	_, c.ownsWindow = w.Input.(*plan.WindowNode)
+	_, c.ownsWindow = plan.OwnedWindow(w)
 	c.names = make([]string, len(w.Exprs))
 	c.remaining = make([]bool, len(w.Exprs))
 	for j, v := range w.Exprs {

@@ -449,6 +449,10 @@ func TestPushdownOneConjunct(t *testing.T) {
 		{"shadowed", col("x").Gt(plan.Lit(1)).Expr(), scan.WithColumns(plan.Lit(1).Alias("x")).Node(), false, PPWithColumnsShadow},
 		{"identity", col("a").Gt(plan.Lit(1)).Expr(), scan.WithColumns(plan.Lit(1).Alias("x")).Node(), true, PPWithColumnsShadow},
 		{"scan without classifier", col("a").Gt(plan.Lit(1)).Expr(), scan.Node(), false, PPScan},
+		// A resolved with_columns owning a window reads `__over_0 as s`,
+		// which is total: only the window it owns stops the conjunct.
+		{"window owner", col("a").Gt(plan.Lit(1)).Expr(), mustResolve(t, scan.WithColumns(col("a").Sum().Over(col("b")).Alias("s")).Node()), false, PPWindow},
+		{"window owner (project)", col("a").Gt(plan.Lit(1)).Expr(), mustResolve(t, scan.Select(col("a"), col("a").Sum().Over(col("b")).Alias("s")).Node()), false, PPWindow},
 	}
 	for _, c := range cases {
 		r := Default().Pushdown(c.e, c.n)
@@ -457,4 +461,22 @@ func TestPushdownOneConjunct(t *testing.T) {
 			t.Errorf("%s: allowed=%v last=%v, want %v %s", c.name, r.Allowed, last, c.ok, c.last)
 		}
 	}
+	// Under pp.window's mutant, the owner is crossed with its window.
+	owner := mustResolve(t, scan.WithColumns(col("a").Sum().Over(col("b")).Alias("s")).Node())
+	mut, err := Default().Flipped(PPWindow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := mut.Pushdown(col("a").Gt(plan.Lit(1)).Expr(), owner); !r.Allowed {
+		t.Errorf("flipped pp.window: %v", r.Decisions)
+	}
+}
+
+func mustResolve(t *testing.T, n plan.Node) plan.Node {
+	t.Helper()
+	r, err := plan.Resolve(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -32,7 +32,7 @@ func (t *Table) PruneEntry(n plan.Node, e plan.Expr) Decision {
 // temporary columns it hides from its parent.
 func (t *Table) PruneEmpty(w *plan.WithColumnsNode) Decision {
 	return t.orDefault().decide(PRWithColumns, func() (bool, string) {
-		if _, owns := w.Input.(*plan.WindowNode); owns {
+		if _, owns := plan.OwnedWindow(w); owns {
 			return false, "the with_columns owns a window"
 		}
 		return true, ""

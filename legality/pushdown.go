@@ -260,15 +260,18 @@ func (c *NodeCheck) Conjunct(e plan.Expr) Decision {
 }
 
 // Pushdown answers, for one conjunct directly above n, whether it may move
-// directly below n, consulting the cells the rule would: pp.deterministic,
+// directly below n — below the window n owns too, when n is a project or
+// with_columns owning one (plan.OwnedWindow): the two are crossed together
+// or not at all. It consults the cells the rule would: pp.deterministic,
 // then n's cell (with its totality condition; for an extension declaring
-// properties, its property cells), then for project and with_columns the
-// shadowing cell (for such an extension, pp.extension.passthrough), and for
-// a scan the source's classification (pp.scan). It is the one-conjunct form of the batched
+// properties, its property cells), then the owned window's (pp.window),
+// then for project and with_columns the shadowing cell (for such an
+// extension, pp.extension.passthrough), and for a scan the source's
+// classification (pp.scan). It is the one-conjunct form of the batched
 // queries predicate_pushdown uses (PushdownConjunct, PushdownNode,
-// PushdownScan); tools and tests use it. Splitting a filter (pp.split) and
-// passing another filter (pp.filter) concern several conjuncts and are not
-// consulted here.
+// PushdownScan); tools and tests use it. Splitting a filter (pp.split),
+// passing another filter (pp.filter) and merging into a scan's pushed list
+// (pp.scan.merge) concern several conjuncts and are not consulted here.
 func (t *Table) Pushdown(conjunct plan.Expr, n plan.Node) Ruling {
 	t = t.orDefault()
 	var r Ruling
@@ -276,7 +279,11 @@ func (t *Table) Pushdown(conjunct plan.Expr, n plan.Node) Ruling {
 		return r
 	}
 	chk := t.PushdownNode(n)
-	for _, d := range chk.Decisions() {
+	decisions := chk.Decisions()
+	if w, owns := plan.OwnedWindow(n); owns {
+		decisions = append(append([]Decision(nil), decisions...), t.PushdownNode(w).Decisions()...)
+	}
+	for _, d := range decisions {
 		if !r.consult(d) {
 			return r
 		}

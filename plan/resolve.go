@@ -15,7 +15,14 @@ import (
 // resolved and immutable, so after a rewrite Resolve costs only the new
 // nodes. Errors are *Error values naming the node (its label), its path in
 // plan-file syntax ("plan.input.predicates[1]") and the expression at fault.
+//
+// A window node must sit directly under a project or with_columns (its
+// owner, see OwnedWindow); anywhere else, the root included, it is an
+// invalid_plan error.
 func Resolve(root Node) (Node, error) {
+	if w, ok := root.(*WindowNode); ok && w != nil {
+		return nil, strayWindow(w, nil, "the root")
+	}
 	return resolveAt(root, nil)
 }
 
@@ -92,6 +99,9 @@ func resolveAt(n Node, p *path) (Node, error) {
 	children := n.Children()
 	resolved := make([]Node, len(children))
 	for i, c := range children {
+		if w, ok := c.(*WindowNode); ok && w != nil && !canOwnWindow(n) {
+			return nil, strayWindow(w, childPath(p, n, i), "the input of "+n.Kind().String()+" "+n.Label())
+		}
 		r, err := resolveAt(c, childPath(p, n, i))
 		if err != nil {
 			if isNilNode(c) {
@@ -291,11 +301,11 @@ func resolveProject(exprs []Expr, in Schema, p *path) (Schema, error) {
 
 // passthrough returns the columns a with_columns passes through from its
 // input: all of them, except the temporaries of a synthesized window.
-func passthrough(input Node) Schema {
-	if w, ok := input.(*WindowNode); ok {
+func passthrough(n *WithColumnsNode) Schema {
+	if w, ok := OwnedWindow(n); ok {
 		return w.Input.Schema()
 	}
-	return input.Schema()
+	return n.Input.Schema()
 }
 
 func resolveWithColumns(n *WithColumnsNode, p *path) (Schema, error) {
@@ -306,7 +316,7 @@ func resolveWithColumns(n *WithColumnsNode, p *path) (Schema, error) {
 	if _, err := uniqueFields(fields, n.Exprs, p, "exprs"); err != nil {
 		return Schema{}, err
 	}
-	out := passthrough(n.Input).Fields()
+	out := passthrough(n).Fields()
 	index := make(map[string]int, len(out))
 	for i, f := range out {
 		index[f.Name] = i

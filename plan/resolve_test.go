@@ -377,23 +377,101 @@ func TestResolveWindowSynthesis(t *testing.T) {
 }
 
 // TestResolveWindowNode checks a window node built by hand (as a rule or a
-// host might): its entries must be aliased over() calls.
+// host might): its entries must be aliased over() calls, and it must sit
+// directly under a project or with_columns (its owner).
 func TestResolveWindowNode(t *testing.T) {
 	st := Scan(std(t))
 	b, k := Col("b"), Col("k")
 	win := func(es ...E) Node { return &WindowNode{Input: st.Node(), Exprs: unwrap(es)} }
+	// owned puts the window under a project passing every column through.
+	owned := func(es ...E) Node {
+		w := win(es...)
+		var all []Expr
+		for _, n := range std(t).Schema().Names() {
+			all = append(all, &Column{Name: n})
+		}
+		for _, e := range w.(*WindowNode).Exprs {
+			if a, ok := e.(*Alias); ok {
+				all = append(all, &Column{Name: a.Name})
+			}
+		}
+		return &ProjectNode{Input: w, Exprs: all}
+	}
+	stray := "window: a window node must sit directly under the project or with_columns that owns it"
 	runResolveCases(t, []resolveCase{
-		{name: "window", plan: win(b.Sum().Over(k).Alias("w"), Len().Over(k).Alias("n")),
+		{name: "window", plan: owned(b.Sum().Over(k).Alias("w"), Len().Over(k).Alias("n")),
 			schema: strings.TrimSuffix(stdSchemaText, "]") + ", w: int64, n: int64]"},
-		{name: "not aliased", plan: win(b.Sum().Over(k)),
-			err: &wantErr{kind: InvalidPlan, path: "plan.exprs[0]", node: "window [sum(b).over(k)]", expr: "sum(b).over(k)", msg: "window: each entry must be an aliased over()"}},
-		{name: "alias of a non-window", plan: win(b.Sum().Over(k).Alias("w"), b.Alias("x")),
-			err: &wantErr{kind: InvalidPlan, path: "plan.exprs[1]", expr: "b as x", msg: "window: each entry must be an aliased over()"}},
-		{name: "type error", plan: win(Col("s").Sum().Over(k).Alias("w")),
-			err: &wantErr{kind: TypeError, path: "plan.exprs[0]", expr: "sum(s)"}},
-		{name: "name taken", plan: win(b.Sum().Over(k).Alias("b")),
-			err: &wantErr{kind: DuplicateColumn, path: "plan.exprs", msg: `window: schema: duplicate column name "b"`}},
+		{name: "under a with_columns", plan: &WithColumnsNode{Input: win(b.Sum().Over(k).Alias("w")), Exprs: []Expr{&Alias{Expr: &Column{Name: "w"}, Name: "x"}}},
+			schema: strings.TrimSuffix(stdSchemaText, "]") + ", x: int64]"},
+		{name: "not aliased", plan: owned(b.Sum().Over(k)),
+			err: &wantErr{kind: InvalidPlan, path: "plan.input.exprs[0]", node: "window [sum(b).over(k)]", expr: "sum(b).over(k)", msg: "window: each entry must be an aliased over()"}},
+		{name: "alias of a non-window", plan: owned(b.Sum().Over(k).Alias("w"), b.Alias("x")),
+			err: &wantErr{kind: InvalidPlan, path: "plan.input.exprs[1]", expr: "b as x", msg: "window: each entry must be an aliased over()"}},
+		{name: "type error", plan: owned(Col("s").Sum().Over(k).Alias("w")),
+			err: &wantErr{kind: TypeError, path: "plan.input.exprs[0]", expr: "sum(s)"}},
+		{name: "name taken", plan: owned(b.Sum().Over(k).Alias("b")),
+			err: &wantErr{kind: DuplicateColumn, path: "plan.input.exprs", msg: `window: schema: duplicate column name "b"`}},
+		{name: "at the root", plan: win(b.Sum().Over(k).Alias("w")),
+			err: &wantErr{kind: InvalidPlan, path: "plan", node: "window [sum(b).over(k) as w]", msg: stray + " (Resolve synthesizes it from over()); found at the root"}},
+		{name: "under a filter", plan: &FilterNode{Input: win(b.Sum().Over(k).Alias("w")), Predicates: []Expr{Col("w").Gt(Lit(1)).Expr()}},
+			err: &wantErr{kind: InvalidPlan, path: "plan.input", node: "window [sum(b).over(k) as w]", msg: stray}},
+		{name: "under a sort", plan: &SortNode{Input: win(b.Sum().Over(k).Alias("w")), Keys: []SortKey{{Expr: Col("w").Expr()}}},
+			err: &wantErr{kind: InvalidPlan, path: "plan.input", msg: "found at the input of sort"}},
+		{name: "in a union", plan: &UnionNode{Inputs: []Node{st.Node(), win(b.Sum().Over(k).Alias("w"))}},
+			err: &wantErr{kind: InvalidPlan, path: "plan.inputs[1]"}},
 	})
+	// A resolved window taken from its owner is checked by its new parent.
+	_, err := Resolve(&LimitNode{N: 1, Input: mustResolveWindow(t, owned(b.Sum().Over(k).Alias("w")))})
+	checkErr(t, "resolved, then put under a limit", err, &wantErr{kind: InvalidPlan, path: "plan.input", msg: stray})
+}
+
+// mustResolveWindow resolves an owner over its window and returns the
+// resolved window alone.
+func mustResolveWindow(t *testing.T, owner Node) Node {
+	t.Helper()
+	r, err := Resolve(owner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, ok := OwnedWindow(r)
+	if !ok {
+		t.Fatalf("no owned window under %s", r.Label())
+	}
+	return w
+}
+
+func TestOwnedWindow(t *testing.T) {
+	st := Scan(std(t))
+	b, k := Col("b"), Col("k")
+	for _, tc := range []struct {
+		name string
+		plan Frame
+		want bool
+	}{
+		{"project using over()", st.Select(b.Sum().Over(k).Alias("s")), true},
+		{"with_columns using over()", st.WithColumns(b.Sum().Over(k).Alias("s")), true},
+		{"with_columns without over()", st.WithColumns(b.Alias("s")), false},
+		{"sort over a project using over()", st.Select(b.Sum().Over(k).Alias("s")).SortBy("s"), false},
+		{"scan", st, false},
+	} {
+		r, err := Resolve(tc.plan.Node())
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		w, ok := OwnedWindow(r)
+		if ok != tc.want {
+			t.Errorf("%s: OwnedWindow = %v, want %v", tc.name, ok, tc.want)
+		}
+		if ok && w != r.Children()[0] {
+			t.Errorf("%s: OwnedWindow returned a node other than the input", tc.name)
+		}
+	}
+	if _, ok := OwnedWindow((*ProjectNode)(nil)); ok {
+		t.Error("a nil project owns a window")
+	}
+	if _, ok := OwnedWindow(nil); ok {
+		t.Error("nil owns a window")
+	}
 }
 
 // TestWindowShape checks the synthesized tree itself: the window node, its

@@ -236,8 +236,7 @@ func (p *pushdown) join(st *pdStack, f *plan.FilterNode, path *tpath) {
 func (p *pushdown) unary(n, input plan.Node, exprs []plan.Expr, st *pdStack, path *tpath) (pdFrame, plan.Node, *tpath) {
 	x := crossing{nodes: []plan.Node{n}, paths: []*tpath{path}, checks: []*legality.NodeCheck{p.table.PushdownNode(n)}, defsOf: exprs}
 	below, belowPath := input, path.child(".input")
-	w, owns := input.(*plan.WindowNode)
-	owns = owns && exprs != nil
+	w, owns := plan.OwnedWindow(n)
 	f := pdFrame{node: n}
 	if owns {
 		x.nodes = append(x.nodes, w)

@@ -324,7 +324,7 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 	// The columns the node passes through: a with_columns owning a window
 	// does not pass the window's temporaries on.
 	in := n.Input.Schema()
-	if w, owns := n.Input.(*plan.WindowNode); owns {
+	if w, owns := plan.OwnedWindow(n); owns {
 		in = w.Input.Schema()
 	}
 	kept := make([]plan.Expr, 0, len(n.Exprs))

@@ -57,7 +57,7 @@ func (e *encoder) node(n plan.Node, p *path) (*jvalue, error) {
 			wn := n.(*plan.WithColumnsNode)
 			exprs, child = wn.Exprs, wn.Input
 		}
-		if w, ok := child.(*plan.WindowNode); ok {
+		if w, ok := plan.OwnedWindow(n); ok {
 			if folded, ok := foldWindow(exprs, w); ok {
 				exprs, child = folded, w.Input
 			}

@@ -194,7 +194,8 @@ func schemaOf(n plan.Node) (plan.Schema, bool) {
 // node draws a plan of the given depth. A window is never drawn directly
 // under a project or with_columns (underProject): Encode folds such a
 // window into its parent when that is exact, which is a different (tested)
-// property.
+// property. Elsewhere a drawn window gets a with_columns owner reading none
+// of its columns (Resolve accepts a window only under an owner).
 func (g *docGen) node(depth int, underProject bool) plan.Node {
 	if depth <= 0 || g.chance(1, 8) {
 		return g.scan()
@@ -248,7 +249,14 @@ func (g *docGen) node(depth int, underProject bool) plan.Node {
 			}
 			es = append(es, &plan.Alias{Expr: over, Name: g.freshName()})
 		}
-		return &plan.WindowNode{Input: in, Exprs: es}
+		win := &plan.WindowNode{Input: in, Exprs: es}
+		if underProject {
+			return win
+		}
+		// A window resolves only directly under a project or with_columns
+		// (plan.OwnedWindow): give it an owner that reads none of its
+		// columns, so that Encode cannot fold it.
+		return &plan.WithColumnsNode{Input: win, Exprs: list(1+g.pick(2), false)}
 	case plan.KindSort:
 		var keys []plan.SortKey
 		for i := 1 + g.pick(2); i > 0; i-- {

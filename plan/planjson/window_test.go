@@ -118,8 +118,6 @@ func TestWindowNoFold(t *testing.T) {
 		{"read out of order", &plan.ProjectNode{Input: win, Exprs: []plan.Expr{col("__over_1"), col("__over_0")}}},
 		{"read twice", &plan.WithColumnsNode{Input: win, Exprs: []plan.Expr{
 			&plan.Alias{Expr: col("__over_0"), Name: "x"}, &plan.Alias{Expr: col("__over_0"), Name: "y"}, col("__over_1")}}},
-		{"not under a project", &plan.FilterNode{Input: win, Predicates: []plan.Expr{plan.Col("__over_0").Gt(plan.Lit(1)).Expr()}}},
-		{"window at the root", win},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

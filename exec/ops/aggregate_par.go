@@ -19,8 +19,11 @@ import (
 // others (bool and string min/max, first, last), nor anything when there
 // are too many groups for one set of partials per partition.
 //
-// The integer sum keeps, per partition and group, the partial sum and the
-// least and greatest running sum within the partition. Sequentially the
+// The integer sum first bounds the values: when len(ids) times the
+// largest |value| fits in int64, no running sum can overflow and the
+// partitions add unchecked. Otherwise it keeps, per partition and group,
+// the partial sum and the least and greatest running sum within the
+// partition. Sequentially the
 // running sum after a row of partition k is T + s, T the sum of the
 // earlier partitions and s a running sum within k, and the first overflow
 // is the first such value outside int64. The merge therefore checks that
@@ -75,9 +78,15 @@ func countParallel(mem memory.Allocator, arg arrow.Array, ids []int32, groups in
 	partial := make([][]int64, len(parts))
 	if err := p.Run(len(parts), func(k int) {
 		c := make([]int64, groups)
-		for i := parts[k].Lo; i < parts[k].Hi; i++ {
-			if v.valid(i) {
-				c[ids[i]]++
+		if v.all() {
+			for _, g := range ids[parts[k].Lo:parts[k].Hi] {
+				c[g]++
+			}
+		} else {
+			for i := parts[k].Lo; i < parts[k].Hi; i++ {
+				if v.valid(i) {
+					c[ids[i]]++
+				}
 			}
 		}
 		partial[k] = c
@@ -102,10 +111,59 @@ type sumPartial struct {
 	wrapped          bool
 }
 
-// sumIntsParallel is the checked integer sum (see AggregateParallel).
+// sumIntsParallel is the checked integer sum (see AggregateParallel). A
+// first pass finds the largest |value|: when no running sum of that many
+// values of that size can leave int64, the partitions add without checks
+// (the common case, and the fastest); otherwise they track their running
+// sums' bounds.
 func sumIntsParallel[T int32 | int64](mem memory.Allocator, exprText string, a arrow.Array, vals []T, ids []int32, groups int,
 	p Parallel, parts []Range) (arrow.Array, error) {
 	v := validityOf(a)
+	bound := make([]uint64, len(parts)) // the largest |value| of a partition
+	if err := p.Run(len(parts), func(k int) {
+		lo, hi := int64(0), int64(0)
+		for i := parts[k].Lo; i < parts[k].Hi; i++ {
+			if v.all() || v.valid(i) {
+				x := int64(vals[i])
+				lo, hi = min(lo, x), max(hi, x)
+			}
+		}
+		bound[k] = max(uint64(hi), uint64(-(lo+1))+1) // |lo| without overflowing at MinInt64
+	}); err != nil {
+		return nil, err
+	}
+	// Every running sum is a sum of at most len(ids) values of at most
+	// the largest |value|: when that product fits, none can overflow.
+	largest := uint64(0)
+	for _, b := range bound {
+		largest = max(largest, b)
+	}
+	if largest == 0 || uint64(len(ids)) <= (1<<63-1)/largest {
+		partial := make([][]int64, len(parts))
+		has := make([][]bool, len(parts))
+		if err := p.Run(len(parts), func(k int) {
+			sum, h := make([]int64, groups), make([]bool, groups)
+			for i := parts[k].Lo; i < parts[k].Hi; i++ {
+				if v.all() || v.valid(i) {
+					g := ids[i]
+					sum[g] += int64(vals[i])
+					h[g] = true
+				}
+			}
+			partial[k], has[k] = sum, h
+		}); err != nil {
+			return nil, err
+		}
+		out := newFixedOut[int64](mem, groups)
+		seen := make([]bool, groups)
+		for k := range partial {
+			for g, x := range partial[k] {
+				out.vals[g] += x
+				seen[g] = seen[g] || has[k][g]
+			}
+		}
+		return out.finish(arrow.PrimitiveTypes.Int64, hasBitmap(mem, seen)), nil
+	}
 	partial := make([]sumPartial, len(parts))
 	if err := p.Run(len(parts), func(k int) {
 		sp := sumPartial{sum: make([]int64, groups), least: make([]int64, groups), most: make([]int64, groups), has: make([]bool, groups)}

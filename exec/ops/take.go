@@ -95,7 +95,7 @@ func badIndex(j int, i int32, n int) error {
 // takeFixed gathers a fixed-width column.
 func takeFixed[T fixedWidth](mem memory.Allocator, a arrow.Array, vals []T, idx []int32, p Parallel) (arrow.Array, error) {
 	n := len(vals)
-	out := newFixedOut[T](mem, len(idx))
+	out := newFixedOutDirty[T](mem, len(idx))
 	dst := out.vals
 	var anyNeg atomic.Bool
 	bad, err := p.First(len(idx), func(lo, hi int) int {
@@ -105,6 +105,7 @@ func takeFixed[T fixedWidth](mem memory.Allocator, a arrow.Array, vals []T, idx 
 			if uint32(i) < uint32(n) {
 				dst[j] = vals[i]
 			} else if i == -1 {
+				dst[j] = 0 // under a null
 				neg = true
 			} else {
 				return j
@@ -281,7 +282,7 @@ func takeStringParallel(mem memory.Allocator, a *array.String, idx []int32, p Pa
 	if base[len(parts)] > math.MaxInt32 {
 		return takeString(mem, a, idx)
 	}
-	obuf := newFixedOut[int32](mem, len(idx)+1)
+	obuf := newFixedOutDirty[int32](mem, len(idx)+1)
 	dbuf := memory.NewResizableBuffer(mem)
 	dbuf.Resize(base[len(parts)])
 	oo, dst := obuf.vals, dbuf.Bytes()

@@ -90,15 +90,15 @@ func (e *Env) filterOnBase(conjuncts []plan.Expr, in *Frame) (rows []int32, ok b
 	if err := e.selectInto(conjuncts, rec, lut[1:]); err != nil {
 		return nil, true, err
 	}
-	if hasNull(g.rows) {
-		nulls, err := nullRecord(e, as, ps)
-		if err != nil {
-			return nil, true, err
-		}
-		defer nulls.Release()
-		if err := e.selectInto(conjuncts, nulls, lut[:1]); err != nil {
-			return nil, true, err
-		}
+	// The answer for a row of nulls, whether or not some index is -1
+	// (cheaper than looking).
+	nulls, err := nullRecord(e, as, ps)
+	if err != nil {
+		return nil, true, err
+	}
+	defer nulls.Release()
+	if err := e.selectInto(conjuncts, nulls, lut[:1]); err != nil {
+		return nil, true, err
 	}
 	if err := e.CheckCtx(); err != nil {
 		return nil, true, err
@@ -123,16 +123,6 @@ func (e *Env) selectInto(conjuncts []plan.Expr, rec arrow.RecordBatch, out []byt
 		}
 	}
 	return nil
-}
-
-// hasNull reports whether an index vector holds -1.
-func hasNull(idx []int32) bool {
-	for _, r := range idx {
-		if r < 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // nullRecord is a one-row batch of nulls with the columns of as.

@@ -115,7 +115,7 @@ func Fingerprint(n Node) uint64 {
 	if isNilNode(n) {
 		return 0
 	}
-	if m := n.meta(); m.resolved {
+	if m := n.meta(); m.valid() {
 		return m.fingerprint
 	}
 	fp, _, _ := fingerprintNode(n)
@@ -138,7 +138,7 @@ func Determinism(n Node) (exprs, operators bool) {
 	if isNilNode(n) {
 		return true, true
 	}
-	if m := n.meta(); m.resolved {
+	if m := n.meta(); m.valid() {
 		return m.deterministic, m.opsDeterministic
 	}
 	_, exprs, operators = fingerprintNode(n)
@@ -150,7 +150,7 @@ func Size(n Node) int {
 	if isNilNode(n) {
 		return 0
 	}
-	if m := n.meta(); m.resolved {
+	if m := n.meta(); m.valid() {
 		return m.size
 	}
 	s := 1

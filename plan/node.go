@@ -17,6 +17,13 @@ type Node interface {
 	// Children returns the inputs in evaluation order (left before right).
 	Children() []Node
 	// WithChildren returns an unresolved copy with the inputs replaced.
+	// children holds the new inputs in the order Children returns them: none
+	// for a scan (ignored), exactly one for a single-input node, exactly two
+	// for a join (left, right), and for a union or an extension the copy's
+	// inputs (any number; Resolve checks it). Passing a fixed-arity node
+	// another number of children is a programming error, not a plan error:
+	// WithChildren then panics (index out of range) instead of returning
+	// one. Rules pass back exactly what Children returned, rewritten.
 	WithChildren(children []Node) Node
 	// Schema returns the output schema; it is the zero Schema until the node
 	// is resolved.
@@ -72,8 +79,13 @@ func Kinds() []Kind {
 	return out
 }
 
-// nodeMeta is what Resolve computes for a node.
+// nodeMeta is what Resolve computes for a node. It is embedded by value in
+// every node struct, so its address identifies the node: seal records it in
+// owner, and a copy of a resolved node struct (`c := *f; c.Predicates =
+// ...`), whose meta sits at another address, is unresolved — its cached
+// schema and fingerprint belong to the node it was copied from.
 type nodeMeta struct {
+	owner         *nodeMeta
 	resolved      bool
 	schema        Schema
 	fingerprint   uint64
@@ -86,11 +98,22 @@ type nodeMeta struct {
 
 func (m *nodeMeta) meta() *nodeMeta { return m }
 
-// Schema returns the resolved output schema.
-func (m *nodeMeta) Schema() Schema { return m.schema }
+// valid reports whether the meta holds a resolution of this very node (not
+// of a node it was copied from).
+func (m *nodeMeta) valid() bool { return m.resolved && m.owner == m }
 
-// Resolved reports whether the node carries a schema.
-func (m *nodeMeta) Resolved() bool { return m.resolved }
+// Schema returns the resolved output schema (the zero Schema when the node
+// is not resolved, a copy of a resolved node struct included).
+func (m *nodeMeta) Schema() Schema {
+	if !m.valid() {
+		return Schema{}
+	}
+	return m.schema
+}
+
+// Resolved reports whether Resolve computed this node's schema. A copy of
+// a resolved node struct is not resolved: Resolve checks it again.
+func (m *nodeMeta) Resolved() bool { return m.valid() }
 
 // ScanNode reads a source. Columns, when Projected, lists the columns the
 // plan needs (a pruning result; it may be empty, in which case the scan

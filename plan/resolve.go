@@ -181,6 +181,7 @@ func resolveNode(n Node, p *path) (Node, error) {
 // seal records the resolution results on a freshly built node.
 func seal(n Node, schema Schema) {
 	m := n.meta()
+	m.owner = m
 	m.schema = schema
 	m.resolved = true
 	m.fingerprint, m.deterministic, m.opsDeterministic = fingerprintNode(n)

@@ -595,3 +595,46 @@ func TestDroppedRightKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveCopiedNode: a host that copies a resolved node struct and
+// edits it gets the edit checked, not the cached resolution of the node it
+// copied.
+func TestResolveCopiedNode(t *testing.T) {
+	st := Scan(std(t))
+	r, err := Resolve(st.Select(Col("a"), Col("b")).Node())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj := r.(*ProjectNode)
+	c := *proj
+	c.Exprs = []Expr{Col("s").Expr()}
+	if c.Resolved() {
+		t.Error("a copy of a resolved node reports itself resolved")
+	}
+	if got := c.Schema(); got.Len() != 0 {
+		t.Errorf("a copy of a resolved node reports the old schema %s", got)
+	}
+	got, err := Resolve(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := got.Schema().String(); s != "[s: string?]" {
+		t.Errorf("Resolve(copy) schema %s, want [s: string?]", s)
+	}
+	if Fingerprint(&c) == Fingerprint(proj) {
+		t.Error("the copy reports the original's cached fingerprint")
+	}
+	if !proj.Resolved() || proj.Schema().Len() != 2 {
+		t.Error("the original lost its resolution")
+	}
+
+	rf, err := Resolve(st.Filter(Col("a").Gt(Lit(1))).Node())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := *rf.(*FilterNode)
+	f.Predicates = []Expr{Col("a").Expr()} // not bool
+	if _, err := Resolve(&f); err == nil {
+		t.Error("Resolve accepted a copied filter whose new predicate is not bool")
+	}
+}

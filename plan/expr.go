@@ -117,26 +117,15 @@ func (e *UDFCall) WithChildren(args []Expr) Expr { return &UDFCall{UDF: e.UDF, A
 // expression reads, else "literal". This is Polars' rule, so plans ported
 // from Polars keep their column names: len().over(k) is named "len".
 func OutputName(e Expr) string {
-	switch e := e.(type) {
-	case nil:
-		return "literal"
-	case *Alias:
-		return e.Name
-	case *Column:
-		return e.Name
-	case *Call:
-		if e.Fn == FuncLen {
-			return "len"
-		}
-	}
-	for _, a := range e.Children() {
-		if n := leftmostColumn(a); n != "" {
-			return n
-		}
+	if n := leftmostColumn(e); n != "" {
+		return n
 	}
 	return "literal"
 }
 
+// leftmostColumn is OutputName without the "literal" default: the name of
+// an alias, a column, or a len() call, else the first such name among the
+// operands, left to right; "" when there is none.
 func leftmostColumn(e Expr) string {
 	switch e := e.(type) {
 	case nil:

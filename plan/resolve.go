@@ -26,14 +26,18 @@ func Resolve(root Node) (Node, error) {
 	return resolveAt(root, nil)
 }
 
-// path is a plan-file path built lazily, so that deep plans do not pay for
-// paths unless an error needs one.
-type path struct {
-	parent *path
+// Path is a location in a plan in plan-file syntax ("plan.input.left",
+// "plan.inputs[1].predicates[0]"), the form errors, traces and explain use.
+// Each Path is one link to its parent's, so a walk builds the paths of deep
+// plans in constant space per node and renders them only when asked. The
+// nil *Path (and the zero Path) is the root, "plan".
+type Path struct {
+	parent *Path
 	seg    string
 }
 
-func (p *path) String() string {
+// String renders the path: "plan" followed by every segment.
+func (p *Path) String() string {
 	var segs []string
 	for q := p; q != nil; q = q.parent {
 		segs = append(segs, q.seg)
@@ -46,32 +50,37 @@ func (p *path) String() string {
 	return b.String()
 }
 
-func (p *path) child(seg string) *path { return &path{parent: p, seg: seg} }
+// Child returns the path of seg (".input", ".keys[0].expr") below p.
+func (p *Path) Child(seg string) *Path { return &Path{parent: p, seg: seg} }
 
-func (p *path) index(field string, i int) *path {
-	return p.child("." + field + "[" + strconv.Itoa(i) + "]")
+// Index returns the path of the i-th entry of a list field below p
+// (".predicates[1]").
+func (p *Path) Index(field string, i int) *Path {
+	return p.Child("." + field + "[" + strconv.Itoa(i) + "]")
 }
 
-// childPath names the i-th child of n in plan-file syntax.
-func childPath(p *path, n Node, i int) *path {
+// Input returns the path of the i-th child of n (as Children orders them),
+// n being at p: ".left" and ".right" for a join, ".inputs[i]" for a union
+// and for an extension with several inputs, ".input" otherwise.
+func (p *Path) Input(n Node, i int) *Path {
 	switch n.(type) {
 	case *JoinNode:
 		if i == 0 {
-			return p.child(".left")
+			return p.Child(".left")
 		}
-		return p.child(".right")
+		return p.Child(".right")
 	case *UnionNode:
-		return p.index("inputs", i)
+		return p.Index("inputs", i)
 	case *ExtensionNode:
 		if len(n.Children()) != 1 {
-			return p.index("inputs", i)
+			return p.Index("inputs", i)
 		}
 	}
-	return p.child(".input")
+	return p.Child(".input")
 }
 
 // located fills in where an error happened, keeping the innermost location.
-func located(err error, n Node, p *path) error {
+func located(err error, n Node, p *Path) error {
 	pe, ok := AsError(err)
 	if !ok {
 		return &Error{Kind: InvalidPlan, Row: -1, Node: n.Label(), Path: p.String(), Msg: err.Error(), Err: err}
@@ -89,7 +98,7 @@ func located(err error, n Node, p *path) error {
 	return &c
 }
 
-func resolveAt(n Node, p *path) (Node, error) {
+func resolveAt(n Node, p *Path) (Node, error) {
 	if isNilNode(n) {
 		return nil, &Error{Kind: InvalidPlan, Row: -1, Path: p.String(), Msg: "missing input node"}
 	}
@@ -100,9 +109,9 @@ func resolveAt(n Node, p *path) (Node, error) {
 	resolved := make([]Node, len(children))
 	for i, c := range children {
 		if w, ok := c.(*WindowNode); ok && w != nil && !canOwnWindow(n) {
-			return nil, strayWindow(w, childPath(p, n, i), "the input of "+n.Kind().String()+" "+n.Label())
+			return nil, strayWindow(w, p.Input(n, i), "the input of "+n.Kind().String()+" "+n.Label())
 		}
-		r, err := resolveAt(c, childPath(p, n, i))
+		r, err := resolveAt(c, p.Input(n, i))
 		if err != nil {
 			if isNilNode(c) {
 				// A missing input is the parent's fault: name the parent.
@@ -123,7 +132,7 @@ func resolveAt(n Node, p *path) (Node, error) {
 
 // resolveNode computes n's schema from its resolved children and stores it
 // with the fingerprint. n is a fresh copy owned by the caller.
-func resolveNode(n Node, p *path) (Node, error) {
+func resolveNode(n Node, p *Path) (Node, error) {
 	var schema Schema
 	var err error
 	switch n := n.(type) {
@@ -145,15 +154,15 @@ func resolveNode(n Node, p *path) (Node, error) {
 		schema, err = resolveSort(n, p)
 	case *LimitNode:
 		if n.N < 0 {
-			err = &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".n").String(), Msg: fmt.Sprintf("limit: n must not be negative, got %d", n.N)}
+			err = &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".n").String(), Msg: fmt.Sprintf("limit: n must not be negative, got %d", n.N)}
 		}
 		schema = n.Input.Schema()
 	case *SliceNode:
 		switch {
 		case n.Offset < 0:
-			err = &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".offset").String(), Msg: fmt.Sprintf("slice: offset must not be negative, got %d", n.Offset)}
+			err = &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".offset").String(), Msg: fmt.Sprintf("slice: offset must not be negative, got %d", n.Offset)}
 		case n.Len < 0:
-			err = &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".len").String(), Msg: fmt.Sprintf("slice: len must not be negative, got %d", n.Len)}
+			err = &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".len").String(), Msg: fmt.Sprintf("slice: len must not be negative, got %d", n.Len)}
 		}
 		schema = n.Input.Schema()
 	case *AggregateNode:
@@ -191,7 +200,7 @@ func seal(n Node, schema Schema) {
 	}
 }
 
-func exprError(err error, p *path) error {
+func exprError(err error, p *Path) error {
 	if pe, ok := AsError(err); ok && pe.Path == "" {
 		c := *pe
 		c.Path = p.String()
@@ -200,7 +209,7 @@ func exprError(err error, p *path) error {
 	return err
 }
 
-func noWindowOrAggregate(e Expr, p *path, where string) error {
+func noWindowOrAggregate(e Expr, p *Path, where string) error {
 	if ContainsOver(e) {
 		return &Error{Kind: InvalidPlan, Expr: e.String(), Row: -1, Path: p.String(),
 			Msg: where + ": over() is allowed only in project and with_columns"}
@@ -208,22 +217,22 @@ func noWindowOrAggregate(e Expr, p *path, where string) error {
 	return nil
 }
 
-func resolveScan(n *ScanNode, p *path) (Schema, error) {
+func resolveScan(n *ScanNode, p *Path) (Schema, error) {
 	if n.Source == nil {
-		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".table").String(), Msg: "scan: no source"}
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".table").String(), Msg: "scan: no source"}
 	}
 	if n.schemaErr != nil {
-		return Schema{}, &Error{Kind: InvalidPlan, Expr: sourceName(n.Source), Row: -1, Path: p.child(".table").String(),
+		return Schema{}, &Error{Kind: InvalidPlan, Expr: sourceName(n.Source), Row: -1, Path: p.Child(".table").String(),
 			Msg: fmt.Sprintf("scan: source %s: %v", sourceName(n.Source), n.schemaErr), Err: n.schemaErr}
 	}
 	src := n.SourceSchema
 	for i, pp := range n.Pushed {
 		f, err := TypeOf(pp.Expr, src)
 		if err != nil {
-			return Schema{}, exprError(err, p.index("pushed", i))
+			return Schema{}, exprError(err, p.Index("pushed", i))
 		}
 		if f.Type != Bool {
-			return Schema{}, &Error{Kind: TypeError, Expr: pp.Expr.String(), Row: -1, Path: p.index("pushed", i).String(),
+			return Schema{}, &Error{Kind: TypeError, Expr: pp.Expr.String(), Row: -1, Path: p.Index("pushed", i).String(),
 				Msg: fmt.Sprintf("scan: a pushed predicate must be bool, got %s", f.Type)}
 		}
 	}
@@ -234,25 +243,25 @@ func resolveScan(n *ScanNode, p *path) (Schema, error) {
 	for i, c := range n.Columns {
 		f, ok := src.Lookup(c)
 		if !ok {
-			return Schema{}, &Error{Kind: UnknownColumn, Expr: quoteName(c), Row: -1, Path: p.index("columns", i).String(),
+			return Schema{}, &Error{Kind: UnknownColumn, Expr: quoteName(c), Row: -1, Path: p.Index("columns", i).String(),
 				Msg: fmt.Sprintf("scan: source %s has no column %q", sourceName(n.Source), c)}
 		}
 		fields = append(fields, f)
 	}
 	s, err := NewSchema(fields...)
 	if err != nil {
-		return Schema{}, &Error{Kind: DuplicateColumn, Row: -1, Path: p.child(".columns").String(), Msg: err.Error()}
+		return Schema{}, &Error{Kind: DuplicateColumn, Row: -1, Path: p.Child(".columns").String(), Msg: err.Error()}
 	}
 	return s, nil
 }
 
-func resolveFilter(n *FilterNode, p *path) (Schema, error) {
+func resolveFilter(n *FilterNode, p *Path) (Schema, error) {
 	in := n.Input.Schema()
 	if len(n.Predicates) == 0 {
-		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".predicates").String(), Msg: "filter: no predicates"}
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".predicates").String(), Msg: "filter: no predicates"}
 	}
 	for i, e := range n.Predicates {
-		pp := p.index("predicates", i)
+		pp := p.Index("predicates", i)
 		if err := noWindowOrAggregate(e, pp, "filter"); err != nil {
 			return Schema{}, err
 		}
@@ -268,23 +277,23 @@ func resolveFilter(n *FilterNode, p *path) (Schema, error) {
 	return in, nil
 }
 
-func typeFields(exprs []Expr, in Schema, p *path, field string) ([]Field, error) {
+func typeFields(exprs []Expr, in Schema, p *Path, field string) ([]Field, error) {
 	fields := make([]Field, len(exprs))
 	for i, e := range exprs {
 		f, err := TypeOf(e, in)
 		if err != nil {
-			return nil, exprError(err, p.index(field, i))
+			return nil, exprError(err, p.Index(field, i))
 		}
 		fields[i] = f
 	}
 	return fields, nil
 }
 
-func uniqueFields(fields []Field, exprs []Expr, p *path, field string) (Schema, error) {
+func uniqueFields(fields []Field, exprs []Expr, p *Path, field string) (Schema, error) {
 	seen := make(map[string]int, len(fields))
 	for i, f := range fields {
 		if j, dup := seen[f.Name]; dup {
-			return Schema{}, &Error{Kind: DuplicateColumn, Expr: quoteName(f.Name), Row: -1, Path: p.index(field, i).String(),
+			return Schema{}, &Error{Kind: DuplicateColumn, Expr: quoteName(f.Name), Row: -1, Path: p.Index(field, i).String(),
 				Msg: fmt.Sprintf("output column %q is produced twice (by `%s` and `%s`); alias one of them", f.Name, exprs[j], exprs[i])}
 		}
 		seen[f.Name] = i
@@ -292,7 +301,7 @@ func uniqueFields(fields []Field, exprs []Expr, p *path, field string) (Schema, 
 	return NewSchema(fields...)
 }
 
-func resolveProject(exprs []Expr, in Schema, p *path) (Schema, error) {
+func resolveProject(exprs []Expr, in Schema, p *Path) (Schema, error) {
 	fields, err := typeFields(exprs, in, p, "exprs")
 	if err != nil {
 		return Schema{}, err
@@ -309,7 +318,7 @@ func passthrough(n *WithColumnsNode) Schema {
 	return n.Input.Schema()
 }
 
-func resolveWithColumns(n *WithColumnsNode, p *path) (Schema, error) {
+func resolveWithColumns(n *WithColumnsNode, p *Path) (Schema, error) {
 	fields, err := typeFields(n.Exprs, n.Input.Schema(), p, "exprs")
 	if err != nil {
 		return Schema{}, err
@@ -333,13 +342,13 @@ func resolveWithColumns(n *WithColumnsNode, p *path) (Schema, error) {
 	return NewSchema(out...)
 }
 
-func resolveSort(n *SortNode, p *path) (Schema, error) {
+func resolveSort(n *SortNode, p *Path) (Schema, error) {
 	in := n.Input.Schema()
 	if len(n.Keys) == 0 {
-		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".keys").String(), Msg: "sort: no keys"}
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".keys").String(), Msg: "sort: no keys"}
 	}
 	for i, k := range n.Keys {
-		kp := p.index("keys", i).child(".expr")
+		kp := p.Index("keys", i).Child(".expr")
 		if err := noWindowOrAggregate(k.Expr, kp, "sort"); err != nil {
 			return Schema{}, err
 		}
@@ -350,12 +359,12 @@ func resolveSort(n *SortNode, p *path) (Schema, error) {
 	return in, nil
 }
 
-func resolveAggregate(n *AggregateNode, p *path) (Schema, error) {
+func resolveAggregate(n *AggregateNode, p *Path) (Schema, error) {
 	in := n.Input.Schema()
 	fields := make([]Field, 0, len(n.Keys)+len(n.Aggs))
 	all := make([]Expr, 0, len(n.Keys)+len(n.Aggs))
 	for i, k := range n.Keys {
-		kp := p.index("keys", i)
+		kp := p.Index("keys", i)
 		if err := noWindowOrAggregate(k, kp, "aggregate keys"); err != nil {
 			return Schema{}, err
 		}
@@ -367,7 +376,7 @@ func resolveAggregate(n *AggregateNode, p *path) (Schema, error) {
 		all = append(all, k)
 	}
 	for i, a := range n.Aggs {
-		ap := p.index("aggs", i)
+		ap := p.Index("aggs", i)
 		if err := noWindowOrAggregate(a, ap, "aggregate"); err != nil {
 			return Schema{}, err
 		}
@@ -388,9 +397,9 @@ func resolveAggregate(n *AggregateNode, p *path) (Schema, error) {
 	seen := map[string]int{}
 	for i, f := range fields {
 		if j, dup := seen[f.Name]; dup {
-			fp := p.index("keys", i)
+			fp := p.Index("keys", i)
 			if i >= len(n.Keys) {
-				fp = p.index("aggs", i-len(n.Keys))
+				fp = p.Index("aggs", i-len(n.Keys))
 			}
 			return Schema{}, &Error{Kind: DuplicateColumn, Expr: quoteName(f.Name), Row: -1, Path: fp.String(),
 				Msg: fmt.Sprintf("output column %q is produced twice (by `%s` and `%s`); alias one of them", f.Name, all[j], all[i])}
@@ -404,23 +413,23 @@ func resolveAggregate(n *AggregateNode, p *path) (Schema, error) {
 // type of the pair, or ok=false.
 func JoinKeyType(l, r Type) (Type, bool) { return commonType(l, r) }
 
-func resolveJoin(n *JoinNode, p *path) (Schema, error) {
+func resolveJoin(n *JoinNode, p *Path) (Schema, error) {
 	ls, rs := n.Left.Schema(), n.Right.Schema()
 	if int(n.How) >= len(joinKindNames) {
-		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".kind").String(), Msg: "join: invalid kind"}
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".kind").String(), Msg: "join: invalid kind"}
 	}
 	if len(n.LeftOn) != len(n.RightOn) {
-		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".right_on").String(),
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".right_on").String(),
 			Msg: fmt.Sprintf("join: %d left keys but %d right keys", len(n.LeftOn), len(n.RightOn))}
 	}
 	if n.How == CrossJoin && len(n.LeftOn) > 0 {
-		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".left_on").String(), Msg: "join: a cross join takes no keys"}
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".left_on").String(), Msg: "join: a cross join takes no keys"}
 	}
 	if n.How != CrossJoin && len(n.LeftOn) == 0 {
-		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".left_on").String(), Msg: fmt.Sprintf("join: a %s join needs at least one key", n.How)}
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".left_on").String(), Msg: fmt.Sprintf("join: a %s join needs at least one key", n.How)}
 	}
 	for i := range n.LeftOn {
-		lp, rp := p.index("left_on", i), p.index("right_on", i)
+		lp, rp := p.Index("left_on", i), p.Index("right_on", i)
 		if err := noWindowOrAggregate(n.LeftOn[i], lp, "join"); err != nil {
 			return Schema{}, err
 		}
@@ -477,7 +486,7 @@ func resolveJoin(n *JoinNode, p *path) (Schema, error) {
 		if left[f.Name] {
 			f.Name += suffix
 			if names[f.Name] || right[f.Name] {
-				return Schema{}, &Error{Kind: DuplicateColumn, Expr: quoteName(f.Name), Row: -1, Path: p.child(".suffix").String(),
+				return Schema{}, &Error{Kind: DuplicateColumn, Expr: quoteName(f.Name), Row: -1, Path: p.Child(".suffix").String(),
 					Msg: fmt.Sprintf("join: right column %q collides with %q even after the suffix %q", rs.Field(i).Name, f.Name, suffix)}
 			}
 		}
@@ -505,21 +514,21 @@ func DroppedRightKeys(n *JoinNode) map[string]bool {
 	return dropped
 }
 
-func resolveUnion(n *UnionNode, p *path) (Schema, error) {
+func resolveUnion(n *UnionNode, p *Path) (Schema, error) {
 	if len(n.Inputs) == 0 {
-		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".inputs").String(), Msg: "union: no inputs"}
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".inputs").String(), Msg: "union: no inputs"}
 	}
 	out := n.Inputs[0].Schema().Fields()
 	for i := 1; i < len(n.Inputs); i++ {
 		s := n.Inputs[i].Schema()
 		if s.Len() != len(out) {
-			return Schema{}, &Error{Kind: TypeError, Row: -1, Path: p.index("inputs", i).String(),
+			return Schema{}, &Error{Kind: TypeError, Row: -1, Path: p.Index("inputs", i).String(),
 				Msg: fmt.Sprintf("union: input %d has %d columns, input 0 has %d", i, s.Len(), len(out))}
 		}
 		for j := range out {
 			f := s.Field(j)
 			if f.Name != out[j].Name || f.Type != out[j].Type {
-				return Schema{}, &Error{Kind: TypeError, Expr: quoteName(f.Name), Row: -1, Path: p.index("inputs", i).String(),
+				return Schema{}, &Error{Kind: TypeError, Expr: quoteName(f.Name), Row: -1, Path: p.Index("inputs", i).String(),
 					Msg: fmt.Sprintf("union: input %d column %d is %s, input 0 has %s", i, j, f, out[j])}
 			}
 			out[j].Nullable = out[j].Nullable || f.Nullable
@@ -528,16 +537,16 @@ func resolveUnion(n *UnionNode, p *path) (Schema, error) {
 	return NewSchema(out...)
 }
 
-func resolveDistinct(n *DistinctNode, p *path) (Schema, error) {
+func resolveDistinct(n *DistinctNode, p *Path) (Schema, error) {
 	in := n.Input.Schema()
 	seen := map[string]bool{}
 	for i, c := range n.Subset {
 		if _, ok := in.Lookup(c); !ok {
-			return Schema{}, &Error{Kind: UnknownColumn, Expr: quoteName(c), Row: -1, Path: p.index("subset", i).String(),
+			return Schema{}, &Error{Kind: UnknownColumn, Expr: quoteName(c), Row: -1, Path: p.Index("subset", i).String(),
 				Msg: fmt.Sprintf("distinct: column %q not found; the input has %v", c, in.Names())}
 		}
 		if seen[c] {
-			return Schema{}, &Error{Kind: DuplicateColumn, Expr: quoteName(c), Row: -1, Path: p.index("subset", i).String(),
+			return Schema{}, &Error{Kind: DuplicateColumn, Expr: quoteName(c), Row: -1, Path: p.Index("subset", i).String(),
 				Msg: fmt.Sprintf("distinct: column %q listed twice", c)}
 		}
 		seen[c] = true
@@ -545,36 +554,36 @@ func resolveDistinct(n *DistinctNode, p *path) (Schema, error) {
 	return in, nil
 }
 
-func resolveWindow(n *WindowNode, p *path) (Schema, error) {
+func resolveWindow(n *WindowNode, p *Path) (Schema, error) {
 	in := n.Input.Schema()
 	out := in.Fields()
 	for i, e := range n.Exprs {
 		a, ok := e.(*Alias)
 		if !ok {
-			return Schema{}, &Error{Kind: InvalidPlan, Expr: render(e, 0), Row: -1, Path: p.index("exprs", i).String(), Msg: "window: each entry must be an aliased over()"}
+			return Schema{}, &Error{Kind: InvalidPlan, Expr: render(e, 0), Row: -1, Path: p.Index("exprs", i).String(), Msg: "window: each entry must be an aliased over()"}
 		}
 		if _, ok := a.Expr.(*Over); !ok {
-			return Schema{}, &Error{Kind: InvalidPlan, Expr: render(e, 0), Row: -1, Path: p.index("exprs", i).String(), Msg: "window: each entry must be an aliased over()"}
+			return Schema{}, &Error{Kind: InvalidPlan, Expr: render(e, 0), Row: -1, Path: p.Index("exprs", i).String(), Msg: "window: each entry must be an aliased over()"}
 		}
 		f, err := TypeOf(e, in)
 		if err != nil {
-			return Schema{}, exprError(err, p.index("exprs", i))
+			return Schema{}, exprError(err, p.Index("exprs", i))
 		}
 		out = append(out, f)
 	}
 	s, err := NewSchema(out...)
 	if err != nil {
-		return Schema{}, &Error{Kind: DuplicateColumn, Row: -1, Path: p.child(".exprs").String(), Msg: "window: " + err.Error()}
+		return Schema{}, &Error{Kind: DuplicateColumn, Row: -1, Path: p.Child(".exprs").String(), Msg: "window: " + err.Error()}
 	}
 	return s, nil
 }
 
-func resolveExtension(n *ExtensionNode, p *path) (s Schema, err error) {
+func resolveExtension(n *ExtensionNode, p *Path) (s Schema, err error) {
 	if n.Def == nil {
-		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".name").String(), Msg: "extension: no declaration"}
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".name").String(), Msg: "extension: no declaration"}
 	}
 	if len(n.Inputs) == 0 {
-		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".input").String(),
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".input").String(),
 			Msg: fmt.Sprintf("extension %s: needs at least one input", n.Def.Name)}
 	}
 	if len(n.Inputs) != n.Def.Inputs {
@@ -583,7 +592,7 @@ func resolveExtension(n *ExtensionNode, p *path) (s Schema, err error) {
 	}
 	if err := n.Def.check(); err != nil {
 		// A declaration that bypassed the registry.
-		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.child(".name").String(),
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".name").String(),
 			Msg: fmt.Sprintf("extension %s: invalid declaration: %v", n.Def.Name, err), Err: err}
 	}
 	if n.Def.OutputSchema == nil {
@@ -644,7 +653,7 @@ func hasOver(exprs []Expr) bool {
 // the same node over a window node computing each over() once, in the order
 // they appear, as a temporary column. Type errors are reported against the
 // expressions as written, before anything is rewritten.
-func synthesizeWindow(parent Node, input Node, exprs []Expr, p *path) (Node, error) {
+func synthesizeWindow(parent Node, input Node, exprs []Expr, p *Path) (Node, error) {
 	in := input.Schema()
 	if _, err := typeFields(exprs, in, p, "exprs"); err != nil {
 		return nil, err
@@ -689,7 +698,7 @@ func synthesizeWindow(parent Node, input Node, exprs []Expr, p *path) (Node, err
 		}
 		rewritten[i] = r
 	}
-	win, err := resolveAt(&WindowNode{Input: input, Exprs: windows}, p.child(".input"))
+	win, err := resolveAt(&WindowNode{Input: input, Exprs: windows}, p.Child(".input"))
 	if err != nil {
 		return nil, err
 	}

@@ -44,7 +44,7 @@ func canOwnWindow(n Node) bool {
 // strayWindow is the error for a window node that is not directly under a
 // project or with_columns; where names what it is under ("the root", "a
 // filter").
-func strayWindow(w Node, p *path, where string) error {
+func strayWindow(w Node, p *Path, where string) error {
 	return &Error{Kind: InvalidPlan, Row: -1, Node: w.Label(), Path: p.String(),
 		Msg: "window: a window node must sit directly under the project or with_columns that owns it " +
 			"(Resolve synthesizes it from over()); found at " + where}

@@ -102,7 +102,7 @@ func (b *budget) take(e Entry, cells []legality.CellID) bool {
 // (consuming a unit), and the limit's refusal otherwise. It is the one check
 // the rewrite sites of projection_pruning and predicate_pushdown's scan arm
 // make.
-func (r *run) budgeted(rule string, d legality.Decision, node plan.Node, path *tpath, subject plan.Expr) legality.Decision {
+func (r *run) budgeted(rule string, d legality.Decision, node plan.Node, path *plan.Path, subject plan.Expr) legality.Decision {
 	if !d.Allowed {
 		return d
 	}
@@ -116,7 +116,7 @@ func (r *run) budgeted(rule string, d legality.Decision, node plan.Node, path *t
 // budgetedRuling is budgeted for a multi-cell ruling (filter_fusion,
 // projection_fusion); subjectOf, when set, makes the subject a filter's
 // conjunct list.
-func (r *run) budgetedRuling(rule string, ru legality.Ruling, node plan.Node, path *tpath, subject plan.Expr, subjectOf *plan.FilterNode) legality.Ruling {
+func (r *run) budgetedRuling(rule string, ru legality.Ruling, node plan.Node, path *plan.Path, subject plan.Expr, subjectOf *plan.FilterNode) legality.Ruling {
 	if !ru.Allowed {
 		return ru
 	}

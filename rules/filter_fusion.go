@@ -24,7 +24,7 @@ func filterFusion() Rule {
 		Cells:   legality.Default().CellsOf(legality.RuleFilterFusion),
 		Doc:     "fuses a filter into the filter directly below it when the outer conjuncts are total",
 		rewrite: func(r *run, root plan.Node) (plan.Node, error) {
-			return (&fusion{run: r}).visit(root, &tpath{}), nil
+			return (&fusion{run: r}).visit(root, &plan.Path{}), nil
 		},
 	}
 }
@@ -35,7 +35,7 @@ type fusion struct{ *run }
 // or a single-input node to rebuild.
 type ffFrame struct {
 	run   []*plan.FilterNode
-	paths []*tpath
+	paths []*plan.Path
 	node  plan.Node
 	input plan.Node
 }
@@ -43,7 +43,7 @@ type ffFrame struct {
 // visit walks down chains of single-input nodes in a loop, collecting each
 // maximal run of filters as one frame, recurses only into the inputs of
 // multi-input nodes, and fuses on the way up.
-func (f *fusion) visit(n plan.Node, path *tpath) plan.Node {
+func (f *fusion) visit(n plan.Node, path *plan.Path) plan.Node {
 	var frames []ffFrame
 	var out plan.Node
 	for out == nil {
@@ -52,7 +52,7 @@ func (f *fusion) visit(n plan.Node, path *tpath) plan.Node {
 			for ok {
 				fr.run = append(fr.run, fl)
 				fr.paths = append(fr.paths, path)
-				n, path = fl.Input, path.child(".input")
+				n, path = fl.Input, path.Child(".input")
 				fl, ok = n.(*plan.FilterNode)
 			}
 			frames = append(frames, fr)
@@ -64,7 +64,7 @@ func (f *fusion) visit(n plan.Node, path *tpath) plan.Node {
 			continue
 		}
 		frames = append(frames, ffFrame{node: n, input: children[0]})
-		n, path = children[0], childPath(path, n, 0)
+		n, path = children[0], path.Input(n, 0)
 	}
 	for i := len(frames) - 1; i >= 0; i-- {
 		fr := &frames[i]
@@ -84,7 +84,7 @@ func (f *fusion) visit(n plan.Node, path *tpath) plan.Node {
 // fuseRun fuses a run of adjacent filters (top first) over newBelow, the
 // rewritten input of the lowest one, from the bottom up: each fused
 // conjunct list is built once.
-func (f *fusion) fuseRun(run []*plan.FilterNode, paths []*tpath, newBelow plan.Node) plan.Node {
+func (f *fusion) fuseRun(run []*plan.FilterNode, paths []*plan.Path, newBelow plan.Node) plan.Node {
 	if len(run) == 1 {
 		if newBelow == run[0].Input {
 			return run[0]
@@ -125,21 +125,16 @@ func (f *fusion) fuseRun(run []*plan.FilterNode, paths []*tpath, newBelow plan.N
 	return out
 }
 
-// children visits n's inputs and rebuilds n if any changed.
-func (f *fusion) children(n plan.Node, path *tpath) plan.Node {
-	return rebuildChildren(n, path, f.visit)
-}
-
 // rebuildChildren applies visit to each input of n and returns n itself
 // when nothing changed, else an unresolved copy over the new inputs.
-func rebuildChildren(n plan.Node, path *tpath, visit func(plan.Node, *tpath) plan.Node) plan.Node {
+func rebuildChildren(n plan.Node, path *plan.Path, visit func(plan.Node, *plan.Path) plan.Node) plan.Node {
 	children := n.Children()
 	if len(children) == 0 {
 		return n
 	}
 	var out []plan.Node
 	for i, c := range children {
-		nc := visit(c, childPath(path, n, i))
+		nc := visit(c, path.Input(n, i))
 		if nc != c && out == nil {
 			out = append([]plan.Node(nil), children...)
 		}
@@ -156,10 +151,10 @@ func rebuildChildren(n plan.Node, path *tpath, visit func(plan.Node, *tpath) pla
 // bottomUp rewrites a tree bottom-up: fn sees each original node and the
 // node rebuilt over its rewritten inputs. Chains of single-input nodes are
 // walked in a loop; only multi-input nodes recurse.
-func bottomUp(root plan.Node, path *tpath, fn func(orig, n plan.Node, path *tpath) plan.Node) plan.Node {
+func bottomUp(root plan.Node, path *plan.Path, fn func(orig, n plan.Node, path *plan.Path) plan.Node) plan.Node {
 	type frame struct {
 		node, input plan.Node
-		path        *tpath
+		path        *plan.Path
 	}
 	var spine []frame
 	n, p := root, path
@@ -169,9 +164,9 @@ func bottomUp(root plan.Node, path *tpath, fn func(orig, n plan.Node, path *tpat
 			break
 		}
 		spine = append(spine, frame{n, children[0], p})
-		n, p = children[0], childPath(p, n, 0)
+		n, p = children[0], p.Input(n, 0)
 	}
-	out := rebuildChildren(n, p, func(c plan.Node, cp *tpath) plan.Node { return bottomUp(c, cp, fn) })
+	out := rebuildChildren(n, p, func(c plan.Node, cp *plan.Path) plan.Node { return bottomUp(c, cp, fn) })
 	out = fn(n, out, p)
 	for i := len(spine) - 1; i >= 0; i-- {
 		s := spine[i]

@@ -43,7 +43,7 @@ func predicatePushdown() Rule {
 		Doc:     "moves filter conjuncts below total projections and sorts and into sources",
 		rewrite: func(r *run, root plan.Node) (plan.Node, error) {
 			p := &pushdown{run: r, byCell: map[legality.CellID][]int{}}
-			return p.sink(root, &pdStack{}, &tpath{}), nil
+			return p.sink(root, &pdStack{}, &plan.Path{}), nil
 		},
 	}
 }
@@ -81,7 +81,7 @@ type pdGroup struct {
 	// path locates origin in the plan the rule received: the trace names
 	// this filter when its remaining conjuncts stop a higher group
 	// (pp.filter).
-	path  *tpath
+	path  *plan.Path
 	conjs []*pdConj
 	// intact: conjs are exactly origin.Predicates.
 	intact bool
@@ -115,7 +115,7 @@ func (s *pdStack) index(c *pdConj) {
 // pdStep is one node the stack crossed.
 type pdStep struct {
 	node plan.Node
-	path *tpath
+	path *plan.Path
 	cell legality.CellID
 }
 
@@ -128,7 +128,7 @@ type pushdown struct {
 	epoch     int
 }
 
-func (p *pushdown) step(n plan.Node, path *tpath, cell legality.CellID) {
+func (p *pushdown) step(n plan.Node, path *plan.Path, cell legality.CellID) {
 	if _, seen := p.byCell[cell]; !seen {
 		p.cellOrder = append(p.cellOrder, cell)
 	}
@@ -141,7 +141,7 @@ func (p *pushdown) step(n plan.Node, path *tpath, cell legality.CellID) {
 // of single-input nodes in a loop, keeping one small frame per node, and
 // recurses only into the inputs of multi-input nodes: a 100,000-node chain
 // needs no deep Go stack.
-func (p *pushdown) sink(n plan.Node, st *pdStack, path *tpath) plan.Node {
+func (p *pushdown) sink(n plan.Node, st *pdStack, path *plan.Path) plan.Node {
 	var frames []pdFrame
 	var out plan.Node
 down:
@@ -149,7 +149,7 @@ down:
 		switch x := n.(type) {
 		case *plan.FilterNode:
 			p.join(st, x, path)
-			n, path = x.Input, path.child(".input")
+			n, path = x.Input, path.Child(".input")
 			continue
 		case *plan.ProjectNode:
 			f, next, nextPath := p.unary(x, x.Input, x.Exprs, st, path)
@@ -214,7 +214,7 @@ func (f *pdFrame) up(p *pushdown, newBelow plan.Node) plan.Node {
 }
 
 // join adds a filter's conjuncts to the bottom of the stack.
-func (p *pushdown) join(st *pdStack, f *plan.FilterNode, path *tpath) {
+func (p *pushdown) join(st *pdStack, f *plan.FilterNode, path *plan.Path) {
 	p.seq++
 	g := &pdGroup{seq: p.seq, origin: f, path: path, intact: true}
 	for _, e := range f.Predicates {
@@ -233,9 +233,9 @@ func (p *pushdown) join(st *pdStack, f *plan.FilterNode, path *tpath) {
 // unary handles project, with_columns (with the window they own, if any)
 // and sort: nodes the table may let conjuncts cross. It decides the
 // crossing and returns the frame and the node to continue with.
-func (p *pushdown) unary(n, input plan.Node, exprs []plan.Expr, st *pdStack, path *tpath) (pdFrame, plan.Node, *tpath) {
-	x := crossing{nodes: []plan.Node{n}, paths: []*tpath{path}, checks: []*legality.NodeCheck{p.table.PushdownNode(n)}, defsOf: exprs}
-	below, belowPath := input, path.child(".input")
+func (p *pushdown) unary(n, input plan.Node, exprs []plan.Expr, st *pdStack, path *plan.Path) (pdFrame, plan.Node, *plan.Path) {
+	x := crossing{nodes: []plan.Node{n}, paths: []*plan.Path{path}, checks: []*legality.NodeCheck{p.table.PushdownNode(n)}, defsOf: exprs}
+	below, belowPath := input, path.Child(".input")
 	w, owns := plan.OwnedWindow(n)
 	f := pdFrame{node: n}
 	if owns {
@@ -244,7 +244,7 @@ func (p *pushdown) unary(n, input plan.Node, exprs []plan.Expr, st *pdStack, pat
 		x.checks = append(x.checks, p.table.PushdownNode(w))
 		x.feasible = namesOf(w.Input.Schema())
 		x.generic = x.checks[1].Decision().Allowed // a mutant: check each conjunct against the window's input
-		below, belowPath = w.Input, belowPath.child(".input")
+		below, belowPath = w.Input, belowPath.Child(".input")
 		f.window = w
 	}
 	f.below = below
@@ -256,10 +256,10 @@ func (p *pushdown) unary(n, input plan.Node, exprs []plan.Expr, st *pdStack, pat
 // at (limit, slice, aggregate, distinct, window).
 // When a mutant table lets them cross, those it can express below move into
 // the input.
-func (p *pushdown) barrier1(n plan.Node, st *pdStack, path *tpath) (pdFrame, plan.Node, *tpath) {
+func (p *pushdown) barrier1(n plan.Node, st *pdStack, path *plan.Path) (pdFrame, plan.Node, *plan.Path) {
 	chk := p.table.PushdownNode(n)
 	child := n.Children()[0]
-	x := crossing{nodes: []plan.Node{n}, paths: []*tpath{path}, checks: []*legality.NodeCheck{chk}, generic: true,
+	x := crossing{nodes: []plan.Node{n}, paths: []*plan.Path{path}, checks: []*legality.NodeCheck{chk}, generic: true,
 		feasible: map[string]bool{}}
 	if chk.Decision().Allowed {
 		switch n := n.(type) {
@@ -277,7 +277,7 @@ func (p *pushdown) barrier1(n plan.Node, st *pdStack, path *tpath) (pdFrame, pla
 	}
 	// A refusal empties the stack: the input starts with nothing pending.
 	f := pdFrame{node: n, below: child, stopped: p.cross(st, x)}
-	return f, child, childPath(path, n, 0)
+	return f, child, path.Input(n, 0)
 }
 
 // extension handles a one-input host operator. The table decides from the
@@ -287,22 +287,22 @@ func (p *pushdown) barrier1(n plan.Node, st *pdStack, path *tpath) (pdFrame, pla
 // through), and stops every conjunct at an operator declaring nothing
 // (pp.extension). A conjunct that crosses reads the same columns below, so
 // it can only cross if they are input columns.
-func (p *pushdown) extension(n *plan.ExtensionNode, st *pdStack, path *tpath) (pdFrame, plan.Node, *tpath) {
+func (p *pushdown) extension(n *plan.ExtensionNode, st *pdStack, path *plan.Path) (pdFrame, plan.Node, *plan.Path) {
 	child := n.Inputs[0]
-	x := crossing{nodes: []plan.Node{n}, paths: []*tpath{path}, checks: []*legality.NodeCheck{p.table.PushdownNode(n)},
+	x := crossing{nodes: []plan.Node{n}, paths: []*plan.Path{path}, checks: []*legality.NodeCheck{p.table.PushdownNode(n)},
 		feasible: namesOf(child.Schema())}
 	f := pdFrame{node: n, below: child, stopped: p.cross(st, x)}
-	return f, child, childPath(path, n, 0)
+	return f, child, path.Input(n, 0)
 }
 
 // barrier handles the multi-input nodes (join, union, extension) the
 // default table stops conjuncts at. When a mutant table lets them cross, it
 // moves those it can express below into a join's left input or into every
 // union input.
-func (p *pushdown) barrier(n plan.Node, st *pdStack, path *tpath) plan.Node {
+func (p *pushdown) barrier(n plan.Node, st *pdStack, path *plan.Path) plan.Node {
 	chk := p.table.PushdownNode(n)
 	children := n.Children()
-	x := crossing{nodes: []plan.Node{n}, paths: []*tpath{path}, checks: []*legality.NodeCheck{chk}, generic: true,
+	x := crossing{nodes: []plan.Node{n}, paths: []*plan.Path{path}, checks: []*legality.NodeCheck{chk}, generic: true,
 		feasible: map[string]bool{}}
 	target := -1 // the child the moving stack enters
 	if chk.Decision().Allowed && len(children) > 0 {
@@ -328,7 +328,7 @@ func (p *pushdown) barrier(n plan.Node, st *pdStack, path *tpath) plan.Node {
 	newChildren := make([]plan.Node, len(children))
 	changed := false
 	for i, c := range children {
-		newChildren[i] = p.sink(c, stacks[i], childPath(path, n, i))
+		newChildren[i] = p.sink(c, stacks[i], path.Input(n, i))
 		changed = changed || newChildren[i] != c
 	}
 	out := n
@@ -359,7 +359,7 @@ func (p *pushdown) cloneStack(st *pdStack) *pdStack {
 // node, or an owner and its window).
 type crossing struct {
 	nodes  []plan.Node
-	paths  []*tpath
+	paths  []*plan.Path
 	checks []*legality.NodeCheck
 	// defsOf are the node's expressions, from which the substitutions for
 	// redefined names are built when a mutant lets a reader cross.
@@ -488,7 +488,7 @@ func (p *pushdown) cross(st *pdStack, x crossing) []*pdGroup {
 // settle splits the stack around the conjuncts that stay: groups below the
 // lowest group holding a stayer move whole; that group splits (pp.split) or
 // stops; the groups above it stop too unless pp.filter lets them pass.
-func (p *pushdown) settle(st *pdStack, stayers []*pdConj, at plan.Node, atPath *tpath) []*pdGroup {
+func (p *pushdown) settle(st *pdStack, stayers []*pdConj, at plan.Node, atPath *plan.Path) []*pdGroup {
 	lowest := stayers[0].group
 	for _, c := range stayers {
 		if c.group.seq > lowest.seq {
@@ -565,7 +565,7 @@ func (p *pushdown) settle(st *pdStack, stayers []*pdConj, at plan.Node, atPath *
 // resolveGroup decides one group holding stayers: the stayers stop, the
 // others move if pp.split lets the group separate. It returns the part that
 // stops and the part that moves (either may be nil).
-func (p *pushdown) resolveGroup(g *pdGroup, at plan.Node, atPath *tpath) (stop, move *pdGroup) {
+func (p *pushdown) resolveGroup(g *pdGroup, at plan.Node, atPath *plan.Path) (stop, move *pdGroup) {
 	var stays, movers []*pdConj
 	for _, c := range g.conjs {
 		if c.stay {
@@ -608,7 +608,7 @@ func (p *pushdown) resolveGroup(g *pdGroup, at plan.Node, atPath *tpath) (stop, 
 
 // stopAll stops every pending conjunct at node n because of decision d (a
 // pinned conjunct records its own refusal).
-func (p *pushdown) stopAll(st *pdStack, n plan.Node, path *tpath, d legality.Decision) []*pdGroup {
+func (p *pushdown) stopAll(st *pdStack, n plan.Node, path *plan.Path, d legality.Decision) []*pdGroup {
 	groups := st.groups
 	for _, g := range groups {
 		for _, c := range g.conjs {
@@ -627,7 +627,7 @@ func (p *pushdown) stopAll(st *pdStack, n plan.Node, path *tpath, d legality.Dec
 // land ends a conjunct's journey: if it moved, it records one allowed entry
 // per cell it crossed under (and its pp.deterministic decision) and counts
 // it once in pushedFilters.
-func (p *pushdown) land(c *pdConj, at plan.Node, atPath *tpath) {
+func (p *pushdown) land(c *pdConj, at plan.Node, atPath *plan.Path) {
 	if !c.live {
 		return
 	}
@@ -664,7 +664,7 @@ const (
 )
 
 // scan offers the pending conjuncts to the source, lowest group first.
-func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *tpath) plan.Node {
+func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Node {
 	if st.empty() {
 		st.pinned = nil
 		return s

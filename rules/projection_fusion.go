@@ -28,15 +28,15 @@ func projectionFusion() Rule {
 		Doc:     "inlines a with_columns value into the one projection expression that uses it",
 		rewrite: func(r *run, root plan.Node) (plan.Node, error) {
 			f := &projFusion{run: r}
-			return f.visit(root, &tpath{}), nil
+			return f.visit(root, &plan.Path{}), nil
 		},
 	}
 }
 
 type projFusion struct{ *run }
 
-func (f *projFusion) visit(n plan.Node, path *tpath) plan.Node {
-	return bottomUp(n, path, func(orig, n plan.Node, path *tpath) plan.Node {
+func (f *projFusion) visit(n plan.Node, path *plan.Path) plan.Node {
+	return bottomUp(n, path, func(orig, n plan.Node, path *plan.Path) plan.Node {
 		if p, ok := n.(*plan.ProjectNode); ok {
 			return f.fuse(orig, p, path)
 		}
@@ -46,7 +46,7 @@ func (f *projFusion) visit(n plan.Node, path *tpath) plan.Node {
 
 // fuse inlines into project p (orig is p as it was in the rule's input, for
 // the trace).
-func (f *projFusion) fuse(orig plan.Node, p *plan.ProjectNode, path *tpath) plan.Node {
+func (f *projFusion) fuse(orig plan.Node, p *plan.ProjectNode, path *plan.Path) plan.Node {
 	exprs, input := p.Exprs, p.Input
 	changed := false
 	for {
@@ -75,7 +75,7 @@ func (f *projFusion) fuse(orig plan.Node, p *plan.ProjectNode, path *tpath) plan
 // pair inlines what it can of w into exprs, in passes from the last value to
 // the first until a pass inlines nothing. It returns the values left in w,
 // the rewritten expressions and how many values were inlined.
-func (f *projFusion) pair(orig plan.Node, path *tpath, exprs []plan.Expr, w *plan.WithColumnsNode) ([]plan.Expr, []plan.Expr, int) {
+func (f *projFusion) pair(orig plan.Node, path *plan.Path, exprs []plan.Expr, w *plan.WithColumnsNode) ([]plan.Expr, []plan.Expr, int) {
 	cur := append([]plan.Expr(nil), exprs...)
 	gone := make([]bool, len(w.Exprs))
 	refused := map[int]legality.Ruling{} // the latest refusal of each value

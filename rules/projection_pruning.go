@@ -38,7 +38,7 @@ func projectionPruning() Rule {
 		Doc:   "drops dead total entries, emptied with_columns nodes and unread source columns",
 		rewrite: func(r *run, root plan.Node) (plan.Node, error) {
 			pr := &pruning{run: r}
-			return pr.visit(root, allNames(root), true, &tpath{}), nil
+			return pr.visit(root, allNames(root), true, &plan.Path{}), nil
 		},
 	}
 }
@@ -128,7 +128,7 @@ func columnsOf(es []plan.Expr) names {
 // whose output order is its own. It walks down chains of single-input nodes
 // in a loop with one small frame per node and recurses only into the inputs
 // of multi-input nodes.
-func (p *pruning) visit(n plan.Node, req names, ordered bool, path *tpath) plan.Node {
+func (p *pruning) visit(n plan.Node, req names, ordered bool, path *plan.Path) plan.Node {
 	var frames []prFrame
 	var out plan.Node
 	for out == nil {
@@ -208,7 +208,7 @@ func (p *pruning) visit(n plan.Node, req names, ordered bool, path *tpath) plan.
 			f, req = p.narrow1(n, d, req, path)
 		}
 		frames = append(frames, f)
-		n, path = f.input, childPath(path, f.node, 0)
+		n, path = f.input, path.Input(f.node, 0)
 	}
 	for i := len(frames) - 1; i >= 0; i-- {
 		out = frames[i].up(out)
@@ -237,14 +237,14 @@ func (f *prFrame) up(child plan.Node) plan.Node {
 
 // through handles nodes that pass their input's columns through, needing
 // their own expressions' columns too.
-func (p *pruning) through(n plan.Node, req names, path *tpath, own ...plan.Expr) (prFrame, names) {
+func (p *pruning) through(n plan.Node, req names, path *plan.Path, own ...plan.Expr) (prFrame, names) {
 	d, _ := p.table.PruneThrough(n)
 	return p.narrow1(n, d, req.with(own...), path)
 }
 
 // narrow1 returns the frame and the input's requirement for a single-input
 // node: childReq when d allows narrowing, else every input column.
-func (p *pruning) narrow1(n plan.Node, d legality.Decision, childReq names, path *tpath) (prFrame, names) {
+func (p *pruning) narrow1(n plan.Node, d legality.Decision, childReq names, path *plan.Path) (prFrame, names) {
 	child := n.Children()[0]
 	return prFrame{node: n, input: child}, p.childReq(n, d, childReq, child, path)
 }
@@ -253,7 +253,7 @@ func (p *pruning) narrow1(n plan.Node, d legality.Decision, childReq names, path
 // child's columns when d allows narrowing, else every column. It records
 // the decision when it matters (something narrowed, or a refusal kept
 // columns).
-func (p *pruning) childReq(n plan.Node, d legality.Decision, childReq names, child plan.Node, path *tpath) names {
+func (p *pruning) childReq(n plan.Node, d legality.Decision, childReq names, child plan.Node, path *plan.Path) names {
 	cs := child.Schema()
 	var r names
 	switch {
@@ -282,8 +282,8 @@ func (p *pruning) childReq(n plan.Node, d legality.Decision, childReq names, chi
 // descend visits the inputs of a multi-input node with childReq when d
 // allows narrowing (each input gets the names it has), else with every
 // column of each input.
-func (p *pruning) descend(n plan.Node, d legality.Decision, childReq names, ordered bool, path *tpath) plan.Node {
-	return rebuildChildrenIndexed(n, path, func(i int, c plan.Node, cp *tpath) plan.Node {
+func (p *pruning) descend(n plan.Node, d legality.Decision, childReq names, ordered bool, path *plan.Path) plan.Node {
+	return rebuildChildren(n, path, func(c plan.Node, cp *plan.Path) plan.Node {
 		return p.visit(c, p.childReq(n, d, childReq, c, path), ordered, cp)
 	})
 }
@@ -298,7 +298,7 @@ func within(req names, s plan.Schema) bool {
 	return true
 }
 
-func (p *pruning) project(n *plan.ProjectNode, req names, path *tpath) (prFrame, names) {
+func (p *pruning) project(n *plan.ProjectNode, req names, path *plan.Path) (prFrame, names) {
 	kept := make([]plan.Expr, 0, len(n.Exprs))
 	for _, e := range n.Exprs {
 		if req[plan.OutputName(e)] != 0 {
@@ -320,7 +320,7 @@ func (p *pruning) project(n *plan.ProjectNode, req names, path *tpath) (prFrame,
 	return f, columnsOf(kept)
 }
 
-func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, path *tpath) (prFrame, names) {
+func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, path *plan.Path) (prFrame, names) {
 	// The columns the node passes through: a with_columns owning a window
 	// does not pass the window's temporaries on.
 	in := n.Input.Schema()
@@ -385,7 +385,7 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 	return f, childReq
 }
 
-func (p *pruning) scan(n *plan.ScanNode, req names, path *tpath) plan.Node {
+func (p *pruning) scan(n *plan.ScanNode, req names, path *plan.Path) plan.Node {
 	current := n.Columns
 	if !n.Projected {
 		current = n.SourceSchema.Names()
@@ -422,7 +422,7 @@ func (p *pruning) scan(n *plan.ScanNode, req names, path *tpath) plan.Node {
 // join narrows each input to the columns legality.PruneJoin says it must
 // keep (arm join_pruning), by passing that requirement down; nothing is
 // inserted, so a second run finds the same requirement.
-func (p *pruning) join(n *plan.JoinNode, req names, ordered bool, path *tpath) plan.Node {
+func (p *pruning) join(n *plan.JoinNode, req names, ordered bool, path *plan.Path) plan.Node {
 	reqL, reqR := allNames(n.Left), allNames(n.Right)
 	d, keepL, keepR := p.table.PruneJoin(n, req.set())
 	switch {
@@ -441,8 +441,8 @@ func (p *pruning) join(n *plan.JoinNode, req names, ordered bool, path *tpath) p
 			reqR = setOf(keepR)
 		}
 	}
-	left := p.visit(n.Left, reqL, ordered, path.child(".left"))
-	right := p.visit(n.Right, reqR, ordered, path.child(".right"))
+	left := p.visit(n.Left, reqL, ordered, path.Child(".left"))
+	right := p.visit(n.Right, reqR, ordered, path.Child(".right"))
 	if left == n.Left && right == n.Right {
 		return n
 	}
@@ -455,26 +455,4 @@ func setOf(cols []string) names {
 		m[c] = needValue
 	}
 	return m
-}
-
-// rebuildChildrenIndexed is rebuildChildren with the child's index.
-func rebuildChildrenIndexed(n plan.Node, path *tpath, visit func(int, plan.Node, *tpath) plan.Node) plan.Node {
-	children := n.Children()
-	if len(children) == 0 {
-		return n
-	}
-	var out []plan.Node
-	for i, c := range children {
-		nc := visit(i, c, childPath(path, n, i))
-		if nc != c && out == nil {
-			out = append([]plan.Node(nil), children...)
-		}
-		if out != nil {
-			out[i] = nc
-		}
-	}
-	if out == nil {
-		return n
-	}
-	return n.WithChildren(out)
 }

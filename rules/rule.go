@@ -46,7 +46,7 @@ func (r *run) nextItem() int {
 }
 
 // record appends an entry for decision d.
-func (r *run) record(rule string, d legality.Decision, item int, node plan.Node, path *tpath, subject plan.Expr) {
+func (r *run) record(rule string, d legality.Decision, item int, node plan.Node, path *plan.Path, subject plan.Expr) {
 	if d.Cell == "" {
 		return
 	}
@@ -59,12 +59,12 @@ func (r *run) record(rule string, d legality.Decision, item int, node plan.Node,
 }
 
 // recordFlag appends an entry for a rewrite an arm flag stopped.
-func (r *run) recordFlag(rule, flag string, item int, node plan.Node, path *tpath, subject plan.Expr) {
+func (r *run) recordFlag(rule, flag string, item int, node plan.Node, path *plan.Path, subject plan.Expr) {
 	r.trace = append(r.trace, Entry{Rule: rule, Flag: flag, Item: item, node: node, path: path, subject: subject})
 }
 
 // recordFilter appends an entry whose subject is a filter's conjunct list.
-func (r *run) recordFilter(rule string, d legality.Decision, item int, node plan.Node, path *tpath, subject *plan.FilterNode) {
+func (r *run) recordFilter(rule string, d legality.Decision, item int, node plan.Node, path *plan.Path, subject *plan.FilterNode) {
 	if d.Cell == "" {
 		return
 	}
@@ -78,7 +78,7 @@ func (r *run) recordFilter(rule string, d legality.Decision, item int, node plan
 
 // ruling records a multi-cell ruling: every cell when the rewrite happens,
 // only the refusing cell when it does not.
-func (r *run) ruling(rule string, ru legality.Ruling, item int, node plan.Node, path *tpath, subject plan.Expr, subjectOf *plan.FilterNode) {
+func (r *run) ruling(rule string, ru legality.Ruling, item int, node plan.Node, path *plan.Path, subject plan.Expr, subjectOf *plan.FilterNode) {
 	ds := ru.Decisions
 	if d, refused := ru.Refusal(); refused {
 		ds = []legality.Decision{d}

@@ -28,7 +28,7 @@ func sharedSubplans() Rule {
 		Doc:     "predicts how many subtree results the executor's memo will serve",
 		rewrite: func(r *run, root plan.Node) (plan.Node, error) {
 			s := &sharing{run: r, done: map[uint64][]plan.Node{}, seenND: map[uint64][]plan.Node{}}
-			s.visit(root, &tpath{})
+			s.visit(root, &plan.Path{})
 			return root, nil
 		},
 	}
@@ -46,10 +46,10 @@ type sharing struct {
 // visit replays the executor's evaluation of root with an explicit stack:
 // a node is checked against the memo when first met (pre-order), and stored
 // once its inputs are done (post-order), left before right.
-func (s *sharing) visit(root plan.Node, path *tpath) {
+func (s *sharing) visit(root plan.Node, path *plan.Path) {
 	type item struct {
 		n        plan.Node
-		path     *tpath
+		path     *plan.Path
 		fp       uint64
 		det      legality.Ruling
 		expanded bool
@@ -88,14 +88,14 @@ func (s *sharing) visit(root plan.Node, path *tpath) {
 		p := top.path
 		children := n.Children()
 		for i := len(children) - 1; i >= 0; i-- {
-			stack = append(stack, item{n: children[i], path: childPath(p, n, i)})
+			stack = append(stack, item{n: children[i], path: p.Input(n, i)})
 		}
 	}
 }
 
 // served reports whether the memo serves n, counting it; inside reports
 // that a mutant ss.nested also counts what is inside it.
-func (s *sharing) served(n plan.Node, fp uint64, det legality.Ruling, path *tpath) (served, inside bool) {
+func (s *sharing) served(n plan.Node, fp uint64, det legality.Ruling, path *plan.Path) (served, inside bool) {
 	for _, m := range s.done[fp] {
 		d := s.table.ShareStructural(m, n)
 		item := s.nextItem()

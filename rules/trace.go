@@ -37,7 +37,7 @@ type Entry struct {
 	Detail string
 
 	node    plan.Node
-	path    *tpath
+	path    *plan.Path
 	subject plan.Expr
 	// subjectOf, when set, makes the subject this filter's conjunct list.
 	subjectOf *plan.FilterNode
@@ -61,8 +61,13 @@ func (e Entry) Kind() string {
 }
 
 // Path locates that node in the plan the rule received, in plan-file syntax
-// ("plan.input.input").
-func (e Entry) Path() string { return e.path.String() }
+// ("plan.input.input"); "" when the entry names no node.
+func (e Entry) Path() string {
+	if e.path == nil {
+		return ""
+	}
+	return e.path.String()
+}
 
 // Subject returns the canonical text of the conjunct or expression
 // concerned ("" when the subject is a whole node).
@@ -225,48 +230,4 @@ func (t Trace) Rule(name string) Trace {
 		}
 	}
 	return out
-}
-
-// tpath is a plan-file path shared between entries: each node's path is one
-// link to its parent's.
-type tpath struct {
-	parent *tpath
-	seg    string
-}
-
-func (p *tpath) child(seg string) *tpath { return &tpath{parent: p, seg: seg} }
-
-// String renders "plan.input.left".
-func (p *tpath) String() string {
-	if p == nil {
-		return ""
-	}
-	var segs []string
-	for q := p; q != nil; q = q.parent {
-		segs = append(segs, q.seg)
-	}
-	var b strings.Builder
-	b.WriteString("plan")
-	for i := len(segs) - 1; i >= 0; i-- {
-		b.WriteString(segs[i])
-	}
-	return b.String()
-}
-
-// childPath names the i-th child of n in plan-file syntax.
-func childPath(p *tpath, n plan.Node, i int) *tpath {
-	switch n.(type) {
-	case *plan.JoinNode:
-		if i == 0 {
-			return p.child(".left")
-		}
-		return p.child(".right")
-	case *plan.UnionNode:
-		return p.child(fmt.Sprintf(".inputs[%d]", i))
-	case *plan.ExtensionNode:
-		if len(n.Children()) != 1 {
-			return p.child(fmt.Sprintf(".inputs[%d]", i))
-		}
-	}
-	return p.child(".input")
 }

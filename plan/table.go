@@ -13,6 +13,8 @@ type Table struct {
 	rows    int
 	// pushdown is the support simple comparisons get (see WithPushdown).
 	pushdown PredicateSupport
+	// exactAll: every conjunct is Exact (see WithExactAllPushdown).
+	exactAll bool
 }
 
 // NewTable checks that every column has the schema's type, that columns are
@@ -79,16 +81,43 @@ func (t *Table) WithPushdown(s PredicateSupport) *Table {
 		s = Unsupported
 	}
 	c.pushdown = s
+	c.exactAll = false
+	return &c
+}
+
+// WithExactAllPushdown returns a copy of the table that classifies every
+// conjunct Exact, whatever it computes, as a storage layer evaluating any
+// expression would (plan files: "pushdown": "exact_all"). It is a test
+// policy: the executor applies a Table's Exact conjuncts itself, in list
+// order, each over all the rows it reads, as the Exact contract says
+// (PredicateClassifier), so conjuncts that can raise reach the scan, and a
+// rewrite that merges the conjuncts of two filters into one pushed list
+// (cell pp.scan.merge) becomes observable. Pushdown then reports Exact.
+func (t *Table) WithExactAllPushdown() *Table {
+	c := *t
+	c.pushdown = Exact
+	c.exactAll = true
 	return &c
 }
 
 // Pushdown returns the support the table gives simple comparisons.
 func (t *Table) Pushdown() PredicateSupport { return t.pushdown }
 
+// ExactAllPushdown reports whether the table classifies every conjunct
+// Exact (WithExactAllPushdown), not only column-literal comparisons.
+func (t *Table) ExactAllPushdown() bool { return t.exactAll }
+
 // ClassifyPredicates answers the table's pushdown support for each conjunct
-// that compares a column with a literal, and Unsupported for the rest.
+// that compares a column with a literal, and Unsupported for the rest; a
+// table made by WithExactAllPushdown answers Exact for every conjunct.
 func (t *Table) ClassifyPredicates(conjuncts []Expr) []PredicateSupport {
 	out := make([]PredicateSupport, len(conjuncts))
+	if t.exactAll {
+		for i := range out {
+			out[i] = Exact
+		}
+		return out
+	}
 	if t.pushdown == Unsupported {
 		return out
 	}

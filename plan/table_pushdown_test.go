@@ -37,3 +37,28 @@ func TestTableWithPushdownClassifiesColumnLiteralComparisons(t *testing.T) {
 		}
 	}
 }
+
+func TestTableExactAllPushdown(t *testing.T) {
+	s := MustSchema(Field{Name: "a", Type: Int64, Nullable: true}, Field{Name: "b", Type: Int64, Nullable: true})
+	base, err := NewTable("t", s, [][]Value{{Int64Value(1)}, {Int64Value(2)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := base.WithExactAllPushdown()
+	if base.ExactAllPushdown() || !all.ExactAllPushdown() || all.Pushdown() != Exact {
+		t.Fatal("WithExactAllPushdown must mark the copy only, and report Exact")
+	}
+	conj := []Expr{Col("a").Div(Col("b")).Gt(Lit(1)).Expr(), Col("a").IsNull().Expr(), Col("a").Gt(Lit(1)).Expr()}
+	got, err := ClassifyPredicates(all, conj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range got {
+		if g != Exact {
+			t.Errorf("`%s` classified %v, want exact", conj[i], g)
+		}
+	}
+	if back := all.WithPushdown(Inexact); back.ExactAllPushdown() {
+		t.Error("WithPushdown must end the exact_all policy")
+	}
+}

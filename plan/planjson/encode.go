@@ -224,7 +224,10 @@ func encodeInline(t *plan.Table, p *path) (*jvalue, error) {
 		cols.arr = append(cols.arr, col)
 	}
 	obj := []jmember{{key: "columns", val: cols}}
-	if t.Pushdown() != plan.Unsupported {
+	switch {
+	case t.ExactAllPushdown():
+		obj = append(obj, jmember{key: "pushdown", val: &jvalue{kind: jString, s: exactAll}})
+	case t.Pushdown() != plan.Unsupported:
 		obj = append(obj, jmember{key: "pushdown", val: &jvalue{kind: jString, s: t.Pushdown().String()}})
 	}
 	return &jvalue{kind: jObject, obj: obj}, nil

@@ -14,7 +14,8 @@ func TestTablePushdownPolicy(t *testing.T) {
 	for _, tc := range []struct {
 		policy string
 		want   plan.PredicateSupport
-	}{{"exact", plan.Exact}, {"inexact", plan.Inexact}, {"unsupported", plan.Unsupported}} {
+		all    bool
+	}{{"exact", plan.Exact, false}, {"inexact", plan.Inexact, false}, {"unsupported", plan.Unsupported, false}, {"exact_all", plan.Exact, true}} {
 		doc, err := Decode([]byte(strings.Replace(file, "%s", tc.policy, 1)), Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.policy, err)
@@ -32,6 +33,9 @@ func TestTablePushdownPolicy(t *testing.T) {
 		}
 		if got := back.Tables["t"].Inline.Pushdown(); got != tc.want {
 			t.Errorf("%s: after a round trip pushdown %v, want %v", tc.policy, got, tc.want)
+		}
+		if got := back.Tables["t"].Inline.ExactAllPushdown(); got != tc.all {
+			t.Errorf("%s: after a round trip exact_all %v, want %v", tc.policy, got, tc.all)
 		}
 	}
 	_, err := Decode([]byte(strings.Replace(file, "%s", "sometimes", 1)), Options{})

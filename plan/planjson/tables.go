@@ -39,11 +39,15 @@ func (d *decoder) decodeTable(name string, v *jvalue, p *path) (*TableSpec, *Err
 		if err != nil {
 			return nil, err
 		}
-		support, err := decodeSupport(pd, p.field("pushdown"))
+		support, all, err := decodeSupport(pd, p.field("pushdown"))
 		if err != nil {
 			return nil, err
 		}
-		spec.Inline = spec.Inline.WithPushdown(support)
+		if all {
+			spec.Inline = spec.Inline.WithExactAllPushdown()
+		} else {
+			spec.Inline = spec.Inline.WithPushdown(support)
+		}
 		return spec, nil
 	} else if pd != nil {
 		return nil, errAt(pd, p.field("pushdown"), `"pushdown" applies to inline tables only (a Parquet file classifies its own conjuncts)`)
@@ -173,19 +177,26 @@ func inlineTable(name string, v *jvalue, p *path) (*TableSpec, *Error) {
 }
 
 // decodeSupport reads an inline table's "pushdown" policy: "exact",
-// "inexact" or "unsupported" (see plan.Table.WithPushdown).
-func decodeSupport(v *jvalue, p *path) (plan.PredicateSupport, *Error) {
-	s, err := str(v, p)
+// "inexact" or "unsupported" (see plan.Table.WithPushdown), or "exact_all"
+// (all: plan.Table.WithExactAllPushdown).
+func decodeSupport(v *jvalue, p *path) (s plan.PredicateSupport, all bool, e *Error) {
+	text, err := str(v, p)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
-	switch s {
+	switch text {
 	case "exact":
-		return plan.Exact, nil
+		return plan.Exact, false, nil
 	case "inexact":
-		return plan.Inexact, nil
+		return plan.Inexact, false, nil
 	case "unsupported":
-		return plan.Unsupported, nil
+		return plan.Unsupported, false, nil
+	case exactAll:
+		return plan.Exact, true, nil
 	}
-	return 0, errAt(v, p, `unknown pushdown support %q (want "exact", "inexact" or "unsupported")`, s)
+	return 0, false, errAt(v, p, `unknown pushdown support %q (want "exact", "inexact", "unsupported" or "exact_all")`, text)
 }
+
+// exactAll is the "pushdown" policy of a table classifying every conjunct
+// Exact (plan.Table.WithExactAllPushdown).
+const exactAll = "exact_all"

@@ -88,6 +88,10 @@ type Decision struct {
 	Verdict Verdict
 	Allowed bool
 	Detail  string
+	// Reason, when set, replaces the cell's one-line reason in explanations
+	// of this decision: a refusal the cell's counterexample does not
+	// describe (pp.scan refusing an Unsupported conjunct).
+	Reason string
 }
 
 // String renders "pp.sort allowed" or "pp.limit refused (detail)".

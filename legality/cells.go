@@ -1,7 +1,11 @@
 package legality
 
-// The cell IDs of the bounded tier. Each is consulted by exactly one code
-// path of one rule; docs/legality.md lists them with their conditions.
+// The cell IDs of the bounded tier; docs/legality.md lists them with their
+// conditions. Each belongs to one rule and is decided by exactly one query
+// of this package (a method of Table, NodeCheck or InlineCheck; Pushdown
+// and PushdownNode delegate to those), which its rule may ask at several
+// places. The closed-world catch-alls pp.unknown and pr.unknown are the
+// fallback of every query of their rule.
 const (
 	// predicate_pushdown
 	PPProject           CellID = "pp.project"
@@ -10,6 +14,9 @@ const (
 	PPWithColumnsShadow CellID = "pp.with_columns.shadow"
 	PPSort              CellID = "pp.sort"
 	PPScan              CellID = "pp.scan"
+	// PPScanMerge decides whether an Exact conjunct may join a scan's
+	// pushed list after another filter's Exact conjuncts.
+	PPScanMerge CellID = "pp.scan.merge"
 	PPSplit             CellID = "pp.split"
 	PPDeterministic     CellID = "pp.deterministic"
 	PPFilter            CellID = "pp.filter"
@@ -39,6 +46,9 @@ const (
 	PFHolder                   CellID = "pf.holder"
 	PRProject                  CellID = "pr.project"
 	PRWithColumns              CellID = "pr.with_columns"
+	// PRWithColumnsEmpty decides whether a with_columns left with no entry
+	// goes.
+	PRWithColumnsEmpty CellID = "pr.with_columns.empty"
 	PRScan                     CellID = "pr.scan"
 	PRAggregate                CellID = "pr.aggregate"
 	PRJoin                     CellID = "pr.join"
@@ -67,7 +77,7 @@ var defaultCells = []Cell{
 		"the conjunct calls no non-deterministic UDF",
 		"nd_seq(a) > 5 pushed below a sort sees its rows in another order, so the counter gives other values"},
 	{PPSplit, RulePredicatePushdown, "filter", CrossesIf,
-		"a filter's conjuncts separate only when every conjunct left above is total and deterministic; moved conjuncts keep their order",
+		"a filter's conjuncts separate only when every conjunct left above is total and deterministic; moved conjuncts keep their order; at a scan, a lone Inexact conjunct (none Exact) does not count as left above: the source skips only rows on which it is false or null, without raising",
 		"filter(a / b > 1, k = 1) over a rename of k: if k = 1 moves alone, a / b meets fewer rows and its error vanishes"},
 	{PPFilter, RulePredicatePushdown, "filter", Barrier, "",
 		"conjuncts never move below another filter's remaining conjuncts (adjacent filters are filter_fusion's): filter(a / b > 1) . filter(b != 0) must keep the guard first"},
@@ -89,6 +99,9 @@ var defaultCells = []Cell{
 	{PPScan, RulePredicatePushdown, "scan", CrossesIf,
 		"the source classifies the conjunct Exact (the conjunct leaves the plan) or Inexact (it stays above too)",
 		"a source that skips row groups by statistics still returns non-matching rows, so an Inexact conjunct must stay"},
+	{PPScanMerge, RulePredicatePushdown, "scan", CrossesIf,
+		"a conjunct the source classifies Exact joins a pushed list already holding another filter's Exact conjuncts only when it is total and deterministic: the source applies its pushed list as one filter, each conjunct over all rows",
+		"filter(a / b > 1) . filter(b != 0) over a source taking both Exact: pushed=[b != 0, a / b > 1] evaluates a / b on the rows b != 0 removes and raises divide_by_zero"},
 	{PPLimit, RulePredicatePushdown, "limit", Barrier, "",
 		"a limit keeps the first n rows: head(2) . filter(a > 1) differs from filter(a > 1) . head(2)"},
 	{PPSlice, RulePredicatePushdown, "slice", Barrier, "",
@@ -139,7 +152,7 @@ var defaultCells = []Cell{
 		"exactly one projection expression references the value, exactly once",
 		"with_columns(a / b as x) . select(x, x as y): inlining twice evaluates a / b twice"},
 	{PFCapture, RuleProjectionFusion, "project over with_columns", CrossesIf,
-		"no column the value reads is assigned by the same with_columns (name capture)",
+		"no column the value reads is assigned by another value of the same with_columns (name capture); its own name does not count: b + 1 as b reads the input's b, which nothing assigns once the value leaves",
 		"with_columns(a + 1 as x, a * 2 as a) . select(x): inlined, a + 1 would read the new a"},
 	{PFText, RuleProjectionFusion, "project over with_columns", CrossesIf,
 		"every expression enclosing the reference is an alias or a declared-total UDF call",
@@ -153,8 +166,11 @@ var defaultCells = []Cell{
 		"an output nothing downstream reads is dropped only if its expression is total and deterministic",
 		"select(a / b as x, a) . select(a): the dead a / b must still raise"},
 	{PRWithColumns, RuleProjectionPruning, "with_columns", CrossesIf,
-		"a dead added or replaced column is dropped only if its expression is total and deterministic; a with_columns left with nothing is dropped unless it owns a window",
+		"a dead added or replaced column is dropped only if its expression is total and deterministic",
 		"with_columns(a / b as x) . select(a): the dead a / b must still raise"},
+	{PRWithColumnsEmpty, RuleProjectionPruning, "with_columns", CrossesIf,
+		"a with_columns left with no entry is dropped unless it owns a window (plan.OwnedWindow)",
+		"with_columns(sum(a).over(k) as s) . sort(a) . select(a): dropped, the window would sit under the sort, which does not own it (and would pass its temporary columns on)"},
 	{PRScan, RuleProjectionPruning, "scan", CrossesIf,
 		"unreferenced source columns are not read; a scan left with no column still yields its row count",
 		"select(lit(1)) over a 4-row table is 4 rows, not 1 and not 0"},

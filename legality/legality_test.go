@@ -114,9 +114,16 @@ func TestCellsWellFormed(t *testing.T) {
 			t.Errorf("%s: reason and condition must be one line", c.ID)
 		}
 	}
-	// Every node kind has a predicate pushdown cell (closed world made explicit).
+	// Every node kind has a predicate pushdown cell (closed world made
+	// explicit); a scan's are per conjunct (PushdownScan, PushdownScanMerge).
 	for _, k := range plan.Kinds() {
 		d := Default().PushdownNode(nodeOfKind(k)).Decision()
+		if k == plan.KindScan {
+			if !d.Allowed || d.Cell != "" {
+				t.Errorf("scan: node-level decision %v, want an allowed decision naming no cell", d)
+			}
+			continue
+		}
 		if d.Cell == "" || d.Cell == PPUnknown {
 			t.Errorf("kind %s has no predicate pushdown cell of its own (got %q)", k, d.Cell)
 		}
@@ -304,10 +311,69 @@ func TestPushdownConjunctSplitScan(t *testing.T) {
 			t.Errorf("scan %s: %v", s, d)
 		}
 	}
+	if d := Default().PushdownScan(plan.Unsupported); d.Reason == "" || strings.Contains(d.Reason, "Inexact") {
+		t.Errorf("an Unsupported refusal needs its own reason, not the Inexact counterexample: %q", d.Reason)
+	}
+	if d := Default().PushdownScan(plan.Exact); d.Reason != "" {
+		t.Errorf("an allowed pp.scan decision carries a reason: %q", d.Reason)
+	}
 	// A Crosses override skips the condition.
 	tb, _ := Default().WithOverride(PPScan, Crosses)
 	if d := tb.PushdownScan(plan.Unsupported); !d.Allowed {
 		t.Errorf("crosses override: %v", d)
+	}
+}
+
+func TestPushdownScanMerge(t *testing.T) {
+	div := col("a").Div(col("b")).Gt(plan.Lit(1)).Expr()
+	nd := plan.CallUDF(ndTotalUDF, col("a")).Expr()
+	for _, c := range []struct {
+		name string
+		e    plan.Expr
+		ok   bool
+	}{
+		{"total", col("p").Expr(), true},
+		{"partial", div, false},
+		{"comparison (partial in the bounded tier)", col("a").Gt(plan.Lit(1)).Expr(), false},
+		{"non-deterministic", nd, false},
+		{"missing", nil, false},
+	} {
+		if d := Default().PushdownScanMerge(c.e); d.Allowed != c.ok || d.Cell != PPScanMerge {
+			t.Errorf("%s: %v, want allowed=%v by %s", c.name, d, c.ok, PPScanMerge)
+		}
+	}
+	mut, _ := Default().Flipped(PPScanMerge)
+	if d := mut.PushdownScanMerge(div); !d.Allowed {
+		t.Errorf("flipped: %v", d)
+	}
+}
+
+func TestPushdownScanSplit(t *testing.T) {
+	div := col("a").Div(col("b")).Gt(plan.Lit(1)).Expr()
+	p := col("p").Expr()
+	gt := col("a").Gt(plan.Lit(1)).Expr()
+	S, I, E := ScanStays, ScanInexact, ScanExact
+	for _, c := range []struct {
+		name  string
+		conjs []plan.Expr
+		fates []ScanFate
+		ok    bool
+		cell  CellID
+	}{
+		{"nothing handed", []plan.Expr{div, gt}, []ScanFate{S, S}, true, ""},
+		{"all exact", []plan.Expr{div, gt}, []ScanFate{E, E}, true, ""},
+		{"exact, partial left", []plan.Expr{gt, div}, []ScanFate{E, S}, false, PPSplit},
+		{"exact, total left", []plan.Expr{gt, p}, []ScanFate{E, S}, true, PPSplit},
+		{"lone inexact, partial itself", []plan.Expr{div}, []ScanFate{I}, true, ""},
+		{"lone inexact, total left", []plan.Expr{div, p}, []ScanFate{I, S}, true, PPSplit},
+		{"lone inexact, partial left", []plan.Expr{gt, div}, []ScanFate{I, S}, false, PPSplit},
+		{"two inexact: each left above counts", []plan.Expr{gt, div}, []ScanFate{I, I}, false, PPSplit},
+		{"exact and a partial inexact", []plan.Expr{p, div}, []ScanFate{E, I}, false, PPSplit},
+	} {
+		d := Default().PushdownScanSplit(c.conjs, c.fates)
+		if d.Allowed != c.ok || d.Cell != c.cell {
+			t.Errorf("%s: %v, want allowed=%v by %q", c.name, d, c.ok, c.cell)
+		}
 	}
 }
 

@@ -28,10 +28,11 @@ func (t *Table) PruneEntry(n plan.Node, e plan.Expr) Decision {
 }
 
 // PruneEmpty decides whether a with_columns left with no entry may be
-// removed (pr.with_columns): yes, unless it owns a synthesized window, whose
-// temporary columns it hides from its parent.
+// removed (pr.with_columns.empty): yes, unless it owns a synthesized window
+// (plan.OwnedWindow), whose temporary columns it hides from its parent and
+// which must stay directly under an owner.
 func (t *Table) PruneEmpty(w *plan.WithColumnsNode) Decision {
-	return t.orDefault().decide(PRWithColumns, func() (bool, string) {
+	return t.orDefault().decide(PRWithColumnsEmpty, func() (bool, string) {
 		if _, owns := plan.OwnedWindow(w); owns {
 			return false, "the with_columns owns a window"
 		}

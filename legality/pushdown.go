@@ -29,6 +29,68 @@ func (t *Table) PushdownSplit(stays []plan.Expr) Decision {
 	return t.orDefault().decide(PPSplit, func() (bool, string) { return firstImmovable(stays) })
 }
 
+// ScanFate is what predicate pushdown would do with one conjunct of a
+// filter that reached a scan: keep it above (ScanStays), hand it to the
+// source and keep it above as well (ScanInexact), or hand it to the source
+// and drop it from the plan (ScanExact).
+type ScanFate uint8
+
+// The fates of a conjunct at a scan.
+const (
+	ScanStays ScanFate = iota
+	ScanInexact
+	ScanExact
+)
+
+// PushdownScanSplit is pp.split at a scan: conjuncts[i] would meet fates[i].
+// The conjuncts left above the scan (those that stay and the Inexact ones)
+// then see only the rows the source returns, so each must be total and
+// deterministic (PushdownSplit) — except a lone Inexact conjunct when none
+// is Exact: the source then skips only rows on which that conjunct is false
+// or null without raising, so the filter above loses no row it would keep
+// and no error it would raise. When nothing is handed to the source, or
+// nothing is left above, the filter does not separate and the Decision names
+// no cell.
+func (t *Table) PushdownScanSplit(conjuncts []plan.Expr, fates []ScanFate) Decision {
+	exact, inexact := 0, 0
+	for _, f := range fates {
+		switch f {
+		case ScanExact:
+			exact++
+		case ScanInexact:
+			inexact++
+		}
+	}
+	lone := exact == 0 && inexact == 1
+	var left []plan.Expr
+	for i, e := range conjuncts {
+		if fates[i] == ScanExact || (lone && fates[i] == ScanInexact) {
+			continue
+		}
+		left = append(left, e)
+	}
+	if exact+inexact == 0 || len(left) == 0 {
+		return Decision{Allowed: true}
+	}
+	return t.PushdownSplit(left)
+}
+
+// PushdownScanMerge decides whether a conjunct the source classifies Exact
+// may join a scan's pushed list that already holds another filter's Exact
+// conjuncts (cell pp.scan.merge). The source applies its pushed list as one
+// filter, every conjunct over all the rows it reads (plan.PredicateClassifier),
+// so the joining conjunct would meet the rows the earlier filter removed: it
+// must be total and deterministic, as the outer filter of filter fusion
+// (ff.total_outer).
+func (t *Table) PushdownScanMerge(e plan.Expr) Decision {
+	return t.orDefault().decide(PPScanMerge, func() (bool, string) {
+		if e == nil {
+			return false, "missing conjunct"
+		}
+		return firstImmovable([]plan.Expr{e})
+	})
+}
+
 // PushdownPastFilter decides whether conjuncts of a higher filter may move
 // below the conjuncts another filter leaves in place (cell pp.filter, a
 // barrier: the order between filters is filter_fusion's business).
@@ -38,15 +100,21 @@ func (t *Table) PushdownPastFilter() Decision {
 
 // PushdownScan decides, for one conjunct the source classified, whether it
 // is handed to the source (cell pp.scan): Exact and Inexact are, Unsupported
-// is not. The caller keeps an Inexact conjunct above the scan as well.
+// is not. The caller keeps an Inexact conjunct above the scan as well. A
+// refusal of an Unsupported conjunct carries its own Reason: the cell's
+// counterexample is about Inexact conjuncts.
 func (t *Table) PushdownScan(s plan.PredicateSupport) Decision {
-	return t.orDefault().decide(PPScan, func() (bool, string) {
+	d := t.orDefault().decide(PPScan, func() (bool, string) {
 		switch s {
 		case plan.Exact, plan.Inexact:
 			return true, "the source classifies it " + s.String()
 		}
 		return false, "the source classifies it " + s.String()
 	})
+	if !d.Allowed && d.Verdict == CrossesIf {
+		d.Reason = "the source does not take the conjunct (Unsupported, the safe answer), so it stays above the scan"
+	}
+	return d
 }
 
 // NodeCheck is the table's view of one node for predicate pushdown: the
@@ -96,10 +164,11 @@ func (t *Table) PushdownNode(n plan.Node) *NodeCheck {
 			return firstImmovable(keys)
 		})
 	case *plan.ScanNode:
-		// Per conjunct: see PushdownScan. Only the verdict matters here.
-		c.decision = t.decide(PPScan, always)
+		// Decided per conjunct (PushdownScan, PushdownScanMerge,
+		// PushdownScanSplit): no node-level cell.
+		c.decision = Decision{Allowed: true}
 	case *plan.FilterNode:
-		c.decision = t.decide(PPFilter, always)
+		c.decision = t.PushdownPastFilter()
 	case *plan.LimitNode:
 		c.decision = t.decide(PPLimit, always)
 	case *plan.SliceNode:
@@ -284,6 +353,9 @@ func (t *Table) Pushdown(conjunct plan.Expr, n plan.Node) Ruling {
 		decisions = append(append([]Decision(nil), decisions...), t.PushdownNode(w).Decisions()...)
 	}
 	for _, d := range decisions {
+		if d.Cell == "" {
+			continue // a scan: decided per conjunct below
+		}
 		if !r.consult(d) {
 			return r
 		}

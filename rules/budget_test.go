@@ -46,7 +46,7 @@ func TestLimitExample(t *testing.T) {
 		"#1 predicate_pushdown: `a > 1` pushed past with_columns [b as c]: cell pp.with_columns [plan.input.input]",
 		"#2 predicate_pushdown: `a > 1` pushed into scan src: cell pp.scan (the source classifies it exact) [plan.input.input.input]",
 		"#3 projection_pruning: `b as c` pruned at with_columns [b as c]: cell pr.with_columns [plan.input]",
-		"#4 projection_pruning: pruned at with_columns [b as c]: cell pr.with_columns [plan.input]",
+		"#4 projection_pruning: pruned at with_columns [b as c]: cell pr.with_columns.empty [plan.input]",
 		"#5 projection_pruning: pruned at scan src pushed=[a > 1 (exact)]: cell pr.scan [plan.input.input]",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {

@@ -22,6 +22,14 @@ type cellCase struct {
 	// masked: another cell also refuses this rewrite, so flipping this cell
 	// alone changes nothing (defence in depth).
 	masked bool
+	// override: a refusing case that exists only because table makes the
+	// cell a barrier. It tests the override switch, not the cell's
+	// condition, so TestCells does not count it as the cell's refusing
+	// case.
+	override bool
+	// partial: the cell refuses one rewrite but another cell allows another
+	// part, so the plan changes anyway.
+	partial bool
 }
 
 func flipped(id legality.CellID) *legality.Table {
@@ -71,6 +79,11 @@ func cellCases() []cellCase {
 		{name: "pp_scan_allow_inexact", cell: legality.PPScan, allow: true, plan: scan(src).Filter(gt("b", 1))},
 		{name: "pp_scan_refuse", cell: legality.PPScan, plan: scan(src).Filter(col("s").Eq(lit("x")))},
 		{name: "pp_scan_refuse_misbehaving_source", cell: legality.PPScan, plan: scan(bad).Filter(gt("a", 1))},
+		{name: "pp_scan_merge_allow", cell: legality.PPScanMerge, allow: true, plan: scan(exact).Filter(col("b").Ne(lit(0))).Filter(col("p"))},
+		// The source applies its pushed list as one filter: a / b > 1 must
+		// not join b != 0 there (a second run, finding b != 0 pushed, must
+		// refuse too: TestCells checks idempotence).
+		{name: "pp_scan_merge_refuse", cell: legality.PPScanMerge, partial: true, plan: scan(exact).Filter(col("b").Ne(lit(0))).Filter(div.Gt(lit(1)))},
 		{name: "pp_limit_allow_mutant", cell: legality.PPLimit, allow: true, table: flipped(legality.PPLimit), plan: scan(tT).Head(2).Filter(gt("a", 1))},
 		{name: "pp_limit_refuse", cell: legality.PPLimit, plan: scan(tT).Head(2).Filter(gt("a", 1))},
 		{name: "pp_slice_allow_mutant", cell: legality.PPSlice, allow: true, table: flipped(legality.PPSlice), plan: scan(tT).Slice(1, 2).Filter(gt("a", 1))},
@@ -94,7 +107,7 @@ func cellCases() []cellCase {
 		{name: "ff_total_outer_allow", cell: legality.FFTotalOuter, allow: true, plan: scan(tT).Filter(gt("a", 1)).Filter(col("p"))},
 		{name: "ff_total_outer_refuse", cell: legality.FFTotalOuter, plan: scan(tT).Filter(col("b").Ne(lit(0))).Filter(div.Gt(lit(1)))},
 		{name: "ff_boolean_allow", cell: legality.FFBoolean, allow: true, plan: scan(tT).Filter(gt("a", 1)).Filter(col("p"))},
-		{name: "ff_boolean_refuse_override", cell: legality.FFBoolean, table: barrier(legality.FFBoolean), plan: scan(tT).Filter(gt("a", 1)).Filter(col("p"))},
+		{name: "ff_boolean_refuse_override", cell: legality.FFBoolean, override: true, table: barrier(legality.FFBoolean), plan: scan(tT).Filter(gt("a", 1)).Filter(col("p"))},
 
 		// projection_fusion
 		{name: "pf_holder_allow", cell: legality.PFHolder, allow: true, plan: scan(tT).WithColumns(col("b").Alias("x")).Select(col("a"), col("x"))},
@@ -109,27 +122,37 @@ func cellCases() []cellCase {
 		{name: "pf_text_refuse", cell: legality.PFText, plan: scan(tT).WithColumns(col("b").Alias("x")).Select(col("x").Add(lit(1)))},
 		{name: "pf_inline_allow", cell: legality.PFInline, allow: true, plan: scan(tT).WithColumns(div.Alias("x")).Select(col("x"), col("a"))},
 		{name: "pf_inline_refuse", cell: legality.PFInline, plan: scan(tT).WithColumns(div.Alias("x")).Select(col("a").Mul(lit(2)).Alias("y"), col("x"))},
+		// pf.text refuses a reference inside if() first (if() is not an
+		// alias or a total UDF); with pf.text flipped, pf.inline's own
+		// if()-branch check is what refuses.
 		{name: "pf_inline_refuse_if_branch", cell: legality.PFText, masked: true, plan: scan(tT).WithColumns(div.Alias("x")).Select(plan.If(col("p"), col("x"), lit(0)).Alias("y"))},
+		{name: "pf_inline_refuse_if_branch_text_flipped", cell: legality.PFInline, table: flipped(legality.PFText),
+			plan: scan(tT).WithColumns(div.Alias("x")).Select(plan.If(col("p"), col("x"), lit(0)).Alias("y"))},
 
 		// projection_pruning
 		{name: "pr_project_allow", cell: legality.PRProject, allow: true, plan: scan(tAB).Select(col("a"), col("b").Alias("x")).Select(col("a"))},
 		{name: "pr_project_refuse", cell: legality.PRProject, plan: scan(tAB).Select(col("a"), div.Alias("x")).Select(col("a"))},
 		{name: "pr_with_columns_allow", cell: legality.PRWithColumns, allow: true, plan: scan(tAB).WithColumns(col("b").Alias("x")).Select(col("a"))},
 		{name: "pr_with_columns_refuse", cell: legality.PRWithColumns, plan: scan(tAB).WithColumns(div.Alias("x")).Select(col("a"))},
+		{name: "pr_with_columns_empty_allow", cell: legality.PRWithColumnsEmpty, allow: true, plan: scan(tAB).WithColumns(col("b").Alias("x")).Select(col("a"))},
+		// The dead `__over_0 as s` goes (pr.with_columns), but its emptied
+		// with_columns owns the window and stays: under the sort, the window
+		// would have no owner.
+		{name: "pr_with_columns_empty_refuse", cell: legality.PRWithColumnsEmpty, partial: true, plan: scan(tT).WithColumns(over).SortBy("a").Select(col("a"))},
 		{name: "pr_scan_allow", cell: legality.PRScan, allow: true, plan: scan(tAB).Select(col("a"))},
 		{name: "pr_scan_allow_no_column", cell: legality.PRScan, allow: true, plan: scan(tAB).Select(lit(1).Alias("one"))},
-		{name: "pr_scan_refuse_override", cell: legality.PRScan, table: barrier(legality.PRScan), plan: scan(tAB).Select(col("a"))},
+		{name: "pr_scan_refuse_override", override: true, cell: legality.PRScan, table: barrier(legality.PRScan), plan: scan(tAB).Select(col("a"))},
 		{name: "pr_aggregate_allow", cell: legality.PRAggregate, allow: true, plan: scan(tT).GroupBy(col("k")).Agg(col("a").Sum().Alias("sum"))},
 		{name: "pr_aggregate_allow_len", cell: legality.PRAggregate, allow: true, plan: scan(tT).Agg(plan.Len())},
-		{name: "pr_aggregate_refuse_override", cell: legality.PRAggregate, table: barrier(legality.PRAggregate), plan: scan(tT).GroupBy(col("k")).Agg(col("a").Sum().Alias("sum"))},
+		{name: "pr_aggregate_refuse_override", override: true, cell: legality.PRAggregate, table: barrier(legality.PRAggregate), plan: scan(tT).GroupBy(col("k")).Agg(col("a").Sum().Alias("sum"))},
 		{name: "pr_join_allow", cell: legality.PRJoin, allow: true, plan: join.Select(col("v_right"))},
-		{name: "pr_join_refuse_override", cell: legality.PRJoin, table: barrier(legality.PRJoin), plan: join.Select(col("v_right"))},
+		{name: "pr_join_refuse_override", override: true, cell: legality.PRJoin, table: barrier(legality.PRJoin), plan: join.Select(col("v_right"))},
 		{name: "pr_passthrough_allow", cell: legality.PRPassthrough, allow: true, plan: scan(tT).Filter(gt("a", 1)).Select(col("b"))},
-		{name: "pr_passthrough_refuse_override", cell: legality.PRPassthrough, table: barrier(legality.PRPassthrough), plan: scan(tT).Filter(gt("a", 1)).Select(col("b"))},
+		{name: "pr_passthrough_refuse_override", override: true, cell: legality.PRPassthrough, table: barrier(legality.PRPassthrough), plan: scan(tT).Filter(gt("a", 1)).Select(col("b"))},
 		{name: "pr_distinct_allow", cell: legality.PRDistinct, allow: true, plan: scan(tT).Distinct("k").Select(col("a"))},
-		{name: "pr_distinct_refuse_override", cell: legality.PRDistinct, table: barrier(legality.PRDistinct), plan: scan(tT).Distinct("k").Select(col("a"))},
+		{name: "pr_distinct_refuse_override", override: true, cell: legality.PRDistinct, table: barrier(legality.PRDistinct), plan: scan(tT).Distinct("k").Select(col("a"))},
 		{name: "pr_window_allow", cell: legality.PRWindow, allow: true, plan: scan(tT).WithColumns(over).Select(col("s"))},
-		{name: "pr_window_refuse_override", cell: legality.PRWindow, table: barrier(legality.PRWindow), plan: scan(tT).WithColumns(over).Select(col("s"))},
+		{name: "pr_window_refuse_override", override: true, cell: legality.PRWindow, table: barrier(legality.PRWindow), plan: scan(tT).WithColumns(over).Select(col("s"))},
 		{name: "pr_union_allow_mutant", cell: legality.PRUnion, allow: true, table: flipped(legality.PRUnion), plan: scan(tT).Union(scan(tT)).Select(col("a"))},
 		{name: "pr_union_refuse", cell: legality.PRUnion, plan: scan(tT).Union(scan(tT)).Select(col("a"))},
 		{name: "pr_extension_allow_mutant", cell: legality.PRExtension, allow: true, table: flipped(legality.PRExtension),
@@ -185,7 +208,7 @@ func TestCells(t *testing.T) {
 				}
 			case c.allow && !changed:
 				t.Errorf("the cell allowed a rewrite but the plan is unchanged")
-			case !c.allow && changed:
+			case !c.allow && changed && !c.partial:
 				t.Errorf("the cell refused but the plan changed:\n%s", plan.Explain(res.Plan))
 			}
 			checkAgreement(t, res)
@@ -200,9 +223,10 @@ func TestCells(t *testing.T) {
 			}
 			golden(t, "cells/"+c.name, report(in, res))
 			v := covered[c.cell]
-			if c.allow {
+			switch {
+			case c.allow:
 				v[0] = true
-			} else {
+			case !c.override:
 				v[1] = true
 			}
 			covered[c.cell] = v
@@ -213,10 +237,33 @@ func TestCells(t *testing.T) {
 			t.Logf("cell %s: not reachable from a plan: %s", id, why)
 			continue
 		}
-		if v := covered[id]; !v[0] || !v[1] {
-			t.Errorf("cell %s lacks an allowing (%v) or refusing (%v) case", id, v[0], v[1])
+		v := covered[id]
+		if !v[0] {
+			t.Errorf("cell %s lacks an allowing case", id)
+		}
+		why, never := neverRefuses[id]
+		switch {
+		case never && v[1]:
+			t.Errorf("cell %s is listed in neverRefuses (%s) but has a refusing case", id, why)
+		case !never && !v[1]:
+			t.Errorf("cell %s lacks a refusing case (an override-only case does not count)", id)
 		}
 	}
+}
+
+// neverRefuses lists the cells that refuse nothing under the default
+// table, with why. Their conditions hold wherever they are consulted, or
+// add requirements instead of refusing, so only a barrier override makes
+// them refuse; their *_refuse_override cases test that switch and do not
+// count as refusing cases.
+var neverRefuses = map[legality.CellID]string{
+	legality.FFBoolean:     "Resolve rejects a filter whose conjunct is not bool (an equivalent mutant)",
+	legality.PRScan:        "a scan always narrows to the columns required (an equivalent mutant)",
+	legality.PRAggregate:   "an aggregate's input always narrows to its key and aggregate columns (an equivalent mutant)",
+	legality.PRPassthrough: "a crosses cell",
+	legality.PRJoin:        "its condition adds the left columns a kept right column shares a name with; it refuses nothing",
+	legality.PRDistinct:    "its condition adds the subset columns to the requirement; it refuses nothing",
+	legality.PRWindow:      "its condition adds the over() columns to the requirement; it refuses nothing",
 }
 
 // Every refusing case of a cell that is not Crosses must change behaviour

@@ -57,6 +57,9 @@ func explanation(t *legality.Table, e Entry) string {
 	if e.Allowed && c.Condition != "" {
 		return c.Condition
 	}
+	if e.reason != "" {
+		return e.reason
+	}
 	return c.Reason
 }
 

@@ -52,6 +52,19 @@ func (c *classifying) ClassifyPredicates(conjuncts []plan.Expr) []plan.Predicate
 	return out
 }
 
+// exactHost is a host source that takes every conjunct Exact, as a storage
+// layer evaluating any expression would: it must then apply its pushed list
+// as one filter, each conjunct over all rows (plan.PredicateClassifier).
+type exactHost struct{ *plan.Table }
+
+func (e *exactHost) ClassifyPredicates(conjuncts []plan.Expr) []plan.PredicateSupport {
+	out := make([]plan.PredicateSupport, len(conjuncts))
+	for i := range out {
+		out[i] = plan.Exact
+	}
+	return out
+}
+
 // misbehaving answers the wrong number of classifications.
 type misbehaving struct{ *plan.Table }
 
@@ -69,6 +82,7 @@ var (
 	tTwin = mustTable("t2", field("a", plan.Int64), field("b", plan.Int64))
 	src   = &classifying{mustTable("src", field("a", plan.Int64), field("b", plan.Int64), field("s", plan.String))}
 	bad   = &misbehaving{mustTable("bad", field("a", plan.Int64))}
+	exact = &exactHost{mustTable("ex", field("a", plan.Int64), field("b", plan.Int64), field("p", plan.Bool))}
 
 	ndSeq, _    = plan.BuiltinUDFs().Lookup("nd_seq")
 	incWrap, _  = plan.BuiltinUDFs().Lookup("inc_wrap")
@@ -180,7 +194,7 @@ func agreement(res Result) []string {
 			return e.Allowed && (e.Cell == legality.PRProject || e.Cell == legality.PRWithColumns) && e.Subject() != ""
 		})},
 		{"droppedNodes", c.DroppedNodes, count(func(e Entry) bool {
-			return e.Allowed && e.Cell == legality.PRWithColumns && e.Subject() == ""
+			return e.Allowed && e.Cell == legality.PRWithColumnsEmpty
 		})},
 		{"scanProjections", c.ScanProjections, count(func(e Entry) bool { return e.Allowed && e.Cell == legality.PRScan })},
 		{"sharedSubplans", c.SharedSubplans, count(func(e Entry) bool { return e.Allowed && e.Cell == legality.SSStructural })},

@@ -656,21 +656,15 @@ func (p *pushdown) land(c *pdConj, at plan.Node, atPath *plan.Path) {
 	}
 }
 
-// The fate of a conjunct at a scan.
-const (
-	fateStay    = iota // stays above the scan
-	fateRemoved        // the source applies it exactly: it leaves the plan
-	fateInexact        // the source may use it; it stays above as well
-)
-
-// scan offers the pending conjuncts to the source, lowest group first.
+// scan offers the pending conjuncts to the source, lowest group first. Each
+// conjunct is decided by pp.scan (the source's classification); an Exact one
+// joining the pushed list after another filter's Exact conjuncts by
+// pp.scan.merge; and a group whose conjuncts would separate by pp.split
+// (PushdownScanSplit).
 func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Node {
 	if st.empty() {
 		st.pinned = nil
 		return s
-	}
-	if d := p.table.PushdownNode(s).Decision(); !d.Allowed {
-		return p.emit(p.stopAll(st, s, path, d), s)
 	}
 	if !p.flags.ScanPushdown {
 		groups := st.groups
@@ -731,6 +725,12 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 	var pushed []plan.PushedPredicate
 	var stopped []*pdGroup
 	blocked := false
+	// exactBefore: the pushed list already holds an Exact conjunct of
+	// another filter (an earlier run's, or a lower group's).
+	exactBefore := false
+	for _, pp := range s.Pushed {
+		exactBefore = exactBefore || pp.Support == plan.Exact
+	}
 	var past *legality.Decision
 	for gi := len(st.groups) - 1; gi >= 0; gi-- {
 		g := st.groups[gi]
@@ -759,9 +759,10 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 				p.record(FlagPredicatePushdown, *past, c.item, below.origin, below.path, c.orig)
 			}
 		}
-		fate := make([]int, len(g.conjs))
+		fate := make([]legality.ScanFate, len(g.conjs))
 		decided := make([]legality.Decision, len(g.conjs))
-		removed, inexact := 0, 0
+		// merged: the pp.scan.merge decisions that let a conjunct join.
+		var merged []legality.Decision
 		for i, c := range g.conjs {
 			switch {
 			case c.pinned:
@@ -770,45 +771,47 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 			default:
 				d := p.budgeted(FlagPredicatePushdown, p.table.PushdownScan(c.support), s, path, c.orig)
 				decided[i] = d
-				if d.Allowed {
-					if c.support == plan.Inexact {
-						fate[i] = fateInexact
-						inexact++
-					} else {
-						fate[i] = fateRemoved
-						removed++
-					}
-				}
-			}
-		}
-		if removed+inexact > 0 {
-			// Conjuncts left above now see fewer rows: pp.split. A lone
-			// Inexact conjunct only loses rows on which it is false.
-			lone := removed == 0 && inexact == 1
-			var left []plan.Expr
-			for i, c := range g.conjs {
-				if fate[i] == fateRemoved || (lone && fate[i] == fateInexact) {
+				if !d.Allowed {
 					continue
 				}
-				left = append(left, c.expr)
-			}
-			if len(left) > 0 {
-				d := p.table.PushdownSplit(left)
-				for i, c := range g.conjs {
-					if fate[i] == fateStay {
+				if c.support == plan.Inexact {
+					fate[i] = legality.ScanInexact
+					continue
+				}
+				if exactBefore {
+					m := p.table.PushdownScanMerge(c.expr)
+					if !m.Allowed {
+						decided[i] = m
 						continue
 					}
-					if d.Allowed {
-						p.record(FlagPredicatePushdown, d, c.item, s, path, c.orig)
-					} else {
-						fate[i], decided[i] = fateStay, d
+					if merged == nil {
+						merged = make([]legality.Decision, len(g.conjs))
 					}
+					merged[i] = m
+				}
+				fate[i] = legality.ScanExact
+			}
+		}
+		// Conjuncts left above now see fewer rows: pp.split.
+		exprs := make([]plan.Expr, len(g.conjs))
+		for i, c := range g.conjs {
+			exprs[i] = c.expr
+		}
+		if d := p.table.PushdownScanSplit(exprs, fate); d.Cell != "" {
+			for i, c := range g.conjs {
+				if fate[i] == legality.ScanStays {
+					continue
+				}
+				if d.Allowed {
+					p.record(FlagPredicatePushdown, d, c.item, s, path, c.orig)
+				} else {
+					fate[i], decided[i] = legality.ScanStays, d
 				}
 			}
 		}
 		var remain []*pdConj
 		for i, c := range g.conjs {
-			if fate[i] != fateStay {
+			if fate[i] != legality.ScanStays {
 				c.scanned = true
 				pushed = append(pushed, plan.PushedPredicate{Expr: c.expr, Support: c.support})
 			}
@@ -816,10 +819,16 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 			if decided[i].Cell != "" {
 				p.record(FlagPredicatePushdown, decided[i], c.item, s, path, c.orig)
 			}
+			if fate[i] == legality.ScanExact && merged != nil && merged[i].Cell != "" {
+				p.record(FlagPredicatePushdown, merged[i], c.item, s, path, c.orig)
+			}
 			c.stay = false
-			if fate[i] != fateRemoved {
+			if fate[i] != legality.ScanExact {
 				remain = append(remain, c)
 			}
+		}
+		for i := range g.conjs {
+			exactBefore = exactBefore || fate[i] == legality.ScanExact
 		}
 		if len(remain) > 0 {
 			blocked = true

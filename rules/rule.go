@@ -55,7 +55,7 @@ func (r *run) record(rule string, d legality.Decision, item int, node plan.Node,
 		return
 	}
 	r.trace = append(r.trace, Entry{Rule: rule, Cell: d.Cell, Allowed: d.Allowed, Item: item, Detail: d.Detail,
-		node: node, path: path, subject: subject})
+		reason: d.Reason, node: node, path: path, subject: subject})
 }
 
 // recordFlag appends an entry for a rewrite an arm flag stopped.
@@ -73,7 +73,7 @@ func (r *run) recordFilter(rule string, d legality.Decision, item int, node plan
 		return
 	}
 	r.trace = append(r.trace, Entry{Rule: rule, Cell: d.Cell, Allowed: d.Allowed, Item: item, Detail: d.Detail,
-		node: node, path: path, subjectOf: subject})
+		reason: d.Reason, node: node, path: path, subjectOf: subject})
 }
 
 // ruling records a multi-cell ruling: every cell when the rewrite happens,

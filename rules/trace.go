@@ -36,6 +36,9 @@ type Entry struct {
 	// Detail says what the cell's condition found, or what happened.
 	Detail string
 
+	// reason, when set, replaces the cell's reason in explanations
+	// (legality.Decision.Reason).
+	reason  string
 	node    plan.Node
 	path    *plan.Path
 	subject plan.Expr
@@ -194,8 +197,8 @@ type Trace []Entry
 func (t Trace) Lines(table *legality.Table) []string {
 	out := make([]string, len(t))
 	for i, e := range t {
-		reason := ""
-		if c, ok := table.Lookup(e.Cell); ok && e.Cell != "" {
+		reason := e.reason
+		if c, ok := table.Lookup(e.Cell); ok && e.Cell != "" && reason == "" {
 			reason = c.Reason
 		}
 		out[i] = e.line(reason)

@@ -84,18 +84,17 @@ type InlineCheck struct {
 	remaining []bool
 	// firstPartial is the index of the first partial projection expression.
 	firstPartial int
-	// cursor and partialAfter: the partial values still remaining at
-	// indices >= cursor.
-	cursor       int
-	partialAfter int
-	ownsWindow   bool
+	// lastPartial is the index of the last partial value still in the
+	// with_columns, -1 when there is none; it only decreases.
+	lastPartial int
+	ownsWindow  bool
 }
 
 // NewInlineCheck indexes exprs (the projection's expressions, not modified)
 // over w.
 func (t *Table) NewInlineCheck(exprs []plan.Expr, w *plan.WithColumnsNode) *InlineCheck {
 	c := &InlineCheck{t: t.orDefault(), exprs: append([]plan.Expr(nil), exprs...), values: w.Exprs,
-		refs: map[string][]int{}, redefined: map[string]bool{}, cursor: len(w.Exprs)}
+		refs: map[string][]int{}, redefined: map[string]bool{}, lastPartial: -1}
 	_, c.ownsWindow = plan.OwnedWindow(w)
 	c.names = make([]string, len(w.Exprs))
 	c.remaining = make([]bool, len(w.Exprs))
@@ -104,6 +103,9 @@ func (t *Table) NewInlineCheck(exprs []plan.Expr, w *plan.WithColumnsNode) *Inli
 		c.remaining[j] = true
 		if !IsIdentity(v) {
 			c.redefined[c.names[j]] = true
+		}
+		if !Total(v) {
+			c.lastPartial = j
 		}
 	}
 	c.firstPartial = len(c.exprs)
@@ -140,6 +142,10 @@ func (c *InlineCheck) index(k int, e plan.Expr, delta int) {
 // appears twice). No users means the value is dead: pruning's business.
 func (c *InlineCheck) Users(j int) []int { return c.refs[c.names[j]] }
 
+// UserExprs returns the indices of the projection expressions referencing
+// value j, each once: the expressions an inlining of j rewrites.
+func (c *InlineCheck) UserExprs(j int) []int { return dedup(c.refs[c.names[j]]) }
+
 // Replace records that the rule rewrote projection expression k to e.
 func (c *InlineCheck) Replace(k int, e plan.Expr) {
 	c.index(k, c.exprs[k], -1)
@@ -169,31 +175,15 @@ func (c *InlineCheck) Inlined(j int) {
 	if !IsIdentity(c.values[j]) {
 		delete(c.redefined, c.names[j])
 	}
-	if j >= c.cursor && !Total(c.values[j]) {
-		c.partialAfter--
+	for c.lastPartial >= 0 && (!c.remaining[c.lastPartial] || Total(c.values[c.lastPartial])) {
+		c.lastPartial--
 	}
 }
 
-// laterPartial reports whether a value after j that is still in the
-// with_columns is partial. Asking from the last value to the first costs
-// constant amortized time.
-func (c *InlineCheck) laterPartial(j int) bool {
-	if j+1 < c.cursor {
-		for c.cursor > j+1 {
-			c.cursor--
-			if c.remaining[c.cursor] && !Total(c.values[c.cursor]) {
-				c.partialAfter++
-			}
-		}
-		return c.partialAfter > 0
-	}
-	for i := j + 1; i < len(c.values); i++ {
-		if c.remaining[i] && !Total(c.values[i]) {
-			return true
-		}
-	}
-	return false
-}
+// PartialAfter reports whether a value after j that is still in the
+// with_columns is partial: while one is, pf.inline refuses a partial j.
+// It costs constant time (amortized over the values that leave).
+func (c *InlineCheck) PartialAfter(j int) bool { return c.lastPartial > j }
 
 // Value decides whether with_columns value j may be inlined into the
 // projection expressions that reference it, consulting pf.holder,
@@ -257,7 +247,7 @@ func (c *InlineCheck) Value(j int) Ruling {
 		if Total(v) {
 			return true, ""
 		}
-		if c.laterPartial(j) {
+		if c.PartialAfter(j) {
 			return false, fmt.Sprintf("`%s` is partial and a later with_columns value is partial", v)
 		}
 		for _, k := range dedup(users) {

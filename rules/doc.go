@@ -26,7 +26,19 @@
 // Every rule is linear in the plan: one traversal, with per-node work
 // proportional to the node's own expressions (predicate pushdown moves whole
 // stacks of conjuncts at once and records each conjunct's journey as one
-// trace entry per cell crossed).
+// trace entry per cell crossed; projection fusion keeps one
+// legality.InlineCheck per project/with_columns pair and, after a first
+// pass, asks again only the values an inlining unblocked, so a with_columns
+// of 4,000 values each waiting for the previous one fuses in about 7 µs per
+// value, BenchmarkFusionChain).
+//
+// What is not linear in the number of nodes is the schema work: Resolve
+// gives every node its own output schema, and the driver re-resolves each
+// rule's new nodes, so a chain in which every node ADDS a column (n
+// with_columns each appending one) builds schemas of width 1, 2, ..., n:
+// O(nodes × width) time and memory, quadratic for such a chain, whatever
+// the rules do. Chains that replace columns, or filter, keep their width and
+// stay linear (BenchmarkChain).
 //
 // This package imports neither Arrow nor the executor: a host engine embeds
 // it with its own plans and executor (docs/embedding.md, examples/embed).

@@ -72,47 +72,108 @@ func (f *projFusion) fuse(orig plan.Node, p *plan.ProjectNode, path *plan.Path) 
 	return &plan.ProjectNode{Input: input, Exprs: exprs}
 }
 
-// pair inlines what it can of w into exprs, in passes from the last value to
-// the first until a pass inlines nothing. It returns the values left in w,
-// the rewritten expressions and how many values were inlined.
+// pair inlines what it can of w into exprs and returns the values left in
+// w, the rewritten expressions and how many values were inlined.
+//
+// It keeps one legality.InlineCheck for the pair and decides the values in
+// passes, each from the last value to the first, until a pass inlines
+// nothing — but after the first pass it asks only the values an inlining
+// can have unblocked: a value can newly pass only when another value it
+// depends on leaves. When value i leaves, the values that read its name
+// (pf.capture), the values its definition reads (their references grew,
+// pf.once) and the partial values refused because a partial value after
+// them remained (pf.inline, legality.InlineCheck.PartialAfter) are asked
+// again: in the same pass when they come before i, in the next one
+// otherwise, as a full pass would. A last full pass confirms that nothing
+// more inlines and leaves each refused value's latest refusal. Linear in
+// the values and the references, where a full pass per inlined value was
+// quadratic (a chain x1 = x0, x2 = x1, ... inlines one value per pass).
 func (f *projFusion) pair(orig plan.Node, path *plan.Path, exprs []plan.Expr, w *plan.WithColumnsNode) ([]plan.Expr, []plan.Expr, int) {
 	cur := append([]plan.Expr(nil), exprs...)
-	gone := make([]bool, len(w.Exprs))
-	refused := map[int]legality.Ruling{} // the latest refusal of each value
-	total := 0
-	for {
-		chk := f.table.NewInlineCheck(cur, w)
-		for j := range gone {
-			if gone[j] {
-				chk.Inlined(j)
-			}
+	n := len(w.Exprs)
+	chk := f.table.NewInlineCheck(cur, w)
+	names := make([]string, n)
+	byName := make(map[string]int, n)
+	readers := map[string][]int{} // the values reading each name
+	for j, v := range w.Exprs {
+		names[j] = plan.OutputName(v)
+		byName[names[j]] = j
+		for _, c := range plan.Columns(v) {
+			readers[c] = append(readers[c], j)
 		}
-		pass := 0
-		for j := len(w.Exprs) - 1; j >= 0; j-- {
-			if gone[j] || len(chk.Users(j)) == 0 {
+	}
+	gone := make([]bool, n)
+	refused := map[int]legality.Ruling{} // the latest refusal of each value
+	pass, next := newIndexHeap(n), newIndexHeap(n)
+	var later indexHeap // partial values waiting for the partial values after them
+	total := 0
+	// wake schedules value k again, i being the value just inlined.
+	wake := func(k, i int) {
+		switch {
+		case gone[k]:
+		case k < i:
+			pass.add(k)
+		default:
+			next.add(k)
+		}
+	}
+	run := func() int {
+		inlined := 0
+		for pass.Len() > 0 {
+			j := pass.pop()
+			users := chk.UserExprs(j)
+			if gone[j] || len(users) == 0 {
 				continue
 			}
 			v := w.Exprs[j]
 			ruling := f.budgetedRuling(FlagProjectionFusion, chk.Value(j), orig, path, v, nil)
 			if !ruling.Allowed {
 				refused[j] = ruling
+				if d, _ := ruling.Refusal(); d.Cell == legality.PFInline && chk.PartialAfter(j) {
+					later.push(j)
+				}
 				continue
 			}
 			delete(refused, j)
 			f.ruling(FlagProjectionFusion, ruling, f.nextItem(), orig, path, v, nil)
-			name, val := plan.OutputName(v), plan.Unalias(v)
-			for _, k := range uniqueInts(chk.Users(j)) {
+			name, val := names[j], plan.Unalias(v)
+			for _, k := range users {
 				ne := inline(cur[k], name, val)
 				cur[k] = ne
 				chk.Replace(k, ne)
 			}
 			chk.Inlined(j)
 			gone[j] = true
-			pass++
+			inlined++
 			f.counters.FusedProjections++
+			for _, k := range readers[name] {
+				wake(k, j)
+			}
+			for _, c := range plan.Columns(val) {
+				if k, ok := byName[c]; ok {
+					wake(k, j)
+				}
+			}
+			for later.Len() > 0 && !chk.PartialAfter(later.top()) {
+				wake(later.pop(), j)
+			}
 		}
-		total += pass
-		if pass == 0 {
+		return inlined
+	}
+	for {
+		// A full pass (the first, and the last that confirms).
+		for j := n - 1; j >= 0; j-- {
+			if !gone[j] {
+				pass.add(j)
+			}
+		}
+		k := run()
+		for next.Len() > 0 {
+			pass, next = next, pass
+			k += run()
+		}
+		total += k
+		if k == 0 {
 			break
 		}
 	}
@@ -133,24 +194,71 @@ func (f *projFusion) pair(orig plan.Node, path *plan.Path, exprs []plan.Expr, w 
 	return remaining, cur, total
 }
 
+// indexHeap is a max-heap of value indices; add ignores an index already
+// queued (when built by newIndexHeap).
+type indexHeap struct {
+	items  []int
+	queued []bool
+}
+
+func newIndexHeap(n int) indexHeap { return indexHeap{queued: make([]bool, n)} }
+
+func (h *indexHeap) Len() int { return len(h.items) }
+
+func (h *indexHeap) top() int { return h.items[0] }
+
+// add pushes j unless it is already queued.
+func (h *indexHeap) add(j int) {
+	if h.queued[j] {
+		return
+	}
+	h.queued[j] = true
+	h.push(j)
+}
+
+func (h *indexHeap) push(j int) {
+	h.items = append(h.items, j)
+	for i := len(h.items) - 1; i > 0; {
+		p := (i - 1) / 2
+		if h.items[p] >= h.items[i] {
+			break
+		}
+		h.items[p], h.items[i] = h.items[i], h.items[p]
+		i = p
+	}
+}
+
+func (h *indexHeap) pop() int {
+	top := h.items[0]
+	last := len(h.items) - 1
+	h.items[0] = h.items[last]
+	h.items = h.items[:last]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < last && h.items[l] > h.items[m] {
+			m = l
+		}
+		if r < last && h.items[r] > h.items[m] {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		h.items[m], h.items[i] = h.items[i], h.items[m]
+		i = m
+	}
+	if h.queued != nil {
+		h.queued[top] = false
+	}
+	return top
+}
+
 // inline substitutes val for every reference to name in e, keeping e's
 // output name.
 func inline(e plan.Expr, name string, val plan.Expr) plan.Expr {
 	out := substitute(e, map[string]plan.Expr{name: val})
 	if want := plan.OutputName(e); plan.OutputName(out) != want {
 		out = &plan.Alias{Expr: out, Name: want}
-	}
-	return out
-}
-
-func uniqueInts(ks []int) []int {
-	seen := map[int]bool{}
-	var out []int
-	for _, k := range ks {
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, k)
-		}
 	}
 	return out
 }

@@ -21,7 +21,6 @@ func filterFusion() Rule {
 	return Rule{
 		Name:    FlagFilterFusion,
 		Matches: []plan.Kind{plan.KindFilter},
-		Cells:   legality.Default().CellsOf(legality.RuleFilterFusion),
 		Doc:     "fuses a filter into the filter directly below it when the outer conjuncts are total",
 		rewrite: func(r *run, root plan.Node) (plan.Node, error) {
 			return (&fusion{run: r}).visit(root, &plan.Path{}), nil

@@ -70,7 +70,7 @@ func DefaultFlags() Flags {
 // NoFlags runs no rule: Optimize then only resolves the plan.
 func NoFlags() Flags { return Flags{} }
 
-// flagFields maps each flag name to its field.
+// fields maps each flag name to its field.
 func (f *Flags) fields() map[string]*bool {
 	return map[string]*bool{
 		FlagPredicatePushdown: &f.PredicatePushdown,
@@ -130,9 +130,29 @@ func (f Flags) Map() map[string]bool {
 }
 
 // Enabled reports the value of the named flag (false for unknown names).
+// It allocates nothing (the driver asks it once per rule).
 func (f Flags) Enabled(name string) bool {
-	p, ok := f.fields()[name]
-	return ok && *p
+	switch name {
+	case FlagPredicatePushdown:
+		return f.PredicatePushdown
+	case FlagFilterFusion:
+		return f.FilterFusion
+	case FlagProjectionFusion:
+		return f.ProjectionFusion
+	case FlagProjectionPruning:
+		return f.ProjectionPruning
+	case FlagSharedSubplans:
+		return f.SharedSubplans
+	case FlagScanPushdown:
+		return f.ScanPushdown
+	case FlagScanProjection:
+		return f.ScanProjection
+	case FlagJoinPruning:
+		return f.JoinPruning
+	case FlagVerify:
+		return f.Verify
+	}
+	return false
 }
 
 func quoteAll(s []string) []string {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/dfopt/dfopt/legality"
 	"github.com/dfopt/dfopt/plan"
@@ -40,21 +41,56 @@ var ErrNilPlan = errors.New("optimize: no plan")
 // root node: rules never modify a node) changed nothing, so nothing is
 // checked again.
 // A failure names the rule; the Result returned with it holds only Applied
-// and Applications (under a limit), the rewrites made before the failure.
-// The input plan is never modified.
+// and Applications (under a limit), the rewrites made before the failure. A
+// panic inside the optimizer is returned as an *InternalError (with the same
+// partial Result). The input plan is never modified.
+//
+// The rules run in order (RulesFor the table in use), each only when its
+// flag is on and the plan holds a node of a kind it matches (Rule.Matches).
 func Optimize(root plan.Node, flags Flags) (res Result, err error) {
-	if root == nil {
-		return Result{}, ErrNilPlan
-	}
 	table := flags.Table
 	if table == nil {
 		table = legality.Default()
 	}
-	stage := "resolve"
+	return optimize(root, flags, table, RulesFor(table))
+}
+
+// InternalError is what Optimize returns when the optimizer itself panics:
+// a bug of dfopt (or of a host callback that escaped its guard), never a
+// property of the plan. Error() is one line; Stack holds the panicking
+// goroutine's stack for a bug report.
+type InternalError struct {
+	// Stage is where it happened: "resolve" or "rule <name>".
+	Stage string
+	// Rule is the rule that panicked ("" outside a rule).
+	Rule string
+	// Value is what was passed to panic.
+	Value any
+	// Stack is the stack trace (runtime/debug.Stack) at the recovery.
+	Stack []byte
+}
+
+// Error renders "optimize: internal error in rule filter_fusion: <value>"
+// on one line.
+func (e *InternalError) Error() string {
+	v := strings.ReplaceAll(fmt.Sprint(e.Value), "\n", " ")
+	return "optimize: internal error in " + e.Stage + ": " + v
+}
+
+// optimize is Optimize with the rules to run.
+func optimize(root plan.Node, flags Flags, table *legality.Table, rules []Rule) (res Result, err error) {
+	if root == nil {
+		return Result{}, ErrNilPlan
+	}
+	stage, ruleName := "resolve", ""
+	var r *run
 	defer func() {
 		if p := recover(); p != nil {
 			res = Result{}
-			err = fmt.Errorf("optimize: internal error in %s: %v\n%s", stage, p, debug.Stack())
+			if r != nil {
+				res = r.partial()
+			}
+			err = &InternalError{Stage: stage, Rule: ruleName, Value: p, Stack: debug.Stack()}
 		}
 	}()
 	cur, err := plan.Resolve(root)
@@ -71,12 +107,20 @@ func Optimize(root plan.Node, flags Flags) (res Result, err error) {
 	}
 	// Most rules record about one entry per node or conjunct: sizing the
 	// trace once saves the copies of repeated growth on large plans.
-	r := &run{table: table, flags: flags, trace: make(Trace, 0, plan.Size(cur)), budget: budget{limit: flags.Limit}}
-	for _, rule := range Rules() {
+	r = &run{table: table, flags: flags, trace: make(Trace, 0, plan.Size(cur)), budget: budget{limit: flags.Limit}}
+	var present map[plan.Kind]bool // the node kinds of cur, computed when needed
+	for i := range rules {
+		rule := &rules[i]
 		if !flags.Enabled(rule.Name) {
 			continue
 		}
-		stage = "rule " + rule.Name
+		if present == nil {
+			present = kindsOf(cur)
+		}
+		if !rule.matches(present) {
+			continue
+		}
+		stage, ruleName = "rule "+rule.Name, rule.Name
 		out, err := rule.rewrite(r, cur)
 		if err != nil {
 			return r.partial(), fmt.Errorf("optimize: rule %s: %w", rule.Name, err)
@@ -87,10 +131,20 @@ func Optimize(root plan.Node, flags Flags) (res Result, err error) {
 		if out, err = checkRule(rule.Name, out, want, flags.Verify); err != nil {
 			return r.partial(), err
 		}
-		cur = out
+		cur, present = out, nil
 	}
 	return Result{Plan: cur, Counters: r.counters, Trace: r.trace, Table: table,
 		Applied: r.budget.used, Applications: r.budget.log}, nil
+}
+
+// kindsOf returns the node kinds the plan holds.
+func kindsOf(root plan.Node) map[plan.Kind]bool {
+	present := map[plan.Kind]bool{}
+	plan.WalkNodes(root, func(n plan.Node) bool {
+		present[n.Kind()] = true
+		return true
+	})
+	return present
 }
 
 // partial is the Result returned with an error: only the applications made

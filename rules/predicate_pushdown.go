@@ -39,7 +39,6 @@ func predicatePushdown() Rule {
 		Name:    FlagPredicatePushdown,
 		Arms:    []string{FlagScanPushdown},
 		Matches: []plan.Kind{plan.KindFilter},
-		Cells:   legality.Default().CellsOf(legality.RulePredicatePushdown),
 		Doc:     "moves filter conjuncts below total projections and sorts and into sources",
 		rewrite: func(r *run, root plan.Node) (plan.Node, error) {
 			p := &pushdown{run: r, byCell: map[legality.CellID][]int{}}

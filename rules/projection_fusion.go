@@ -24,7 +24,6 @@ func projectionFusion() Rule {
 	return Rule{
 		Name:    FlagProjectionFusion,
 		Matches: []plan.Kind{plan.KindProject, plan.KindWithColumns},
-		Cells:   legality.Default().CellsOf(legality.RuleProjectionFusion),
 		Doc:     "inlines a with_columns value into the one projection expression that uses it",
 		rewrite: func(r *run, root plan.Node) (plan.Node, error) {
 			f := &projFusion{run: r}

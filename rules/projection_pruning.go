@@ -16,14 +16,18 @@ import (
 // It walks the plan once from the root with the set of column names each
 // node must produce (the root: its whole schema, which never changes).
 // Dead project and with_columns entries go only if total and deterministic
-// (pr.project, pr.with_columns); an emptied with_columns goes too;
+// (pr.project, pr.with_columns); an emptied with_columns goes too unless it
+// owns a window (pr.with_columns.empty);
 // requirements pass through filters, sorts, limits and slices with their own
 // columns added (pr.passthrough), distinct adds its subset (pr.distinct), a
 // window its over() columns (pr.window); an aggregate needs exactly its key
 // and aggregate columns (pr.aggregate); a scan reads only what is needed
-// (pr.scan, arm scan_projection); a join's inputs are narrowed by a
-// projection directly above each (pr.join, arm join_pruning) and nothing
-// below a join is pruned; a host operator declaring column_passthrough
+// (pr.scan, arm scan_projection); a join passes each input the narrowed
+// requirement — its key columns, the columns read above and every left
+// column a kept right column shares a name with — and pruning continues
+// below it with the same cells, inserting nothing (pr.join, arm
+// join_pruning; ADR 0002 supersedes DESIGN §6 here); a host operator
+// declaring column_passthrough
 // passes requirements through plus the columns it reads
 // (pr.extension.passthrough); unions, other extensions and unknown nodes
 // keep every input column (pr.union, pr.extension, pr.unknown).
@@ -34,8 +38,7 @@ func projectionPruning() Rule {
 		Matches: []plan.Kind{plan.KindProject, plan.KindWithColumns, plan.KindScan, plan.KindAggregate,
 			plan.KindJoin, plan.KindFilter, plan.KindSort, plan.KindLimit, plan.KindSlice, plan.KindDistinct,
 			plan.KindWindow, plan.KindUnion, plan.KindExtension},
-		Cells: legality.Default().CellsOf(legality.RuleProjectionPruning),
-		Doc:   "drops dead total entries, emptied with_columns nodes and unread source columns",
+		Doc: "drops dead total entries, emptied with_columns nodes and unread source columns",
 		rewrite: func(r *run, root plan.Node) (plan.Node, error) {
 			pr := &pruning{run: r}
 			return pr.visit(root, allNames(root), true, &plan.Path{}), nil

@@ -14,10 +14,11 @@ type Rule struct {
 	Name string
 	// Arms are the flag names of the rule's risky arms.
 	Arms []string
-	// Matches lists the node kinds the rule looks at.
+	// Matches lists the node kinds the rule looks at: Optimize runs the
+	// rule only on a plan holding at least one node of one of them.
 	Matches []plan.Kind
-	// Cells lists the legality cells the rule consults (every cell whose
-	// Rule is this rule's name).
+	// Cells lists the legality cells the rule consults: every cell of the
+	// table in use (RulesFor) whose Rule is this rule's name.
 	Cells []legality.CellID
 	// Doc says in one sentence what the rule does.
 	Doc string
@@ -25,9 +26,29 @@ type Rule struct {
 	rewrite func(r *run, root plan.Node) (plan.Node, error)
 }
 
-// Rules returns the rules in the fixed order Optimize runs them (DESIGN §6).
-func Rules() []Rule {
-	return []Rule{predicatePushdown(), filterFusion(), projectionFusion(), projectionPruning(), sharedSubplans()}
+// Rules returns the rules in the fixed order Optimize runs them (DESIGN §6),
+// their Cells taken from legality.Default().
+func Rules() []Rule { return RulesFor(legality.Default()) }
+
+// RulesFor returns the rules as Optimize runs them with table t (nil:
+// legality.Default()): their Cells are the cells t holds for each rule.
+func RulesFor(t *legality.Table) []Rule {
+	rules := []Rule{predicatePushdown(), filterFusion(), projectionFusion(), projectionPruning(), sharedSubplans()}
+	for i := range rules {
+		rules[i].Cells = t.CellsOf(rules[i].Name)
+	}
+	return rules
+}
+
+// matches reports whether the plan holding the kinds present has a node
+// the rule matches.
+func (r *Rule) matches(present map[plan.Kind]bool) bool {
+	for _, k := range r.Matches {
+		if present[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // run is the state one Optimize call shares between its rules.

@@ -24,7 +24,6 @@ func sharedSubplans() Rule {
 	return Rule{
 		Name:    FlagSharedSubplans,
 		Matches: plan.Kinds(),
-		Cells:   legality.Default().CellsOf(legality.RuleSharedSubplans),
 		Doc:     "predicts how many subtree results the executor's memo will serve",
 		rewrite: func(r *run, root plan.Node) (plan.Node, error) {
 			s := &sharing{run: r, done: map[uint64][]plan.Node{}, seenND: map[uint64][]plan.Node{}}

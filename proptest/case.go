@@ -8,6 +8,7 @@ import (
 
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/proptest/internal/gen"
+	"github.com/dfopt/dfopt/proptest/internal/planutil"
 )
 
 // Case is one generated test case: source tables, a plan over them, and the
@@ -94,7 +95,7 @@ func TablesEqual(a, b *plan.Table) bool {
 	if a == b {
 		return true
 	}
-	if a == nil || b == nil || a.Name() != b.Name() || a.Rows() != b.Rows() || a.Pushdown() != b.Pushdown() || !a.Schema().Equal(b.Schema()) {
+	if a == nil || b == nil || a.Name() != b.Name() || a.Rows() != b.Rows() || a.Pushdown() != b.Pushdown() || a.ExactAllPushdown() != b.ExactAllPushdown() || !a.Schema().Equal(b.Schema()) {
 		return false
 	}
 	for i := 0; i < a.Schema().Len(); i++ {
@@ -152,7 +153,7 @@ func CanonicalNaNs(c Case) Case {
 			continue
 		}
 		if nt, err := plan.NewTable(t.Name(), t.Schema(), cols); err == nil {
-			nt = nt.WithPushdown(t.Pushdown())
+			nt = planutil.WithPolicyOf(nt, t)
 			tables[i] = nt
 			remap[t] = nt
 		}

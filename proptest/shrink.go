@@ -438,7 +438,7 @@ func keepRows(t *plan.Table, keep func(r int) bool) (*plan.Table, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return nt.WithPushdown(t.Pushdown()), true
+	return planutil.WithPolicyOf(nt, t), true
 }
 
 // bulkRowCuts empties tables or halves them.
@@ -551,7 +551,7 @@ func setCell(t *plan.Table, j, r int, v plan.Value) (*plan.Table, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return nt.WithPushdown(t.Pushdown()), true
+	return planutil.WithPolicyOf(nt, t), true
 }
 
 // referencedNames returns every column name the plan's expressions and
@@ -597,7 +597,7 @@ func dropColumns(t *plan.Table, drop map[string]bool) (*plan.Table, bool) {
 	if err != nil {
 		return nil, false
 	}
-	return nt.WithPushdown(t.Pushdown()), true
+	return planutil.WithPolicyOf(nt, t), true
 }
 
 // stripColumn replaces every reference to the named column by the zero

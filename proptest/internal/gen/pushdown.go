@@ -105,7 +105,7 @@ func (g *gen) crossableProject(in frame) frame {
 		used[name] = true
 		exprs = append(exprs, alias(g.expr(c, g.colType(sc), 2), name))
 	}
-	if g.r.Intn(100) < 15 {
+	if g.r.Intn(100) < 10 {
 		name := g.freshName(used, sc)
 		used[name] = true
 		exprs = append(exprs, alias(g.partialOrAny(c, g.colType(sc)), name))
@@ -137,13 +137,13 @@ func (g *gen) crossableWithColumns(in frame) frame {
 			} else {
 				e = lit(g.literal(plan.Bool))
 			}
-		case x < 55:
+		case x < 58:
 			e = g.expr(c, g.colType(sc), 2)
-		case x < 68:
+		case x < 71:
 			if name = g.shadowName(used, sc); name != "" {
 				e = col(name) // same-name identity: crosses
 			}
-		case x < 86:
+		case x < 90:
 			if name = g.shadowName(used, sc); name != "" {
 				f, _ := sc.lookup(name)
 				e = lit(g.literal(f.Type))
@@ -178,7 +178,7 @@ func (g *gen) crossableSort(in frame) frame {
 	keys := make([]plan.SortKey, 0, n)
 	for i := 0; i < n; i++ {
 		var e plan.Expr
-		if f, ok := g.anyCol(sc); ok && g.r.Intn(100) < 88 {
+		if f, ok := g.anyCol(sc); ok && g.r.Intn(100) < 91 {
 			e = col(f.Name)
 		} else {
 			e = g.partialOrAny(ectx{sc: sc, mode: anyMode}, g.colType(sc))
@@ -228,7 +228,7 @@ func (g *gen) movableFilter(in frame, nd bool) frame {
 			}
 		case x < 86:
 			e = g.predicate(c, extTotal)
-		case x < 94:
+		case x < 90:
 			// A conjunct that raises, on any column (a renamed or replaced
 			// one too: its error names what the user wrote).
 			if ie, ok := g.pickCol(c.sc, plan.Int64); ok && g.r.Intn(2) == 0 {

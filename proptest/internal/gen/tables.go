@@ -131,11 +131,15 @@ func (g *gen) table(i int) *plan.Table {
 	}
 	// Some tables accept pushed comparisons, so that scan pushdown (cell
 	// pp.scan) both fires and refuses: Exact ones are filtered exactly by
-	// the executor, Inexact ones return every row.
-	switch r := g.r.Intn(8); {
-	case r < 3:
-		t = t.WithPushdown(plan.Exact)
+	// the executor, Inexact ones return every row. A few accept every
+	// conjunct Exact (exact_all), partial ones included, so that two
+	// filters' conjuncts meet in one pushed list (cell pp.scan.merge).
+	switch r := g.r.Intn(16); {
 	case r < 5:
+		t = t.WithPushdown(plan.Exact)
+	case r < 7:
+		t = t.WithExactAllPushdown()
+	case r < 11:
 		t = t.WithPushdown(plan.Inexact)
 	}
 	return t

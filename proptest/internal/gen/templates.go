@@ -20,7 +20,7 @@ func (g *gen) fusion(depth int) frame {
 	if depth < 2 {
 		return g.withColumns(g.node(depth-1), false)
 	}
-	if g.r.Intn(3) == 0 {
+	if g.r.Intn(5) == 0 {
 		return g.fusionOrder(depth)
 	}
 	in := g.node(depth - 2)
@@ -64,7 +64,7 @@ func (g *gen) fusion(depth int) frame {
 	x := g.freshName(used, sc)
 	used[x] = true
 	wexprs := []plan.Expr{alias(v, x)}
-	if g.r.Intn(6) == 0 {
+	if g.r.Intn(12) == 0 {
 		// A value before x that nothing reads and that raises: pruning
 		// must keep it (pr.with_columns); before x, it does not stop x
 		// from inlining.
@@ -300,9 +300,7 @@ func (g *gen) twin(s frame) (frame, bool) {
 		if err != nil {
 			return frame{}, false
 		}
-		if p := t.Pushdown(); p != plan.Unsupported {
-			tw = tw.WithPushdown(p)
-		}
+		tw = planutil.WithPolicyOf(tw, t)
 		remap[t] = tw
 	}
 	if len(remap) == 0 {
@@ -364,9 +362,13 @@ func (g *gen) filterChain(depth int) frame {
 		}
 	}
 	var in frame
-	if depth >= 3 && g.r.Intn(3) == 0 {
+	switch x := g.r.Intn(100); {
+	case x < 33 && depth >= 3:
 		in = g.renames(g.node(depth - 3))
-	} else {
+	case x < 48:
+		// Both filters' conjuncts may reach the source (pp.scan.merge).
+		in = g.pushdownScan()
+	default:
 		in = g.node(depth - 2)
 	}
 	inner := g.filter(in)
@@ -396,27 +398,40 @@ func (g *gen) filterChain(depth int) frame {
 // and does not fuse into it (ff.total_outer); either mutant evaluates
 // a / b on the rows with b = 0 the guard removes. It reports false when
 // the input has no int64 column.
+//
+// A third of the time the guard reads b itself, directly over a scan of a
+// table that accepts pushed conjuncts: the guard goes into the source,
+// and the partial filter must not join it there (pp.scan.merge).
 func (g *gen) guardPair(depth int) (frame, bool) {
-	in := g.node(depth - 3)
+	direct := g.r.Intn(3) == 0
+	var in frame
+	if direct {
+		in = g.pushdownScan()
+	} else {
+		in = g.node(depth - 3)
+	}
 	sc := newScope(in.schema())
 	b, ok := g.pickCol(sc, plan.Int64)
 	if !ok {
 		return frame{}, false
 	}
-	used := map[string]bool{}
-	exprs := make([]plan.Expr, 0, len(sc.fields)+1)
-	for _, f := range sc.fields {
-		used[f.Name] = true
-		exprs = append(exprs, col(f.Name))
-	}
-	x := g.freshName(used, sc)
-	exprs = append(exprs, alias(col(b.Name), x))
-	proj := g.finish(&plan.ProjectNode{Input: in.raw, Exprs: exprs}, in.rows, in)
-	if proj.raw == in.raw {
-		return frame{}, false
-	}
 	zero := lit(plan.Int64Value(0))
-	guard := g.finish(&plan.FilterNode{Input: proj.raw, Predicates: []plan.Expr{call(plan.FuncNe, col(x), zero)}}, proj.rows, proj)
+	below, x := in, b.Name
+	if !direct {
+		used := map[string]bool{}
+		exprs := make([]plan.Expr, 0, len(sc.fields)+1)
+		for _, f := range sc.fields {
+			used[f.Name] = true
+			exprs = append(exprs, col(f.Name))
+		}
+		x = g.freshName(used, sc)
+		exprs = append(exprs, alias(col(b.Name), x))
+		below = g.finish(&plan.ProjectNode{Input: in.raw, Exprs: exprs}, in.rows, in)
+		if below.raw == in.raw {
+			return frame{}, false
+		}
+	}
+	guard := g.finish(&plan.FilterNode{Input: below.raw, Predicates: []plan.Expr{call(plan.FuncNe, col(x), zero)}}, below.rows, below)
 	a := lit(plan.Int64Value(1))
 	if f, ok := g.pickCol(sc, plan.Int64); ok {
 		a = col(f.Name)

@@ -28,3 +28,16 @@ func Named(e plan.Expr, name string) plan.Expr {
 
 // ScanOf is a scan of t.
 func ScanOf(t *plan.Table) plan.Node { return &plan.ScanNode{Source: t, SourceSchema: t.Schema()} }
+
+// WithPolicyOf returns t with the pushdown policy of src (plan.Table's
+// Exact, Inexact or exact_all test policies; none leaves t as it is), for
+// tables rebuilt from another one's values.
+func WithPolicyOf(t, src *plan.Table) *plan.Table {
+	switch {
+	case src.ExactAllPushdown():
+		return t.WithExactAllPushdown()
+	case src.Pushdown() != plan.Unsupported:
+		return t.WithPushdown(src.Pushdown())
+	}
+	return t
+}

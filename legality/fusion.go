@@ -16,11 +16,17 @@ type FilterFacts struct {
 	conjunctLen int
 }
 
-// FactsOf computes the facts of a resolved filter: whether every conjunct
-// resolves to bool over the filter's input, and whether every conjunct is
-// total and deterministic.
+// FactsOf computes the facts of a filter: whether every conjunct resolves
+// to bool over the filter's input, and whether every conjunct is total and
+// deterministic. A resolved filter has had its conjuncts checked bool by
+// plan.Resolve, which FactsOf relies on; only an unresolved one is type
+// checked here.
 func FactsOf(f *plan.FilterNode) FilterFacts {
 	ff := FilterFacts{boolOK: true, conjunctLen: len(f.Predicates)}
+	ff.movable, ff.movDetail = firstImmovable(f.Predicates)
+	if f.Resolved() {
+		return ff
+	}
 	var in plan.Schema
 	if f.Input != nil {
 		in = f.Input.Schema()
@@ -40,7 +46,6 @@ func FactsOf(f *plan.FilterNode) FilterFacts {
 			break
 		}
 	}
-	ff.movable, ff.movDetail = firstImmovable(f.Predicates)
 	return ff
 }
 

@@ -59,8 +59,8 @@ func TestTotalAndDeterministic(t *testing.T) {
 			if got := isDeterministic(c.e); got != c.determ {
 				t.Errorf("isDeterministic(%v) = %v, want %v", c.e, got, c.determ)
 			}
-			if got := isMovable(c.e); got != (c.total && c.determ) {
-				t.Errorf("isMovable(%v) = %v", c.e, got)
+			if got, _ := firstImmovable([]plan.Expr{c.e}); got != (c.total && c.determ) {
+				t.Errorf("firstImmovable(%v) = %v", c.e, got)
 			}
 		})
 	}

@@ -36,16 +36,17 @@ func Total(e plan.Expr) bool {
 // deterministic.
 func isDeterministic(e plan.Expr) bool { return plan.IsDeterministic(e) }
 
-// isMovable reports whether e may be evaluated over a different set of rows,
-// or at a different moment, without changing any outcome: it is total (it
-// cannot raise on the rows it gains or loses) and deterministic (it gives
-// the same values whatever else is evaluated around it).
-func isMovable(e plan.Expr) bool { return Total(e) && isDeterministic(e) }
-
-// firstImmovable returns the first expression of es that is not movable (isMovable),
-// with a short reason, or ok=true when all are.
+// firstImmovable returns the first expression of es that is not movable,
+// with a short reason, or ok=true when all are. A movable expression may be
+// evaluated over a different set of rows, or at a different moment, without
+// changing any outcome: it is total (it cannot raise on the rows it gains or
+// loses) and deterministic (it gives the same values whatever else is
+// evaluated around it). A missing (nil) expression is not movable.
 func firstImmovable(es []plan.Expr) (ok bool, detail string) {
 	for _, e := range es {
+		if e == nil {
+			return false, "missing expression"
+		}
 		if !Total(e) {
 			return false, "`" + e.String() + "` is partial"
 		}

@@ -233,20 +233,27 @@ func (p *pushdown) join(st *pdStack, f *plan.FilterNode, path *plan.Path) {
 // and sort: nodes the table may let conjuncts cross. It decides the
 // crossing and returns the frame and the node to continue with.
 func (p *pushdown) unary(n, input plan.Node, exprs []plan.Expr, st *pdStack, path *plan.Path) (pdFrame, plan.Node, *plan.Path) {
-	x := crossing{nodes: []plan.Node{n}, paths: []*plan.Path{path}, checks: []*legality.NodeCheck{p.table.PushdownNode(n)}, defsOf: exprs}
 	below, belowPath := input, path.Child(".input")
 	w, owns := plan.OwnedWindow(n)
 	f := pdFrame{node: n}
 	if owns {
-		x.nodes = append(x.nodes, w)
-		x.paths = append(x.paths, belowPath)
-		x.checks = append(x.checks, p.table.PushdownNode(w))
-		x.feasible = namesOf(w.Input.Schema())
-		x.generic = x.checks[1].Decision().Allowed // a mutant: check each conjunct against the window's input
 		below, belowPath = w.Input, belowPath.Child(".input")
 		f.window = w
 	}
 	f.below = below
+	if st.empty() {
+		// Nothing pending: no question for the table.
+		st.pinned = nil
+		return f, below, belowPath
+	}
+	x := crossing{nodes: []plan.Node{n}, paths: []*plan.Path{path}, checks: []*legality.NodeCheck{p.table.PushdownNode(n)}, defsOf: exprs}
+	if owns {
+		x.nodes = append(x.nodes, w)
+		x.paths = append(x.paths, path.Child(".input"))
+		x.checks = append(x.checks, p.table.PushdownNode(w))
+		x.feasible = namesOf(w.Input.Schema())
+		x.generic = x.checks[1].Decision().Allowed // a mutant: check each conjunct against the window's input
+	}
 	f.stopped = p.cross(st, x)
 	return f, below, belowPath
 }
@@ -256,8 +263,12 @@ func (p *pushdown) unary(n, input plan.Node, exprs []plan.Expr, st *pdStack, pat
 // When a mutant table lets them cross, those it can express below move into
 // the input.
 func (p *pushdown) barrier1(n plan.Node, st *pdStack, path *plan.Path) (pdFrame, plan.Node, *plan.Path) {
-	chk := p.table.PushdownNode(n)
 	child := n.Children()[0]
+	if st.empty() {
+		st.pinned = nil
+		return pdFrame{node: n, below: child}, child, path.Input(n, 0)
+	}
+	chk := p.table.PushdownNode(n)
 	x := crossing{nodes: []plan.Node{n}, paths: []*plan.Path{path}, checks: []*legality.NodeCheck{chk}, generic: true,
 		feasible: map[string]bool{}}
 	if chk.Decision().Allowed {
@@ -288,6 +299,10 @@ func (p *pushdown) barrier1(n plan.Node, st *pdStack, path *plan.Path) (pdFrame,
 // it can only cross if they are input columns.
 func (p *pushdown) extension(n *plan.ExtensionNode, st *pdStack, path *plan.Path) (pdFrame, plan.Node, *plan.Path) {
 	child := n.Inputs[0]
+	if st.empty() {
+		st.pinned = nil
+		return pdFrame{node: n, below: child}, child, path.Input(n, 0)
+	}
 	x := crossing{nodes: []plan.Node{n}, paths: []*plan.Path{path}, checks: []*legality.NodeCheck{p.table.PushdownNode(n)},
 		feasible: namesOf(child.Schema())}
 	f := pdFrame{node: n, below: child, stopped: p.cross(st, x)}
@@ -299,20 +314,25 @@ func (p *pushdown) extension(n *plan.ExtensionNode, st *pdStack, path *plan.Path
 // moves those it can express below into a join's left input or into every
 // union input.
 func (p *pushdown) barrier(n plan.Node, st *pdStack, path *plan.Path) plan.Node {
-	chk := p.table.PushdownNode(n)
 	children := n.Children()
-	x := crossing{nodes: []plan.Node{n}, paths: []*plan.Path{path}, checks: []*legality.NodeCheck{chk}, generic: true,
-		feasible: map[string]bool{}}
 	target := -1 // the child the moving stack enters
-	if chk.Decision().Allowed && len(children) > 0 {
-		switch n := n.(type) {
-		case *plan.JoinNode:
-			target, x.feasible = 0, namesOf(n.Left.Schema())
-		case *plan.UnionNode:
-			target, x.feasible = 0, namesOf(children[0].Schema())
+	var stopped []*pdGroup
+	if st.empty() {
+		st.pinned = nil
+	} else {
+		chk := p.table.PushdownNode(n)
+		x := crossing{nodes: []plan.Node{n}, paths: []*plan.Path{path}, checks: []*legality.NodeCheck{chk}, generic: true,
+			feasible: map[string]bool{}}
+		if chk.Decision().Allowed && len(children) > 0 {
+			switch n := n.(type) {
+			case *plan.JoinNode:
+				target, x.feasible = 0, namesOf(n.Left.Schema())
+			case *plan.UnionNode:
+				target, x.feasible = 0, namesOf(children[0].Schema())
+			}
 		}
+		stopped = p.cross(st, x)
 	}
-	stopped := p.cross(st, x)
 	stacks := make([]*pdStack, len(children))
 	for i := range children {
 		switch {
@@ -512,15 +532,7 @@ func (p *pushdown) settle(st *pdStack, stayers []*pdConj, at plan.Node, atPath *
 		for i := idx - 1; i >= 0; i-- {
 			g := st.groups[i]
 			if !past.Allowed {
-				for _, c := range g.conjs {
-					if c.stay {
-						p.land(c, at, atPath)
-						p.record(FlagPredicatePushdown, c.stayDec, c.item, at, atPath, c.orig)
-						continue
-					}
-					p.land(c, below.origin, below.path)
-					p.record(FlagPredicatePushdown, past, c.item, below.origin, below.path, c.orig)
-				}
+				p.stopAbove(g, below, past, at, atPath, func(c *pdConj) (legality.Decision, bool) { return c.stayDec, c.stay })
 				stopped = append(stopped, g)
 				below = g
 				continue
@@ -559,6 +571,24 @@ func (p *pushdown) settle(st *pdStack, stayers []*pdConj, at plan.Node, atPath *
 		st.clear()
 	}
 	return stopped
+}
+
+// stopAbove lands every conjunct of group g, which pp.filter (decision
+// past, a refusal) keeps above the filter of the group below it: a
+// conjunct its own decision already stopped (own reports it) lands at the
+// node at, where that decision was taken; the others land at below's
+// filter, refused by past.
+func (p *pushdown) stopAbove(g, below *pdGroup, past legality.Decision, at plan.Node, atPath *plan.Path,
+	own func(*pdConj) (legality.Decision, bool)) {
+	for _, c := range g.conjs {
+		if d, ok := own(c); ok {
+			p.land(c, at, atPath)
+			p.record(FlagPredicatePushdown, d, c.item, at, atPath, c.orig)
+			continue
+		}
+		p.land(c, below.origin, below.path)
+		p.record(FlagPredicatePushdown, past, c.item, below.origin, below.path, c.orig)
+	}
 }
 
 // resolveGroup decides one group holding stayers: the stayers stop, the
@@ -742,15 +772,7 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 			// kept conjuncts above the scan. pp.filter decides there.
 			below := stopped[len(stopped)-1]
 			if !past.Allowed {
-				for _, c := range g.conjs {
-					if c.pinned {
-						p.land(c, s, path)
-						p.record(FlagPredicatePushdown, c.det, c.item, s, path, c.orig)
-						continue
-					}
-					p.land(c, below.origin, below.path)
-					p.record(FlagPredicatePushdown, *past, c.item, below.origin, below.path, c.orig)
-				}
+				p.stopAbove(g, below, *past, s, path, func(c *pdConj) (legality.Decision, bool) { return c.det, c.pinned })
 				stopped = append(stopped, g)
 				continue
 			}

@@ -75,3 +75,27 @@ func BenchmarkFusionChain(b *testing.B) {
 		})
 	}
 }
+
+// TestFusionChainAllocationsLinear: projection fusion's allocations per
+// value stay flat from 250 to 2,000 values on the rename chain — a
+// deterministic stand-in for BenchmarkFusionChain's time per value (a full
+// pass per inlined value allocated in proportion to the values left).
+func TestFusionChainAllocationsLinear(t *testing.T) {
+	var perValue []float64
+	for _, n := range []int{250, 2000} {
+		r, err := plan.Resolve(renameChain(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		allocs := testing.AllocsPerRun(1, func() {
+			if _, err := Optimize(r, Flags{ProjectionFusion: true}); err != nil {
+				t.Fatal(err)
+			}
+		})
+		perValue = append(perValue, allocs/float64(n))
+	}
+	t.Logf("allocations per value at 250 and 2,000 values: %.1f %.1f", perValue[0], perValue[1])
+	if perValue[1] > 1.2*perValue[0] {
+		t.Errorf("allocations per value grow with the with_columns: %v", perValue)
+	}
+}

@@ -16,18 +16,18 @@ const (
 	PPScan              CellID = "pp.scan"
 	// PPScanMerge decides whether an Exact conjunct may join a scan's
 	// pushed list after another filter's Exact conjuncts.
-	PPScanMerge CellID = "pp.scan.merge"
-	PPSplit             CellID = "pp.split"
-	PPDeterministic     CellID = "pp.deterministic"
-	PPFilter            CellID = "pp.filter"
-	PPLimit             CellID = "pp.limit"
-	PPSlice             CellID = "pp.slice"
-	PPAggregate         CellID = "pp.aggregate"
-	PPJoin              CellID = "pp.join"
-	PPWindow            CellID = "pp.window"
-	PPUnion             CellID = "pp.union"
-	PPDistinct          CellID = "pp.distinct"
-	PPExtension         CellID = "pp.extension"
+	PPScanMerge     CellID = "pp.scan.merge"
+	PPSplit         CellID = "pp.split"
+	PPDeterministic CellID = "pp.deterministic"
+	PPFilter        CellID = "pp.filter"
+	PPLimit         CellID = "pp.limit"
+	PPSlice         CellID = "pp.slice"
+	PPAggregate     CellID = "pp.aggregate"
+	PPJoin          CellID = "pp.join"
+	PPWindow        CellID = "pp.window"
+	PPUnion         CellID = "pp.union"
+	PPDistinct      CellID = "pp.distinct"
+	PPExtension     CellID = "pp.extension"
 	// PPExtensionRowPreserving, PPExtensionOrderPreserving,
 	// PPExtensionDeterministic and PPExtensionPassthrough decide whether a
 	// conjunct crosses a one-input extension that declares properties.
@@ -49,14 +49,14 @@ const (
 	// PRWithColumnsEmpty decides whether a with_columns left with no entry
 	// goes.
 	PRWithColumnsEmpty CellID = "pr.with_columns.empty"
-	PRScan                     CellID = "pr.scan"
-	PRAggregate                CellID = "pr.aggregate"
-	PRJoin                     CellID = "pr.join"
-	PRPassthrough              CellID = "pr.passthrough"
-	PRDistinct                 CellID = "pr.distinct"
-	PRWindow                   CellID = "pr.window"
-	PRUnion                    CellID = "pr.union"
-	PRExtension                CellID = "pr.extension"
+	PRScan             CellID = "pr.scan"
+	PRAggregate        CellID = "pr.aggregate"
+	PRJoin             CellID = "pr.join"
+	PRPassthrough      CellID = "pr.passthrough"
+	PRDistinct         CellID = "pr.distinct"
+	PRWindow           CellID = "pr.window"
+	PRUnion            CellID = "pr.union"
+	PRExtension        CellID = "pr.extension"
 	// PRExtensionPassthrough decides whether requirements narrow below a
 	// one-input extension that declares properties.
 	PRExtensionPassthrough CellID = "pr.extension.passthrough"

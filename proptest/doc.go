@@ -40,6 +40,15 @@
 //     a select, dead projection entries, self-joins and unions of identical
 //     subtrees (also nested), nd_seq in filters over sorts and in shared
 //     subtrees;
+//   - enough rewrites that every rule changes at least a tenth of the plans
+//     (an optimizer that does nothing passes any oracle): filters of
+//     column-literal comparisons and bool columns over chains of nodes they
+//     may cross, down to scans of tables with a pushdown policy (Exact,
+//     Inexact, or exact_all, which takes every conjunct), total outer
+//     filters over filters, with_columns values read once by a bare
+//     reference — each next to the refusal it is paired with (a partial
+//     entry, a renamed or replaced column, a guard and the partial filter it
+//     protects), so that every cell's mutant meets a plan it changes;
 //   - a configurable share of deliberately ill-typed plans (unknown column,
 //     type error, aggregate outside an aggregate, duplicate output names,
 //     window outside a projection) that plan.Resolve rejects.

@@ -216,17 +216,17 @@ func sumFloats(mem memory.Allocator, vals []float64, v validity, ids []int32, gr
 	out := newFixedOut[float64](mem, groups)
 	acc := out.vals
 	has := make([]bool, groups)
-	for i, g := range ids {
-		if !v.valid(i) {
-			continue
+	v.eachValid(len(ids), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			g := ids[i]
+			if has[g] {
+				acc[g] += vals[i]
+			} else {
+				acc[g] = vals[i]
+				has[g] = true
+			}
 		}
-		if has[g] {
-			acc[g] += vals[i]
-		} else {
-			acc[g] = vals[i]
-			has[g] = true
-		}
-	}
+	})
 	return out.finish(arrow.PrimitiveTypes.Float64, hasBitmap(mem, has))
 }
 
@@ -249,17 +249,17 @@ func meanOf[T int32 | int64 | float64](mem memory.Allocator, vals []T, v validit
 	out := newFixedOut[float64](mem, groups)
 	acc := out.vals
 	cnt := make([]int64, groups)
-	for i, g := range ids {
-		if !v.valid(i) {
-			continue
+	v.eachValid(len(ids), func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			g := ids[i]
+			if cnt[g] > 0 {
+				acc[g] += float64(vals[i])
+			} else {
+				acc[g] = float64(vals[i])
+			}
+			cnt[g]++
 		}
-		if cnt[g] > 0 {
-			acc[g] += float64(vals[i])
-		} else {
-			acc[g] = float64(vals[i])
-		}
-		cnt[g]++
-	}
+	})
 	has := make([]bool, groups)
 	for g, c := range cnt {
 		if c > 0 {

@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -45,6 +46,44 @@ func (v validity) valid(i int) bool {
 	}
 	j := v.off + i
 	return v.bits[j>>3]&(1<<(j&7)) != 0
+}
+
+// eachValid calls fn for runs [lo, hi) of valid rows among the first n,
+// in row order: the whole range when there is no bitmap, else word by
+// word (runs of up to 64 rows), so a reduction's inner loop tests no
+// validity bit.
+func (v validity) eachValid(n int, fn func(lo, hi int)) {
+	if v.bits == nil {
+		fn(0, n)
+		return
+	}
+	for base := 0; base < n; base += 64 {
+		end := min(base+64, n)
+		var w uint64
+		if (v.off+base)%8 == 0 && end-base == 64 {
+			b := v.bits[(v.off+base)/8:]
+			w = uint64(b[0]) | uint64(b[1])<<8 | uint64(b[2])<<16 | uint64(b[3])<<24 |
+				uint64(b[4])<<32 | uint64(b[5])<<40 | uint64(b[6])<<48 | uint64(b[7])<<56
+		} else {
+			for i := base; i < end; i++ {
+				if v.valid(i) {
+					w |= 1 << (i - base)
+				}
+			}
+		}
+		for w != 0 {
+			lo := bits.TrailingZeros64(w)
+			run := bits.TrailingZeros64(^(w >> lo))
+			if lo+run > 64 {
+				run = 64 - lo
+			}
+			fn(base+lo, base+lo+run)
+			if lo+run >= 64 {
+				break
+			}
+			w &^= (1<<run - 1) << lo
+		}
+	}
 }
 
 // null reports whether row i is null.

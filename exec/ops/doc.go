@@ -28,6 +28,11 @@
 //	SelectTrue(rows, masks...) / FilterRecord(mem, rec, masks...)
 //	SliceRecord(rec, offset, length) / ConcatRecords(mem, schema, recs)
 //
+// Parallel forms split the rows over goroutines (Parallel) and return
+// exactly what the sequential ones return, errors included:
+// TakeParallel, SelectTrueParallel, GroupIDsParallel (needs mem for
+// temporaries), AggregateParallel and JoinIndicesParallel.
+//
 // # Key semantics
 //
 // Group, distinct, window and join keys compare with every NaN equal to

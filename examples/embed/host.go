@@ -327,7 +327,8 @@ func evalItems(rows []Row, items []Item) ([][]any, error) {
 
 // Eval evaluates an expression over rows, one value per row. The rows are
 // maps, but an expression is evaluated operand by operand, each over ALL
-// the rows, left before right, and an operator then runs row by row: so
+// the rows, left before right, and an operator then runs row by row, with
+// divide_by_zero winning over overflow when a division fails both ways: so
 // which error a plan raises does not depend on the order of its rows. That
 // is dfopt's evaluation model, and the legality table relies on it: a
 // predicate may cross a sort, which reorders the rows it meets. A host that
@@ -363,10 +364,25 @@ func Eval(e Expr, rows []Row) ([]any, error) {
 		if err != nil {
 			return nil, err
 		}
+		var first error
 		for i := range rows {
-			if out[i], err = binary(e, a[i], b[i]); err != nil {
+			v, err := binary(e, a[i], b[i])
+			if err == nil {
+				out[i] = v
+				continue
+			}
+			// The error must not depend on row order: a division that
+			// both divides by zero and overflows raises divide_by_zero,
+			// wherever those rows are (dfopt's docs/semantics.md).
+			if he, ok := err.(*HostError); ok && he.Kind == "divide_by_zero" {
 				return nil, err
 			}
+			if first == nil {
+				first = err
+			}
+		}
+		if first != nil {
+			return nil, first
 		}
 	default:
 		return nil, fmt.Errorf("host: unknown expression %T", e)

@@ -26,11 +26,11 @@ func (x *evalCtx) arith(e *plan.Call, in *input, a0, b0 datum) (datum, error) {
 	}
 	a, b := a0, b0 // borrowed from the caller, or converted here
 	if a0.typ != t {
-		a = promoted(x.mem, a0, t)
+		a = x.promoted(a0, t)
 		defer a.release()
 	}
 	if b0.typ != t {
-		b = promoted(x.mem, b0, t)
+		b = x.promoted(b0, t)
 		defer b.release()
 	}
 	va, vb := viewOf(a), viewOf(b)

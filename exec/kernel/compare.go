@@ -31,9 +31,9 @@ func (x *evalCtx) compare(e *plan.Call, a0, b0 datum) (datum, error) {
 	if a0.isNullScalar() || b0.isNullScalar() {
 		return nullDatum(plan.Bool), nil
 	}
-	a := promoted(x.mem, a0, t)
+	a := x.promoted(a0, t)
 	defer a.release()
-	b := promoted(x.mem, b0, t)
+	b := x.promoted(b0, t)
 	defer b.release()
 	va, vb := viewOf(a), viewOf(b)
 	op := e.Fn

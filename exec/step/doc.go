@@ -49,11 +49,20 @@
 //   - scan: the pushed conjuncts the driver applies, in order, each over all
 //     rows the source produced.
 //
-// # State
+// # State and parallelism
 //
 // There is no package-level state. An Env carries what a node needs (the
-// context with its call counter, the allocator, the extension registry) and
-// is never written after NewEnv; Frames are immutable; the table cache
+// context with its call counter, the allocator, the extension registry, and
+// how a node may split its rows over goroutines, Env.WithParallel) and is
+// never written after it is made; Frames are immutable; the table cache
 // (Tables) locks. Eval works on one node over its inputs' frames, so a
 // driver may evaluate independent subtrees concurrently.
+//
+// Within a node, an Env made WithParallel splits the work of each step
+// over partitions of rows (the evaluator's kernels, selections, gathers,
+// grouping, exact partial aggregates, the join probe; see package exec,
+// "Parallelism"). The steps themselves keep the order above, and each one
+// finishes over all rows before the next starts, so the first error and
+// every result are those of the sequential Env. UDFs and extensions run
+// on the calling goroutine.
 package step

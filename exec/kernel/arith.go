@@ -186,6 +186,21 @@ func intArith[T integer](x *evalCtx, e *plan.Call, in *input, t plan.Type, va, v
 		}
 		return -1
 	})
+	if _, ib := operands(max(i, 0)); i >= 0 && (e.Fn == plan.FuncDiv || e.Fn == plan.FuncMod) && b[ib] != 0 {
+		// The first failure is an overflow (MinInt / -1). The error must
+		// not depend on the order of the rows (docs/semantics.md), so a
+		// division by zero anywhere wins: report the first such row.
+		if z := x.firstStop(n, func(lo, hi int) int {
+			for j := lo; j < hi; j++ {
+				if ja, jb := operands(j); b[jb] == 0 && va.isValid(ja) && vb.isValid(jb) {
+					return j
+				}
+			}
+			return -1
+		}); z >= 0 {
+			i = z
+		}
+	}
 	if i >= 0 {
 		ia, ib := operands(i)
 		kind, msg := intFailure(e.Fn, t, a[ia], b[ib])

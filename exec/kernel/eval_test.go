@@ -239,8 +239,16 @@ func TestEvalTable(t *testing.T) {
 			expr: col("a").Div(lit(-1)), err: &wantErr{plan.Overflow, "a / -1", 1}},
 		{name: "div by -1 scalar ok", cols: []column{colOf("a", plan.Int64, i64s(5, maxI64, nil)...)},
 			expr: col("a").Div(lit(-1)), want: i64s(-5, -maxI64, nil)},
-		{name: "div scalar dividend", cols: []column{colOf("b", plan.Int64, i64s(3, -1, 0)...)},
+		{name: "div scalar dividend", cols: []column{colOf("b", plan.Int64, i64s(3, -1, 7)...)},
 			expr: lit(minI64).Div(col("b")), err: &wantErr{plan.Overflow, "-9223372036854775808 / b", 1}},
+		// The rows as a set decide: a later division by zero wins over an
+		// earlier overflow (docs/semantics.md).
+		{name: "div: zero wins over an earlier overflow", cols: []column{colOf("b", plan.Int64, i64s(3, -1, 0)...)},
+			expr: lit(minI64).Div(col("b")), err: &wantErr{plan.DivideByZero, "-9223372036854775808 / b", 2}},
+		{name: "mod: zero wins over an earlier overflow", cols: []column{colOf("a", plan.Int64, i64s(minI64, 4, 5, 6)...), colOf("b", plan.Int64, i64s(-1, 1, nil, 0)...)},
+			expr: col("a").Mod(col("b")), err: &wantErr{plan.DivideByZero, "a % b", 3}},
+		{name: "mod: a null dividend skips its zero", cols: []column{colOf("a", plan.Int64, i64s(minI64, nil)...), colOf("b", plan.Int64, i64s(-1, 0)...)},
+			expr: col("a").Mod(col("b")), err: &wantErr{plan.Overflow, "a % b", 0}},
 		{name: "div int32 min/-1", cols: []column{colOf("x", plan.Int32, i32s(minI32)...)},
 			expr: col("x").Div(lit(int32(-1))), err: &wantErr{plan.Overflow, "x / int32(-1)", 0}},
 		{name: "div int32 by int64 promotes", cols: []column{colOf("x", plan.Int32, i32s(minI32)...)},

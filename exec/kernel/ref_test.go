@@ -111,16 +111,25 @@ func refEval(env *refEnv, e plan.Expr, rows []int) ([]plan.Value, *refErr) {
 			args[i] = v
 		}
 		out := make([]plan.Value, len(rows))
+		var first *refErr
 		for k := range rows {
 			argv := make([]plan.Value, len(args))
 			for i := range args {
 				argv[i] = args[i][k]
 			}
 			v, kind := refCall(e.Fn, argv)
-			if kind != "" {
+			switch {
+			case kind == plan.DivideByZero:
+				// Its rows as a set decide the error: a division by
+				// zero wins over an overflow on an earlier row.
 				return nil, fail(kind, k)
+			case kind != "" && first == nil:
+				first = fail(kind, k)
 			}
 			out[k] = v
+		}
+		if first != nil {
+			return nil, first
 		}
 		return out, nil
 	}

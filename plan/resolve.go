@@ -289,16 +289,35 @@ func typeFields(exprs []Expr, in Schema, p *Path, field string) ([]Field, error)
 	return fields, nil
 }
 
+// uniqueFields builds the schema of a node's output fields (owned by the
+// caller, who must not write them afterwards), reporting a name produced
+// twice against the expression list.
 func uniqueFields(fields []Field, exprs []Expr, p *Path, field string) (Schema, error) {
-	seen := make(map[string]int, len(fields))
-	for i, f := range fields {
-		if j, dup := seen[f.Name]; dup {
-			return Schema{}, &Error{Kind: DuplicateColumn, Expr: quoteName(f.Name), Row: -1, Path: p.Index(field, i).String(),
-				Msg: fmt.Sprintf("output column %q is produced twice (by `%s` and `%s`); alias one of them", f.Name, exprs[j], exprs[i])}
-		}
-		seen[f.Name] = i
+	s, j, i := ownedSchema(fields)
+	if j >= 0 {
+		return Schema{}, duplicateOutput(fields[i].Name, exprs[j], exprs[i], p.Index(field, i))
 	}
-	return NewSchema(fields...)
+	if err := checkFields(fields); err != nil {
+		return Schema{}, err
+	}
+	return s, nil
+}
+
+// checkFields reports the first field NewSchema would reject for an empty
+// name or an invalid type, with NewSchema's error.
+func checkFields(fields []Field) error {
+	for i, f := range fields {
+		if f.Name == "" || f.Type == Invalid || int(f.Type) >= len(typeNames) {
+			_, err := NewSchema(fields[:i+1]...)
+			return err
+		}
+	}
+	return nil
+}
+
+func duplicateOutput(name string, first, second Expr, p *Path) error {
+	return &Error{Kind: DuplicateColumn, Expr: quoteName(name), Row: -1, Path: p.String(),
+		Msg: fmt.Sprintf("output column %q is produced twice (by `%s` and `%s`); alias one of them", name, first, second)}
 }
 
 func resolveProject(exprs []Expr, in Schema, p *Path) (Schema, error) {
@@ -326,20 +345,9 @@ func resolveWithColumns(n *WithColumnsNode, p *Path) (Schema, error) {
 	if _, err := uniqueFields(fields, n.Exprs, p, "exprs"); err != nil {
 		return Schema{}, err
 	}
-	out := passthrough(n).Fields()
-	index := make(map[string]int, len(out))
-	for i, f := range out {
-		index[f.Name] = i
-	}
-	for _, f := range fields {
-		if i, ok := index[f.Name]; ok {
-			out[i] = f
-		} else {
-			index[f.Name] = len(out)
-			out = append(out, f)
-		}
-	}
-	return NewSchema(out...)
+	// The input's schema with each field replaced in place or appended,
+	// sharing what is unchanged.
+	return passthrough(n).with(fields), nil
 }
 
 func resolveSort(n *SortNode, p *Path) (Schema, error) {

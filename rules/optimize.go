@@ -107,7 +107,7 @@ func optimize(root plan.Node, flags Flags, table *legality.Table, rules []Rule) 
 	}
 	// Most rules record about one entry per node or conjunct: sizing the
 	// trace once saves the copies of repeated growth on large plans.
-	r = &run{table: table, flags: flags, trace: make(Trace, 0, plan.Size(cur)), budget: budget{limit: flags.Limit}}
+	r = &run{table: table, flags: flags, trace: newTraceBuf(plan.Size(cur)), budget: budget{limit: flags.Limit}}
 	var present map[plan.Kind]bool // the node kinds of cur, computed when needed
 	for i := range rules {
 		rule := &rules[i]
@@ -133,7 +133,7 @@ func optimize(root plan.Node, flags Flags, table *legality.Table, rules []Rule) 
 		}
 		cur, present = out, nil
 	}
-	return Result{Plan: cur, Counters: r.counters, Trace: r.trace, Table: table,
+	return Result{Plan: cur, Counters: r.counters, Trace: r.trace.trace(), Table: table,
 		Applied: r.budget.used, Applications: r.budget.log}, nil
 }
 

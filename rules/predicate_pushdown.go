@@ -676,7 +676,7 @@ func (p *pushdown) land(c *pdConj, at plan.Node, atPath *plan.Path) {
 				continue
 			}
 			s := p.steps[idx[i]]
-			p.trace = append(p.trace, Entry{Rule: FlagPredicatePushdown, Cell: cell, Allowed: true, Item: c.item,
+			p.trace.add(Entry{Rule: FlagPredicatePushdown, Cell: cell, Allowed: true, Item: c.item,
 				Count: len(idx) - i, node: s.node, path: s.path, subject: c.orig})
 		}
 	}
@@ -745,7 +745,7 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 		if err != nil {
 			// Not a legality decision: the host's answer is discarded and
 			// every conjunct counts as Unsupported.
-			p.trace = append(p.trace, Entry{Rule: FlagPredicatePushdown, Detail: "source error: " + err.Error(), node: s, path: path})
+			p.trace.add(Entry{Rule: FlagPredicatePushdown, Detail: "source error: " + err.Error(), node: s, path: path})
 		}
 		for i, c := range offer {
 			c.support = sup[i]

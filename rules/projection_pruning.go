@@ -331,11 +331,12 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 		in = w.Input.Schema()
 	}
 	kept := make([]plan.Expr, 0, len(n.Exprs))
-	assigned := names{}
-	childReq := names{}
+	// What the input must produce: req, except that an assigned name is
+	// required below only for its place (needPosition, set here) or
+	// because a kept entry reads it (below); copied on the first change.
+	childReq := cowNames{base: req}
 	for _, e := range n.Exprs {
 		name := plan.OutputName(e)
-		assigned[name] = needValue
 		replaces := in.Index(name) >= 0
 		// A column replaced in place keeps its place only while the input
 		// still has it: when the order matters, the input must keep it.
@@ -345,7 +346,9 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 			// Read above, or an appended column whose place must stay.
 			kept = append(kept, e)
 			if keepPlace {
-				childReq[name] |= needPosition
+				childReq.set(name, needPosition)
+			} else {
+				childReq.set(name, 0)
 			}
 			continue
 		}
@@ -358,16 +361,13 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 		}
 		if req[name] != 0 && replaces {
 			// Only its place is needed: the input's column keeps it.
-			childReq[name] |= needPosition
+			childReq.set(name, needPosition)
+		} else {
+			childReq.set(name, 0)
 		}
 	}
 	for _, e := range kept {
-		eachColumn(e, func(c string) { childReq[c] |= needValue })
-	}
-	for c, v := range req {
-		if assigned[c] == 0 {
-			childReq[c] |= v
-		}
+		eachColumn(e, func(c string) { childReq.set(c, childReq.get(c)|needValue) })
 	}
 	f := prFrame{node: n, input: n.Input}
 	if len(kept) == 0 {
@@ -379,13 +379,63 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 		if d.Allowed {
 			p.counters.DroppedNodes++
 			f.rebuild = func(child plan.Node) plan.Node { return child }
-			return f, childReq
+			return f, childReq.names()
 		}
 	}
 	if len(kept) != len(n.Exprs) {
 		f.rebuild = func(child plan.Node) plan.Node { return &plan.WithColumnsNode{Input: child, Exprs: kept} }
 	}
-	return f, childReq
+	return f, childReq.names()
+}
+
+// cowNames is a requirement derived from base, which it copies only on
+// the first change: along a chain most nodes pass their requirement down
+// unchanged, and copying it at every node costs its width.
+type cowNames struct {
+	base names
+	out  names // nil until the first change
+}
+
+func (c *cowNames) get(name string) uint8 {
+	if c.out != nil {
+		return c.out[name]
+	}
+	return c.base[name]
+}
+
+// set makes name's requirement v (0: not required, the name is absent).
+func (c *cowNames) set(name string, v uint8) {
+	if cur, ok := c.lookup(name); ok == (v != 0) && cur == v {
+		return
+	}
+	if c.out == nil {
+		c.out = make(names, len(c.base)+4)
+		for k, x := range c.base {
+			c.out[k] = x
+		}
+	}
+	if v == 0 {
+		delete(c.out, name)
+	} else {
+		c.out[name] = v
+	}
+}
+
+func (c *cowNames) lookup(name string) (uint8, bool) {
+	m := c.out
+	if m == nil {
+		m = c.base
+	}
+	v, ok := m[name]
+	return v, ok
+}
+
+// names returns the requirement.
+func (c *cowNames) names() names {
+	if c.out != nil {
+		return c.out
+	}
+	return c.base
 }
 
 func (p *pruning) scan(n *plan.ScanNode, req names, path *plan.Path) plan.Node {

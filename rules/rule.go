@@ -55,7 +55,7 @@ func (r *Rule) matches(present map[plan.Kind]bool) bool {
 type run struct {
 	table    *legality.Table
 	flags    Flags
-	trace    Trace
+	trace    traceBuf
 	counters Counters
 	item     int
 	budget   budget
@@ -66,22 +66,66 @@ func (r *run) nextItem() int {
 	return r.item
 }
 
+// traceBuf collects a run's trace entries in chunks, so that a long trace
+// is copied once, into the Result, instead of at every doubling of one
+// slice: entries are large, and a 5,000-step chain records over 20,000.
+type traceBuf struct {
+	// done holds the filled chunks, cur the one being filled; n counts
+	// the entries of both.
+	done [][]Entry
+	cur  []Entry
+	n    int
+}
+
+// traceChunk is the capacity of every chunk after the first (which is
+// sized by an estimate).
+const traceChunk = 4096
+
+// newTraceBuf returns a buffer whose first chunk holds estimate entries.
+func newTraceBuf(estimate int) traceBuf {
+	return traceBuf{cur: make([]Entry, 0, max(2*estimate, 16))}
+}
+
+// add appends e.
+func (b *traceBuf) add(e Entry) {
+	if len(b.cur) == cap(b.cur) {
+		if cap(b.cur) > 0 {
+			b.done = append(b.done, b.cur)
+		}
+		b.cur = make([]Entry, 0, traceChunk)
+	}
+	b.cur = append(b.cur, e)
+	b.n++
+}
+
+// trace returns the entries in order as one Trace.
+func (b *traceBuf) trace() Trace {
+	if len(b.done) == 0 {
+		return b.cur
+	}
+	out := make(Trace, 0, b.n)
+	for _, c := range b.done {
+		out = append(out, c...)
+	}
+	return append(out, b.cur...)
+}
+
 // record appends an entry for decision d.
 func (r *run) record(rule string, d legality.Decision, item int, node plan.Node, path *plan.Path, subject plan.Expr) {
 	if d.Cell == "" {
 		return
 	}
 	if d.Cell == limitCell {
-		r.trace = append(r.trace, Entry{Rule: rule, Limited: true, Item: item, node: node, path: path, subject: subject})
+		r.trace.add(Entry{Rule: rule, Limited: true, Item: item, node: node, path: path, subject: subject})
 		return
 	}
-	r.trace = append(r.trace, Entry{Rule: rule, Cell: d.Cell, Allowed: d.Allowed, Item: item, Detail: d.Detail,
+	r.trace.add(Entry{Rule: rule, Cell: d.Cell, Allowed: d.Allowed, Item: item, Detail: d.Detail,
 		reason: d.Reason, node: node, path: path, subject: subject})
 }
 
 // recordFlag appends an entry for a rewrite an arm flag stopped.
 func (r *run) recordFlag(rule, flag string, item int, node plan.Node, path *plan.Path, subject plan.Expr) {
-	r.trace = append(r.trace, Entry{Rule: rule, Flag: flag, Item: item, node: node, path: path, subject: subject})
+	r.trace.add(Entry{Rule: rule, Flag: flag, Item: item, node: node, path: path, subject: subject})
 }
 
 // recordFilter appends an entry whose subject is a filter's conjunct list.
@@ -90,10 +134,10 @@ func (r *run) recordFilter(rule string, d legality.Decision, item int, node plan
 		return
 	}
 	if d.Cell == limitCell {
-		r.trace = append(r.trace, Entry{Rule: rule, Limited: true, Item: item, node: node, path: path, subjectOf: subject})
+		r.trace.add(Entry{Rule: rule, Limited: true, Item: item, node: node, path: path, subjectOf: subject})
 		return
 	}
-	r.trace = append(r.trace, Entry{Rule: rule, Cell: d.Cell, Allowed: d.Allowed, Item: item, Detail: d.Detail,
+	r.trace.add(Entry{Rule: rule, Cell: d.Cell, Allowed: d.Allowed, Item: item, Detail: d.Detail,
 		reason: d.Reason, node: node, path: path, subjectOf: subject})
 }
 

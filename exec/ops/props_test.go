@@ -323,7 +323,7 @@ func refAggregate(fn plan.Func, arg tcol, ids []int32, groups int) (cells []any,
 			if arg.dt.ID() == arrow.FLOAT64 {
 				s := vals[0].(float64)
 				for _, v := range vals[1:] {
-					s += v.(float64)
+					s = refAdd(s, v.(float64))
 				}
 				cells[g] = fb(s)
 				continue
@@ -335,7 +335,7 @@ func refAggregate(fn plan.Func, arg tcol, ids []int32, groups int) (cells []any,
 			}
 			s := toFloat(vals[0])
 			for _, v := range vals[1:] {
-				s += toFloat(v)
+				s = refAdd(s, toFloat(v))
 			}
 			cells[g] = fb(s / float64(len(vals)))
 		}
@@ -562,4 +562,16 @@ func TestPropJoin(t *testing.T) {
 			return ""
 		}, genJoinCase()))
 	props.TestingRun(t)
+}
+
+// refAdd is the reference float addition of docs/semantics.md, written
+// apart from the implementation: a NaN operand makes the sum that NaN,
+// the left one first, with its quiet bit set.
+func refAdd(a, b float64) float64 {
+	for _, x := range []float64{a, b} {
+		if math.IsNaN(x) {
+			return math.Float64frombits(math.Float64bits(x) | 1<<51)
+		}
+	}
+	return a + b
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/internal/ieee"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -592,21 +593,6 @@ func floatArith(x *evalCtx, e *plan.Call, in *input, va, vb *view, valid *memory
 	return freshDatum(plan.Float64, makeArray(plan.Float64, n, nulls, valid, buf))
 }
 
-const quietBit = uint64(1) << 51
-
-// pickNaN returns the NaN a float operation on a and b gives (r is the
-// machine's answer, itself NaN): the left NaN operand quieted, else the
-// right, else r (a NaN made from numbers, such as Inf - Inf).
-func pickNaN(a, b, r float64) float64 {
-	switch {
-	case a != a:
-		return math.Float64frombits(math.Float64bits(a) | quietBit)
-	case b != b:
-		return math.Float64frombits(math.Float64bits(b) | quietBit)
-	}
-	return r
-}
-
 func floatAA(fn plan.Func, out, a, b []float64) {
 	a, b = a[:len(out)], b[:len(out)]
 	switch fn {
@@ -614,7 +600,7 @@ func floatAA(fn plan.Func, out, a, b []float64) {
 		for i := range out {
 			r := a[i] + b[i]
 			if r != r {
-				r = pickNaN(a[i], b[i], r)
+				r = ieee.PickNaN(a[i], b[i], r)
 			}
 			out[i] = r
 		}
@@ -622,7 +608,7 @@ func floatAA(fn plan.Func, out, a, b []float64) {
 		for i := range out {
 			r := a[i] - b[i]
 			if r != r {
-				r = pickNaN(a[i], b[i], r)
+				r = ieee.PickNaN(a[i], b[i], r)
 			}
 			out[i] = r
 		}
@@ -630,7 +616,7 @@ func floatAA(fn plan.Func, out, a, b []float64) {
 		for i := range out {
 			r := a[i] * b[i]
 			if r != r {
-				r = pickNaN(a[i], b[i], r)
+				r = ieee.PickNaN(a[i], b[i], r)
 			}
 			out[i] = r
 		}
@@ -638,7 +624,7 @@ func floatAA(fn plan.Func, out, a, b []float64) {
 		for i := range out {
 			r := a[i] / b[i]
 			if r != r {
-				r = pickNaN(a[i], b[i], r)
+				r = ieee.PickNaN(a[i], b[i], r)
 			}
 			out[i] = r
 		}
@@ -652,7 +638,7 @@ func floatAS(fn plan.Func, out, a []float64, s float64) {
 		for i := range out {
 			r := a[i] + s
 			if r != r {
-				r = pickNaN(a[i], s, r)
+				r = ieee.PickNaN(a[i], s, r)
 			}
 			out[i] = r
 		}
@@ -660,7 +646,7 @@ func floatAS(fn plan.Func, out, a []float64, s float64) {
 		for i := range out {
 			r := a[i] - s
 			if r != r {
-				r = pickNaN(a[i], s, r)
+				r = ieee.PickNaN(a[i], s, r)
 			}
 			out[i] = r
 		}
@@ -668,7 +654,7 @@ func floatAS(fn plan.Func, out, a []float64, s float64) {
 		for i := range out {
 			r := a[i] * s
 			if r != r {
-				r = pickNaN(a[i], s, r)
+				r = ieee.PickNaN(a[i], s, r)
 			}
 			out[i] = r
 		}
@@ -676,7 +662,7 @@ func floatAS(fn plan.Func, out, a []float64, s float64) {
 		for i := range out {
 			r := a[i] / s
 			if r != r {
-				r = pickNaN(a[i], s, r)
+				r = ieee.PickNaN(a[i], s, r)
 			}
 			out[i] = r
 		}
@@ -690,7 +676,7 @@ func floatSA(fn plan.Func, out []float64, s float64, b []float64) {
 		for i := range out {
 			r := s + b[i]
 			if r != r {
-				r = pickNaN(s, b[i], r)
+				r = ieee.PickNaN(s, b[i], r)
 			}
 			out[i] = r
 		}
@@ -698,7 +684,7 @@ func floatSA(fn plan.Func, out []float64, s float64, b []float64) {
 		for i := range out {
 			r := s - b[i]
 			if r != r {
-				r = pickNaN(s, b[i], r)
+				r = ieee.PickNaN(s, b[i], r)
 			}
 			out[i] = r
 		}
@@ -706,7 +692,7 @@ func floatSA(fn plan.Func, out []float64, s float64, b []float64) {
 		for i := range out {
 			r := s * b[i]
 			if r != r {
-				r = pickNaN(s, b[i], r)
+				r = ieee.PickNaN(s, b[i], r)
 			}
 			out[i] = r
 		}
@@ -714,7 +700,7 @@ func floatSA(fn plan.Func, out []float64, s float64, b []float64) {
 		for i := range out {
 			r := s / b[i]
 			if r != r {
-				r = pickNaN(s, b[i], r)
+				r = ieee.PickNaN(s, b[i], r)
 			}
 			out[i] = r
 		}

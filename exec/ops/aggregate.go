@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/internal/ieee"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -220,7 +221,7 @@ func sumFloats(mem memory.Allocator, vals []float64, v validity, ids []int32, gr
 		for i := lo; i < hi; i++ {
 			g := ids[i]
 			if has[g] {
-				acc[g] = addFloat(acc[g], vals[i])
+				acc[g] = ieee.Add(acc[g], vals[i])
 			} else {
 				acc[g] = vals[i]
 				has[g] = true
@@ -228,28 +229,6 @@ func sumFloats(mem memory.Allocator, vals []float64, v validity, ids []int32, gr
 		}
 	})
 	return out.finish(arrow.PrimitiveTypes.Float64, hasBitmap(mem, has))
-}
-
-// quietBit is a float64's quiet-NaN bit.
-const quietBit = uint64(1) << 51
-
-// addFloat is a + b with the NaN rule of docs/semantics.md: when an operand
-// is NaN the sum is the left NaN operand (the running sum), quieted. The
-// machine code of a bare + may put either operand first, so which NaN's
-// payload survives would otherwise depend on the compiler (it differs
-// under -race).
-func addFloat(a, b float64) float64 {
-	r := a + b
-	if r == r {
-		return r
-	}
-	switch {
-	case a != a:
-		return math.Float64frombits(math.Float64bits(a) | quietBit)
-	case b != b:
-		return math.Float64frombits(math.Float64bits(b) | quietBit)
-	}
-	return r
 }
 
 // aggMean dispatches mean by argument type.
@@ -275,7 +254,7 @@ func meanOf[T int32 | int64 | float64](mem memory.Allocator, vals []T, v validit
 		for i := lo; i < hi; i++ {
 			g := ids[i]
 			if cnt[g] > 0 {
-				acc[g] = addFloat(acc[g], float64(vals[i]))
+				acc[g] = ieee.Add(acc[g], float64(vals[i]))
 			} else {
 				acc[g] = float64(vals[i])
 			}

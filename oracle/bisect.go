@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dfopt/dfopt/eager"
 	"github.com/dfopt/dfopt/legality"
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/plan/planjson"
@@ -130,6 +131,7 @@ func BisectDocument(ctx context.Context, doc *planjson.Document, opts BisectOpti
 type bisector struct {
 	ctx    context.Context
 	x      Executor
+	exts   *eager.Extensions
 	base   rules.Flags
 	class  string
 	checks int
@@ -140,7 +142,7 @@ type bisector struct {
 // check runs the oracle on p under f.
 func (b *bisector) check(p plan.Node, f rules.Flags) *Report {
 	b.checks++
-	return Check(b.ctx, Case{Plan: p, Flags: &f, Executor: b.x})
+	return Check(b.ctx, Case{Plan: p, Flags: &f, Executor: b.x, Extensions: b.exts})
 }
 
 // diverges reports whether p under f shows the bisected class.
@@ -181,14 +183,10 @@ func Bisect(ctx context.Context, c Case, opts BisectOptions) (*BisectResult, err
 	if opts.Table != nil {
 		flags.Table = opts.Table
 	}
-	x := c.Executor
 	if opts.Executor != nil {
-		x = opts.Executor
+		c.Executor = opts.Executor
 	}
-	if x == nil {
-		x = ExecExecutor{}
-	}
-	b := &bisector{ctx: ctx, x: x, base: flags}
+	b := &bisector{ctx: ctx, x: c.executor(), exts: c.Extensions, base: flags}
 	for _, r := range rules.Rules() {
 		b.flagOrder = append(b.flagOrder, r.Name)
 		b.flagOrder = append(b.flagOrder, r.Arms...)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"runtime/debug"
 
+	"github.com/dfopt/dfopt/eager"
+	"github.com/dfopt/dfopt/exec"
 	"github.com/dfopt/dfopt/legality"
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/plan/planjson"
@@ -24,8 +26,13 @@ type Case struct {
 	// unoptimized outcome (the other ways must agree with it anyway).
 	Expect *planjson.Expect
 	// Executor runs the optimized and unoptimized ways; nil means
-	// ExecExecutor{} (exec.Collect).
+	// ExecExecutor{} (exec.Collect) with Extensions.
 	Executor Executor
+	// Extensions implements the plan's extension operators for the eager
+	// way, and for the default executor when Executor is nil; nil means
+	// the built-ins. A host whose plans hold its own operators registers
+	// them here, so that the reference way can run them too.
+	Extensions *eager.Extensions
 }
 
 // DefaultFlags are the flags of a Case without Flags: every rule and arm,
@@ -125,6 +132,14 @@ func (r *Report) Rewrote() []string {
 // allowed and refused.
 func (r *Report) Cells() map[legality.CellID][2]int { return r.Trace.Cells() }
 
+// executor returns the executor of the optimized and unoptimized ways.
+func (c Case) executor() Executor {
+	if c.Executor != nil {
+		return c.Executor
+	}
+	return ExecExecutor{Options: exec.Options{Extensions: c.Extensions}}
+}
+
 // Check runs c three ways and compares the outcomes. It never panics: a
 // panic in any way is recovered and reported as a divergence.
 func Check(ctx context.Context, c Case) *Report {
@@ -132,10 +147,7 @@ func Check(ctx context.Context, c Case) *Report {
 	if c.Flags != nil {
 		flags = *c.Flags
 	}
-	x := c.Executor
-	if x == nil {
-		x = ExecExecutor{}
-	}
+	x := c.executor()
 	r := &Report{Name: c.Name, Flags: flags, Executor: x.Name()}
 	for i := range r.Results {
 		r.Results[i].Way = Way(i)
@@ -163,7 +175,7 @@ func Check(ctx context.Context, c Case) *Report {
 		unopt = r.Input
 	}
 	r.Results[Unoptimized] = runWay(ctx, Unoptimized, func(ctx context.Context) (Outcome, error) { return x.Collect(ctx, unopt) })
-	r.Results[Eager] = runWay(ctx, Eager, func(ctx context.Context) (Outcome, error) { return collectEager(ctx, c.Plan) })
+	r.Results[Eager] = runWay(ctx, Eager, func(ctx context.Context) (Outcome, error) { return collectEager(ctx, c.Plan, c.Extensions) })
 	r.compare()
 	if c.Expect != nil {
 		r.checkExpect(c.Expect)

@@ -90,9 +90,10 @@ func (x ExecExecutor) Collect(ctx context.Context, root plan.Node) (Outcome, err
 	return OutcomeFromRecord(res.Schema, res.Record, res.MemoHits)
 }
 
-// collectEager evaluates root with the eager chain.
-func collectEager(ctx context.Context, root plan.Node) (Outcome, error) {
-	df, err := eager.FromPlan(ctx, root, eager.Options{})
+// collectEager evaluates root with the eager chain and the extension
+// implementations exts (nil: the built-ins).
+func collectEager(ctx context.Context, root plan.Node, exts *eager.Extensions) (Outcome, error) {
+	df, err := eager.FromPlan(ctx, root, eager.Options{Extensions: exts})
 	if err != nil {
 		return Outcome{}, err
 	}

@@ -133,6 +133,16 @@ type Bucket struct {
 	Width int64
 }
 
+// FloorDiv is Bucket's value: v / width rounded toward minus infinity
+// (width > 0).
+func FloorDiv(v, width int64) int64 {
+	q := v / width
+	if v%width != 0 && v < 0 {
+		q--
+	}
+	return q
+}
+
 func (Scan) hostNode()    {}
 func (Where) hostNode()   {}
 func (Extend) hostNode()  {}
@@ -270,11 +280,7 @@ func Run(n Node) (Result, error) {
 		for _, r := range in.Rows {
 			row := copyRow(r)
 			if v, ok := r[n.Col].(int64); ok {
-				q := v / n.Width
-				if v%n.Width != 0 && v < 0 {
-					q-- // floor, not truncation
-				}
-				row["bucket"] = q
+				row["bucket"] = FloorDiv(v, n.Width)
 			} else {
 				row["bucket"] = nil
 			}

@@ -9,9 +9,15 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/eager"
 	"github.com/dfopt/dfopt/oracle"
 	"github.com/dfopt/dfopt/plan"
 )
@@ -75,11 +81,10 @@ func planValue(t plan.Type, v any) plan.Value {
 	return plan.NullValue(t)
 }
 
-// TestOracleAgainstHostExecutor checks a few plans three ways: optimized on
-// the host, unoptimized on the host, and dfopt's eager chain, bit for bit,
-// errors included. The data is a dfopt plan.Table, which both the host and
-// the eager chain read.
-func TestOracleAgainstHostExecutor(t *testing.T) {
+// ordersTable is the test data: every edge value the oracle cares about
+// (null, -0.0, NaN, Inf, MaxInt64, negative ints, empty strings).
+func ordersTable(t *testing.T) *plan.Table {
+	t.Helper()
 	schema := plan.MustSchema(
 		plan.Field{Name: "id", Type: plan.Int64, Nullable: true},
 		plan.Field{Name: "qty", Type: plan.Int64, Nullable: true},
@@ -96,7 +101,15 @@ func TestOracleAgainstHostExecutor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	orders := plan.Scan(tbl)
+	return tbl
+}
+
+// TestOracleAgainstHostExecutor checks a few plans three ways: optimized on
+// the host, unoptimized on the host, and dfopt's eager chain, bit for bit,
+// errors included. The data is a dfopt plan.Table, which both the host and
+// the eager chain read.
+func TestOracleAgainstHostExecutor(t *testing.T) {
+	orders := plan.Scan(ordersTable(t))
 	col, lit := plan.Col, plan.Lit
 	for _, c := range []oracle.Case{
 		{Name: "pushdown through a total with_columns",
@@ -115,6 +128,69 @@ func TestOracleAgainstHostExecutor(t *testing.T) {
 		if !r.Agree() {
 			t.Errorf("%s", r)
 			continue
+		}
+		t.Log(r.Summary())
+	}
+}
+
+// bucketArrow implements the host's Bucket operator over Arrow batches for
+// dfopt's eager chain, the oracle's reference way: the host's executor runs
+// its own Bucket, and the oracle compares the two.
+func bucketArrow(col string, width int64) eager.ExtensionFunc {
+	return func(_ context.Context, _ *plan.ExtensionNode, in []arrow.RecordBatch, mem memory.Allocator) (arrow.RecordBatch, error) {
+		rec := in[0]
+		idx := rec.Schema().FieldIndices(col)
+		if len(idx) != 1 {
+			return nil, fmt.Errorf("bucket: no column %q", col)
+		}
+		src, ok := rec.Column(idx[0]).(*array.Int64)
+		if !ok {
+			return nil, fmt.Errorf("bucket: column %q is not int64", col)
+		}
+		b := array.NewInt64Builder(mem)
+		defer b.Release()
+		for i := 0; i < src.Len(); i++ {
+			if src.IsNull(i) {
+				b.AppendNull()
+				continue
+			}
+			b.Append(FloorDiv(src.Value(i), width))
+		}
+		bucket := b.NewArray()
+		defer bucket.Release()
+		fields := append(rec.Schema().Fields(), arrow.Field{Name: "bucket", Type: arrow.PrimitiveTypes.Int64, Nullable: true})
+		cols := append(append([]arrow.Array(nil), rec.Columns()...), bucket)
+		return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows()), nil
+	}
+}
+
+// TestOracleHostOperator runs the oracle on plans holding the host's own
+// Bucket operator: oracle.Case.Extensions gives the eager way its Arrow
+// implementation, so all three ways run it.
+func TestOracleHostOperator(t *testing.T) {
+	orders := plan.Scan(ordersTable(t))
+	col, lit := plan.Col, plan.Lit
+	bucket := bucketDef("qty", 3)
+	exts := eager.BuiltinExtensions()
+	if err := exts.Register(bucket.Name, bucketArrow("qty", 3)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []oracle.Case{
+		{Name: "pruning below Bucket keeps the column it reads",
+			Plan: orders.Extension(bucket).Select(col("id"), col("bucket")).Node()},
+		{Name: "a partial filter stays above Bucket",
+			Plan: orders.Extension(bucket).Filter(col("bucket").Lt(lit(int64(1)))).Node()},
+		{Name: "Bucket under a sort and a head",
+			Plan: orders.Extension(bucket).Sort(plan.Desc(col("bucket"))).Head(3).Node()},
+	} {
+		c.Executor, c.Extensions = hostExecutor{}, exts
+		r := oracle.Check(context.Background(), c)
+		if !r.Agree() {
+			t.Errorf("%s", r)
+			continue
+		}
+		if r.Results[oracle.Eager].Err != nil {
+			t.Errorf("%s: the eager way failed: %v", c.Name, r.Results[oracle.Eager].Err)
 		}
 		t.Log(r.Summary())
 	}

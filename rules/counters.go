@@ -16,7 +16,8 @@ type Counters struct {
 	// removed as dead.
 	PrunedProjections int `json:"prunedProjections"`
 	// DroppedColumns: columns projection_pruning stopped reading from a
-	// source, plus columns it removed from join inputs.
+	// source, counted at the scans (what a join input drops shows up at
+	// the scans below it).
 	DroppedColumns int `json:"droppedColumns"`
 	// DroppedNodes: with_columns nodes projection_pruning removed because no
 	// entry was left.

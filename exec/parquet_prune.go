@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"cmp"
 	"math"
 
 	"github.com/apache/arrow-go/v18/parquet/metadata"
@@ -89,23 +90,23 @@ func (c comparison) excludes(cc *metadata.ColumnChunkMetaData, rows int64) bool 
 		if !c.typ.IsInteger() {
 			return false
 		}
-		lo, hi = cmpInt(int64(s.Min()), c.lit.Int()), cmpInt(int64(s.Max()), c.lit.Int())
+		lo, hi = cmp.Compare(int64(s.Min()), c.lit.Int()), cmp.Compare(int64(s.Max()), c.lit.Int())
 	case *metadata.Int64Statistics:
 		if !c.typ.IsInteger() {
 			return false
 		}
-		lo, hi = cmpInt(s.Min(), c.lit.Int()), cmpInt(s.Max(), c.lit.Int())
+		lo, hi = cmp.Compare(s.Min(), c.lit.Int()), cmp.Compare(s.Max(), c.lit.Int())
 	case *metadata.Float64Statistics:
 		mn, mx, v := s.Min(), s.Max(), c.lit.Float()
 		if c.typ != plan.Float64 || c.op == plan.FuncNe || math.IsNaN(mn) || math.IsNaN(mx) || math.IsNaN(v) {
 			return false
 		}
-		lo, hi = cmpFloat(mn, v), cmpFloat(mx, v)
+		lo, hi = cmp.Compare(mn, v), cmp.Compare(mx, v) // by IEEE (-0.0 == +0.0); no NaN here
 	case *metadata.ByteArrayStatistics:
 		if c.typ != plan.String {
 			return false
 		}
-		lo, hi = cmpString(string(s.Min()), c.lit.Str()), cmpString(string(s.Max()), c.lit.Str())
+		lo, hi = cmp.Compare(string(s.Min()), c.lit.Str()), cmp.Compare(string(s.Max()), c.lit.Str())
 	default:
 		return false
 	}
@@ -124,35 +125,4 @@ func (c comparison) excludes(cc *metadata.ColumnChunkMetaData, rows int64) bool 
 		return hi < 0
 	}
 	return false
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// cmpFloat compares by IEEE (-0.0 == +0.0); neither operand is NaN.
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

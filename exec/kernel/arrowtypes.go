@@ -110,24 +110,29 @@ func ArrayFromValues(mem memory.Allocator, t plan.Type, vals []plan.Value) (arro
 		if v.Type() != t {
 			return nil, fmt.Errorf("row %d: a %s value in a %s column", i, v.Type(), t)
 		}
-		if v.IsNull() {
-			b.AppendNull()
-			continue
-		}
-		switch b := b.(type) {
-		case *array.BooleanBuilder:
-			b.Append(v.Bool())
-		case *array.Int32Builder:
-			b.Append(int32(v.Int()))
-		case *array.Int64Builder:
-			b.Append(v.Int())
-		case *array.Float64Builder:
-			b.Append(v.Float())
-		case *array.StringBuilder:
-			b.Append(v.Str())
-		}
+		appendValue(b, v)
 	}
 	return b.NewArray(), nil
+}
+
+// appendValue appends a value of the builder's type, or a null.
+func appendValue(b array.Builder, v plan.Value) {
+	if v.IsNull() {
+		b.AppendNull()
+		return
+	}
+	switch b := b.(type) {
+	case *array.BooleanBuilder:
+		b.Append(v.Bool())
+	case *array.Int32Builder:
+		b.Append(int32(v.Int()))
+	case *array.Int64Builder:
+		b.Append(v.Int())
+	case *array.Float64Builder:
+		b.Append(v.Float())
+	case *array.StringBuilder:
+		b.Append(v.Str())
+	}
 }
 
 // TableRecord converts an in-memory plan table into an Arrow record batch.

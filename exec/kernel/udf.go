@@ -62,26 +62,6 @@ func (x *evalCtx) udf(e *plan.UDFCall, in *input, args []datum) (datum, error) {
 	return freshDatum(u.Result, bld.NewArray()), nil
 }
 
-// appendValue appends a value of the builder's type, or a null.
-func appendValue(b array.Builder, v plan.Value) {
-	if v.IsNull() {
-		b.AppendNull()
-		return
-	}
-	switch b := b.(type) {
-	case *array.BooleanBuilder:
-		b.Append(v.Bool())
-	case *array.Int32Builder:
-		b.Append(int32(v.Int()))
-	case *array.Int64Builder:
-		b.Append(v.Int())
-	case *array.Float64Builder:
-		b.Append(v.Float())
-	case *array.StringBuilder:
-		b.Append(v.Str())
-	}
-}
-
 // callUDF runs u.Fn, turning a panic into an error.
 func callUDF(x *evalCtx, u *plan.UDF, args []plan.Value) (v plan.Value, err error) {
 	defer func() {

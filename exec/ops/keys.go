@@ -45,6 +45,16 @@ func floatWord(f float64) int64 {
 	return int64(math.Float64bits(f))
 }
 
+// floatWords maps the values of an n-row column, as float64 keys (integers
+// promoted), to their float words.
+func floatWords[T int32 | int64 | float64](n int, vs []T) []int64 {
+	words := make([]int64, n)
+	for i, v := range vs {
+		words[i] = floatWord(float64(v))
+	}
+	return words
+}
+
 // keyCol is one key column normalized to its comparison domain.
 type keyCol struct {
 	dom   domain
@@ -99,10 +109,7 @@ func newKeyCol(a arrow.Array, dom domain) (*keyCol, error) {
 			c.words = a.Int64Values()
 			return c, nil
 		case domFloat:
-			c.words = make([]int64, a.Len())
-			for i, v := range a.Int64Values() {
-				c.words[i] = floatWord(float64(v))
-			}
+			c.words = floatWords(a.Len(), a.Int64Values())
 			return c, nil
 		}
 	case *array.Int32:
@@ -114,18 +121,12 @@ func newKeyCol(a arrow.Array, dom domain) (*keyCol, error) {
 			}
 			return c, nil
 		case domFloat:
-			c.words = make([]int64, a.Len())
-			for i, v := range a.Int32Values() {
-				c.words[i] = floatWord(float64(v))
-			}
+			c.words = floatWords(a.Len(), a.Int32Values())
 			return c, nil
 		}
 	case *array.Float64:
 		if dom == domFloat {
-			c.words = make([]int64, a.Len())
-			for i, v := range a.Float64Values() {
-				c.words[i] = floatWord(v)
-			}
+			c.words = floatWords(a.Len(), a.Float64Values())
 			return c, nil
 		}
 	case *array.Boolean:

@@ -62,32 +62,14 @@ func Rewrite(root plan.Node, fn func(plan.Node) plan.Node) plan.Node {
 // ReplaceNode returns the plan with every occurrence of old (by pointer)
 // replaced by repl.
 func ReplaceNode(root, old, repl plan.Node) plan.Node {
-	memo := map[plan.Node]plan.Node{}
-	var walk func(n plan.Node) plan.Node
-	walk = func(n plan.Node) plan.Node {
+	// old's own children are rebuilt unchanged (a plan has no cycles), so
+	// fn sees old itself.
+	return Rewrite(root, func(n plan.Node) plan.Node {
 		if n == old {
 			return repl
 		}
-		if r, ok := memo[n]; ok {
-			return r
-		}
-		ch := n.Children()
-		out := n
-		if len(ch) > 0 {
-			nc := make([]plan.Node, len(ch))
-			changed := false
-			for i, c := range ch {
-				nc[i] = walk(c)
-				changed = changed || nc[i] != c
-			}
-			if changed {
-				out = n.WithChildren(nc)
-			}
-		}
-		memo[n] = out
-		return out
-	}
-	return walk(root)
+		return n
+	})
 }
 
 // ScannedTables returns the tables some scan of the plan reads.

@@ -22,23 +22,9 @@ func runExplain(env *environment, args []string) int {
 	raw := fs.Bool("raw", false, "print the plan as written, not optimized")
 	why := fs.Bool("why", false, "print every rewrite and refusal with the legality cell that decided it")
 	format := fs.String("format", "text", "output format: text, dot or json")
-	files, err := parseInterleaved(fs, args)
-	if err != nil {
-		return exitBadArgs
-	}
-	if len(files) != 1 {
-		fs.Usage()
-		return exitBadArgs
-	}
-	switch *format {
-	case "text", "dot", "json":
-	default:
-		return fail(env, "explain", exitBadArgs, fmt.Errorf("--format %q: want text, dot or json", *format))
-	}
-	file := files[0]
-	doc, err := loadFile(file)
-	if err != nil {
-		return fail(env, "explain", exitBadArgs, err)
+	file, doc, status := loadOneFile(env, fs, args, format, "text", "dot", "json")
+	if doc == nil {
+		return status
 	}
 	flags, err := rules.FlagsFromMap(doc.Flags)
 	if err != nil {

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"flag"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/dfopt/dfopt/exec"
 	"github.com/dfopt/dfopt/plan/planjson"
@@ -15,4 +18,31 @@ func loadFile(path string) (*planjson.Document, error) {
 		return nil, fmt.Errorf("%w", err)
 	}
 	return doc, nil
+}
+
+// loadOneFile starts a command that reads exactly one plan file and prints
+// it in one of formats (the --format flag, bound to format): it parses args
+// with fs, printing the usage unless there is one file, checks the format
+// and loads the file. When the command must stop, it has printed why and
+// returns a nil document and the exit status.
+func loadOneFile(env *environment, fs *flag.FlagSet, args []string, format *string, formats ...string) (file string, doc *planjson.Document, status int) {
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
+		return "", nil, exitBadArgs
+	}
+	if len(files) != 1 {
+		fs.Usage()
+		return "", nil, exitBadArgs
+	}
+	if !slices.Contains(formats, *format) {
+		last := len(formats) - 1
+		want := strings.Join(formats[:last], ", ") + " or " + formats[last]
+		return "", nil, fail(env, fs.Name(), exitBadArgs, fmt.Errorf("--format %q: want %s", *format, want))
+	}
+	file = files[0]
+	doc, err = loadFile(file)
+	if err != nil {
+		return "", nil, fail(env, fs.Name(), exitBadArgs, err)
+	}
+	return file, doc, exitOK
 }

@@ -24,23 +24,9 @@ func runRun(env *environment, args []string) int {
 	fs := newFlagSet("run", "run FILE [--no-opt] [--format table|csv|json]", env.stderr)
 	noOpt := fs.Bool("no-opt", false, "collect the plan as written, without optimizing it")
 	format := fs.String("format", "table", "output format: table, csv or json")
-	files, err := parseInterleaved(fs, args)
-	if err != nil {
-		return exitBadArgs
-	}
-	if len(files) != 1 {
-		fs.Usage()
-		return exitBadArgs
-	}
-	switch *format {
-	case "table", "csv", "json":
-	default:
-		return fail(env, "run", exitBadArgs, fmt.Errorf("--format %q: want table, csv or json", *format))
-	}
-	file := files[0]
-	doc, err := loadFile(file)
-	if err != nil {
-		return fail(env, "run", exitBadArgs, err)
+	file, doc, status := loadOneFile(env, fs, args, format, "table", "csv", "json")
+	if doc == nil {
+		return status
 	}
 	root := doc.Plan
 	var counters rules.Counters

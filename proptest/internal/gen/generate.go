@@ -376,6 +376,21 @@ func (g *gen) shadowName(used map[string]bool, sc *scope) string {
 	return ""
 }
 
+// entryName names a new computed entry and marks the name used: with
+// shadow, an input column not in used (to replace or shadow it), else, or
+// when every input name is taken, a fresh name.
+func (g *gen) entryName(used map[string]bool, sc *scope, shadow bool) string {
+	name := ""
+	if shadow {
+		name = g.shadowName(used, sc)
+	}
+	if name == "" {
+		name = g.freshName(used, sc)
+	}
+	used[name] = true
+	return name
+}
+
 // filterChild grows a filter's input, deliberately one of the shapes of
 // filterChildMoves three times in four.
 func (g *gen) filterChild(depth int) frame {
@@ -452,14 +467,7 @@ func (g *gen) projectEntries(in frame, forceOver bool) []plan.Expr {
 		case x < 90:
 			t := g.colType(sc)
 			e := g.expr(c, t, g.exprDepth())
-			name := ""
-			if g.r.Intn(100) < 30 {
-				name = g.shadowName(used, sc)
-			}
-			if name == "" {
-				name = g.freshName(used, sc)
-			}
-			used[name] = true
+			name := g.entryName(used, sc, g.r.Intn(100) < 30)
 			exprs = append(exprs, named(e, name))
 		default:
 			name := g.freshName(used, sc)
@@ -519,14 +527,7 @@ func (g *gen) withColumnsEntries(in frame, forceOver bool) []plan.Expr {
 	used := map[string]bool{}
 	exprs := make([]plan.Expr, 0, k+1)
 	for i := 0; i < k; i++ {
-		name := ""
-		if g.r.Intn(100) < 45 {
-			name = g.shadowName(used, sc)
-		}
-		if name == "" {
-			name = g.freshName(used, sc)
-		}
-		used[name] = true
+		name := g.entryName(used, sc, g.r.Intn(100) < 45)
 		var e plan.Expr
 		switch x := g.r.Intn(100); {
 		case x < 15 && hasField(sc, name):
@@ -676,14 +677,7 @@ func (g *gen) aggregate(in frame) frame {
 			keys = append(keys, col(f.Name))
 			continue
 		}
-		name := ""
-		if g.r.Intn(2) == 0 {
-			name = g.shadowName(used, sc)
-		}
-		if name == "" {
-			name = g.freshName(used, sc)
-		}
-		used[name] = true
+		name := g.entryName(used, sc, g.r.Intn(2) == 0)
 		keys = append(keys, alias(g.expr(c.noOver(), g.colType(sc), 1+g.r.Intn(2)), name))
 	}
 	na := 1 + g.r.Intn(3)

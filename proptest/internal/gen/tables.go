@@ -113,15 +113,7 @@ func (g *gen) table(i int) *plan.Table {
 		fields = schema.Fields()
 	}
 	rows := g.pickRows()
-	cols := make([][]plan.Value, len(fields))
-	for j, f := range fields {
-		spec := colSpec{field: f, nullRate: g.nullRate(f.Nullable)}
-		spec.prof = g.pickProfile(f)
-		if spec.prof == profLowCard {
-			spec.pool = g.lowCardPool(f.Type)
-		}
-		cols[j] = g.column(&spec, rows)
-	}
+	cols := g.columns(fields, rows)
 	t, err := plan.NewTable(name, schema, cols)
 	if err != nil {
 		// Unreachable: the columns are built from the schema. Fall back to

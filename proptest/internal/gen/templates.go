@@ -286,17 +286,7 @@ func (g *gen) twin(s frame) (frame, bool) {
 		if !scanned[t] {
 			continue
 		}
-		fields := t.Schema().Fields()
-		cols := make([][]plan.Value, len(fields))
-		for j, f := range fields {
-			spec := colSpec{field: f, nullRate: g.nullRate(f.Nullable)}
-			spec.prof = g.pickProfile(f)
-			if spec.prof == profLowCard {
-				spec.pool = g.lowCardPool(f.Type)
-			}
-			cols[j] = g.column(&spec, t.Rows())
-		}
-		tw, err := plan.NewTable(t.Name(), t.Schema(), cols)
+		tw, err := plan.NewTable(t.Name(), t.Schema(), g.columns(t.Schema().Fields(), t.Rows()))
 		if err != nil {
 			return frame{}, false
 		}

@@ -193,6 +193,22 @@ func (g *gen) lowCardPool(t plan.Type) []plan.Value {
 	return pool
 }
 
+// columns draws the values of a table of rows rows with these fields, each
+// column with its own null rate, profile and (low-cardinality profile)
+// value pool.
+func (g *gen) columns(fields []plan.Field, rows int) [][]plan.Value {
+	cols := make([][]plan.Value, len(fields))
+	for j, f := range fields {
+		spec := colSpec{field: f, nullRate: g.nullRate(f.Nullable)}
+		spec.prof = g.pickProfile(f)
+		if spec.prof == profLowCard {
+			spec.pool = g.lowCardPool(f.Type)
+		}
+		cols[j] = g.column(&spec, rows)
+	}
+	return cols
+}
+
 // column draws rows values for one column.
 func (g *gen) column(spec *colSpec, rows int) []plan.Value {
 	out := make([]plan.Value, rows)

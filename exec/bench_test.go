@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -180,7 +181,12 @@ func BenchmarkCollect(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer dimSrc.Release()
-	dir := b.TempDir()
+	// DFOPT_EXEC_BENCH_DIR keeps the Parquet files, so that another engine
+	// can be measured on the same bytes (docs/performance.md).
+	dir := os.Getenv("DFOPT_EXEC_BENCH_DIR")
+	if dir == "" {
+		dir = b.TempDir()
+	}
 	factPath, dimPath := filepath.Join(dir, "fact.parquet"), filepath.Join(dir, "dim.parquet")
 	writeParquet(b, factPath, rec, 128*1024)
 	writeParquet(b, dimPath, dim, 1024)

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -67,21 +68,15 @@ func (h *hostSource) Scan(ctx context.Context, req ScanRequest) (array.RecordRea
 			return nil, err
 		}
 		defer sel.Release()
-		var idx []int
+		var idx []int32
 		for i := 0; i < sel.Len(); i++ {
 			if sel.Value(i) {
-				idx = append(idx, i)
+				idx = append(idx, int32(i))
 			}
 		}
-		b := array.NewRecordBuilder(req.Mem, rec.Schema())
-		defer b.Release()
-		for _, i := range idx {
-			for c := 0; c < int(rec.NumCols()); c++ {
-				v, _ := kernel.ValueAt(rec.Column(c), i)
-				appendValue(b.Field(c), v)
-			}
+		if rec, err = ops.TakeRecord(req.Mem, rec, idx); err != nil {
+			return nil, err
 		}
-		rec = b.NewRecordBatch()
 		defer rec.Release()
 	}
 	idx, err := columnIndices(h.t.Schema(), req.Columns)
@@ -107,21 +102,6 @@ func (h *hostSource) Scan(ctx context.Context, req ScanRequest) (array.RecordRea
 	out := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows())
 	defer out.Release()
 	return array.NewRecordReader(out.Schema(), []arrow.RecordBatch{out})
-}
-
-func appendValue(b array.Builder, v plan.Value) {
-	if v.IsNull() {
-		b.AppendNull()
-		return
-	}
-	switch b := b.(type) {
-	case *array.Int64Builder:
-		b.Append(v.Int())
-	case *array.Float64Builder:
-		b.Append(v.Float())
-	case *array.StringBuilder:
-		b.Append(v.Str())
-	}
 }
 
 func pushedScan(src plan.Source, columns []string, support plan.PredicateSupport, preds ...plan.E) *plan.ScanNode {

@@ -207,7 +207,7 @@ func (c *InlineCheck) Value(j int) Ruling {
 		return r
 	}
 	if !r.consult(t.decide(PFDeterministic, func() (bool, string) {
-		if !isDeterministic(v) {
+		if !plan.IsDeterministic(v) {
 			return false, "`" + v.String() + "` is non-deterministic"
 		}
 		return true, ""

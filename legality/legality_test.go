@@ -56,8 +56,8 @@ func TestTotalAndDeterministic(t *testing.T) {
 			if got := Total(c.e); got != c.total {
 				t.Errorf("Total(%v) = %v, want %v", c.e, got, c.total)
 			}
-			if got := isDeterministic(c.e); got != c.determ {
-				t.Errorf("isDeterministic(%v) = %v, want %v", c.e, got, c.determ)
+			if got := plan.IsDeterministic(c.e); got != c.determ {
+				t.Errorf("plan.IsDeterministic(%v) = %v, want %v", c.e, got, c.determ)
 			}
 			if got, _ := firstImmovable([]plan.Expr{c.e}); got != (c.total && c.determ) {
 				t.Errorf("firstImmovable(%v) = %v", c.e, got)

@@ -14,7 +14,7 @@ func (t *Table) PushdownConjunct(e plan.Expr) Decision {
 		if e == nil {
 			return false, "missing conjunct"
 		}
-		if !isDeterministic(e) {
+		if !plan.IsDeterministic(e) {
 			return false, "`" + e.String() + "` is non-deterministic"
 		}
 		return true, ""

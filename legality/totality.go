@@ -31,11 +31,6 @@ func Total(e plan.Expr) bool {
 	}
 }
 
-// isDeterministic reports whether e gives the same result every time it is
-// evaluated over the same input: false when it calls a UDF not declared
-// deterministic.
-func isDeterministic(e plan.Expr) bool { return plan.IsDeterministic(e) }
-
 // firstImmovable returns the first expression of es that is not movable,
 // with a short reason, or ok=true when all are. A movable expression may be
 // evaluated over a different set of rows, or at a different moment, without
@@ -50,7 +45,7 @@ func firstImmovable(es []plan.Expr) (ok bool, detail string) {
 		if !Total(e) {
 			return false, "`" + e.String() + "` is partial"
 		}
-		if !isDeterministic(e) {
+		if !plan.IsDeterministic(e) {
 			return false, "`" + e.String() + "` is non-deterministic"
 		}
 	}

@@ -112,13 +112,7 @@ func ExprFingerprint(e Expr) uint64 { return uint64(fnvOffset.expr(e)) }
 // resolved nodes and computed afresh (in time linear in the subtree) for
 // unresolved ones.
 func Fingerprint(n Node) uint64 {
-	if isNilNode(n) {
-		return 0
-	}
-	if m := n.meta(); m.valid() {
-		return m.fingerprint
-	}
-	fp, _, _ := fingerprintNode(n)
+	fp, _, _ := nodeHash(n)
 	return fp
 }
 
@@ -135,14 +129,21 @@ func IsDeterministicPlan(n Node) bool {
 // every extension in it declares DeterministicOp. The legality table has a
 // cell for each (ss.deterministic, ss.extension.deterministic).
 func Determinism(n Node) (exprs, operators bool) {
+	_, exprs, operators = nodeHash(n)
+	return exprs, operators
+}
+
+// nodeHash returns n's fingerprint and determinism (of expressions, of
+// operators): cached on a resolved node, computed in one pass otherwise.
+// A missing node hashes to 0 and is deterministic.
+func nodeHash(n Node) (fp uint64, det, opDet bool) {
 	if isNilNode(n) {
-		return true, true
+		return 0, true, true
 	}
 	if m := n.meta(); m.valid() {
-		return m.deterministic, m.opsDeterministic
+		return m.fingerprint, m.deterministic, m.opsDeterministic
 	}
-	_, exprs, operators = fingerprintNode(n)
-	return exprs, operators
+	return fingerprintNode(n)
 }
 
 // Size returns the number of nodes in the subtree.
@@ -231,8 +232,10 @@ func fingerprintNode(n Node) (uint64, bool, bool) {
 	children := n.Children()
 	h = h.u64(uint64(len(children)))
 	for _, c := range children {
-		h = h.u64(Fingerprint(c))
-		e, o := Determinism(c)
+		// One call per child: hashing and determinism of an unresolved
+		// child come from the same pass over its subtree.
+		fp, e, o := nodeHash(c)
+		h = h.u64(fp)
 		det, opDet = det && e, opDet && o
 	}
 	return uint64(h), det, opDet

@@ -350,3 +350,24 @@ func TestTypedNilNodes(t *testing.T) {
 		t.Error("a real node is nil")
 	}
 }
+
+// TestUnresolvedMetadataIsLinear: the fingerprint, determinism and size of
+// an unresolved plan cost one visit per node. A child's hash and its
+// determinism come from one pass over its subtree; two passes would double
+// the work at every level of a chain (2^depth visits).
+func TestUnresolvedMetadataIsLinear(t *testing.T) {
+	const depth = 20
+	var n Node = Scan(std(t)).Node()
+	for i := 0; i < depth; i++ {
+		n = &LimitNode{Input: n, N: 1}
+	}
+	for name, f := range map[string]func(){
+		"Fingerprint":         func() { Fingerprint(n) },
+		"IsDeterministicPlan": func() { IsDeterministicPlan(n) },
+		"Size":                func() { Size(n) },
+	} {
+		if allocs := testing.AllocsPerRun(1, f); allocs > 4*depth {
+			t.Errorf("%s of an unresolved %d-node chain made %.0f allocations: not linear", name, depth+1, allocs)
+		}
+	}
+}

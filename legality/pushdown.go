@@ -124,7 +124,6 @@ func (t *Table) PushdownScan(s plan.PredicateSupport) Decision {
 // Building it costs one pass over the node's expressions.
 type NodeCheck struct {
 	t        *Table
-	node     plan.Node
 	decision Decision
 	// decisions lists every node-level decision taken, in order, when there
 	// are several (an extension's property cells); decision is the last.
@@ -145,7 +144,7 @@ type NodeCheck struct {
 // refused by pp.unknown.
 func (t *Table) PushdownNode(n plan.Node) *NodeCheck {
 	t = t.orDefault()
-	c := &NodeCheck{t: t, node: n}
+	c := &NodeCheck{t: t}
 	switch n := n.(type) {
 	case *plan.ProjectNode:
 		c.decision = t.decide(PPProject, func() (bool, string) { return firstImmovable(n.Exprs) })

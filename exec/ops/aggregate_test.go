@@ -2,6 +2,7 @@ package ops
 
 import (
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -61,7 +62,7 @@ func TestAggregate(t *testing.T) {
 			if !arrow.TypeEqual(out.DataType(), tc.wantDT) {
 				t.Fatalf("type %s, want %s", out.DataType(), tc.wantDT)
 			}
-			if got, want := cellsOf(out), expectCells(tc.wantDT, tc.want...); !sameCells(got, want) {
+			if got, want := cellsOf(out), expectCells(tc.wantDT, tc.want...); !slices.Equal(got, want) {
 				t.Errorf("got %v, want %v", got, want)
 			}
 		})
@@ -90,7 +91,7 @@ func TestAggregateNoRows(t *testing.T) {
 				if fn == plan.FuncCount || fn == plan.FuncLen {
 					want = []any{int64(0)}
 				}
-				if got := cellsOf(out); !sameCells(got, want) {
+				if got := cellsOf(out); !slices.Equal(got, want) {
 					t.Errorf("got %v, want %v", got, want)
 				}
 			})
@@ -115,7 +116,7 @@ func TestAggregateOverflow(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	defer out.Release()
-	if got, want := cellsOf(out), expectCells(tI64, minInt64+1+5-3+1, maxInt64); !sameCells(got, want) {
+	if got, want := cellsOf(out), expectCells(tI64, minInt64+1+5-3+1, maxInt64); !slices.Equal(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 	// A negative overflow is found too.
@@ -156,7 +157,7 @@ func TestAggregateFirstAnyIDOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := cellsOf(out); !sameCells(got, want) {
+		if got := cellsOf(out); !slices.Equal(got, want) {
 			t.Errorf("%s = %v, want %v", fn, got, want)
 		}
 		out.Release()

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand"
@@ -178,9 +179,9 @@ func refFloatCmp(a, b float64) int {
 func refCmp(a, b any) int {
 	switch a := a.(type) {
 	case int64:
-		return cmpOrdered(a, b.(int64))
+		return cmp.Compare(a, b.(int64))
 	case int32:
-		return cmpOrdered(a, b.(int32))
+		return cmp.Compare(a, b.(int32))
 	case float64:
 		return refFloatCmp(a, b.(float64))
 	case string:
@@ -196,16 +197,6 @@ func refCmp(a, b any) int {
 		return 1
 	}
 	panic(fmt.Sprintf("refCmp %T", a))
-}
-
-func cmpOrdered[T int32 | int64](a, b T) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // refKey is a row's grouping key as a string: NaNs one key, -0.0 = +0.0,

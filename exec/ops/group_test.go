@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 
@@ -50,14 +51,14 @@ func TestGroupIDs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !sameIdx(ids, tc.ids) || !sameIdx(first, tc.first) {
+			if !slices.Equal(ids, tc.ids) || !slices.Equal(first, tc.first) {
 				t.Errorf("ids %v first %v, want %v %v", ids, first, tc.ids, tc.first)
 			}
 			distinct, err := DistinctRows(keys)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !sameIdx(distinct, tc.first) {
+			if !slices.Equal(distinct, tc.first) {
 				t.Errorf("distinct %v, want %v", distinct, tc.first)
 			}
 		})
@@ -74,7 +75,7 @@ func TestGroupIDsSliced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := i32s(0, 1, 2, 0, 1); !sameIdx(ids, want) || !sameIdx(first, i32s(0, 1, 2)) {
+	if want := i32s(0, 1, 2, 0, 1); !slices.Equal(ids, want) || !slices.Equal(first, i32s(0, 1, 2)) {
 		t.Errorf("ids %v first %v, want %v [0 1 2]", ids, first, want)
 	}
 }
@@ -97,10 +98,10 @@ func TestGroupIDsErrors(t *testing.T) {
 }
 
 func TestOneGroupFirstRows(t *testing.T) {
-	if got := OneGroup(3); !sameIdx(got, i32s(0, 0, 0)) {
+	if got := OneGroup(3); !slices.Equal(got, i32s(0, 0, 0)) {
 		t.Errorf("OneGroup(3) = %v", got)
 	}
-	if got := FirstRows(OneGroup(0), 1); !sameIdx(got, i32s(-1)) {
+	if got := FirstRows(OneGroup(0), 1); !slices.Equal(got, i32s(-1)) {
 		t.Errorf("FirstRows of an empty group = %v, want [-1]", got)
 	}
 }
@@ -141,7 +142,7 @@ func TestGroupIDsLarge(t *testing.T) {
 					t.Fatal(err)
 				}
 				wantIDs, wantFirst := refGroupIDs([]tcol{c}, n)
-				if !sameIdx(ids, wantIDs) || !sameIdx(first, wantFirst) {
+				if !slices.Equal(ids, wantIDs) || !slices.Equal(first, wantFirst) {
 					t.Fatalf("%d groups, want %d", len(first), len(wantFirst))
 				}
 			})
@@ -150,7 +151,7 @@ func TestGroupIDsLarge(t *testing.T) {
 }
 
 func TestFirstRowsAnyOrder(t *testing.T) {
-	if got := FirstRows(i32s(2, 0, 2, 1, 0), 4); !sameIdx(got, i32s(1, 3, 0, -1)) {
+	if got := FirstRows(i32s(2, 0, 2, 1, 0), 4); !slices.Equal(got, i32s(1, 3, 0, -1)) {
 		t.Errorf("FirstRows = %v, want [1 3 0 -1]", got)
 	}
 }

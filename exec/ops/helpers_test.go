@@ -174,38 +174,12 @@ func expectCells(dt arrow.DataType, vals ...any) []any {
 	return out
 }
 
-// sameCells compares two cell lists exactly.
-func sameCells(a, b []any) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // i32s is shorthand for an index list.
 func i32s(v ...int32) []int32 {
 	if v == nil {
 		return []int32{}
 	}
 	return v
-}
-
-// sameIdx compares index lists, nil equal to empty.
-func sameIdx(a, b []int32) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // propParams returns gopter parameters with a fixed seed (overridable by

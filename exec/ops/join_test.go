@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -37,7 +38,7 @@ func TestJoinOrder(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !sameIdx(li, tc.li) || (tc.ri != nil && !sameIdx(ri, tc.ri)) || (tc.ri == nil && ri != nil) {
+			if !slices.Equal(li, tc.li) || (tc.ri != nil && !slices.Equal(ri, tc.ri)) || (tc.ri == nil && ri != nil) {
 				t.Errorf("li %v ri %v, want %v %v", li, ri, tc.li, tc.ri)
 			}
 		})
@@ -91,7 +92,7 @@ func TestJoinKeys(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !sameIdx(li, tc.li) || !sameIdx(ri, tc.ri) {
+			if !slices.Equal(li, tc.li) || !slices.Equal(ri, tc.ri) {
 				t.Errorf("li %v ri %v, want %v %v", li, ri, tc.li, tc.ri)
 			}
 		})
@@ -133,7 +134,7 @@ func TestCrossIndices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sameIdx(li, i32s(0, 0, 0, 1, 1, 1)) || !sameIdx(ri, i32s(0, 1, 2, 0, 1, 2)) {
+	if !slices.Equal(li, i32s(0, 0, 0, 1, 1, 1)) || !slices.Equal(ri, i32s(0, 1, 2, 0, 1, 2)) {
 		t.Errorf("li %v ri %v", li, ri)
 	}
 	li, ri, err = CrossIndices(0, 3)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -73,7 +74,7 @@ func TestPropParallelKernels(t *testing.T) {
 			defer seq.Release()
 			defer par.Release()
 			checkArray(t, par)
-			if !sameCells(cellsOf(par), cellsOf(seq)) || par.NullN() != seq.NullN() {
+			if !slices.Equal(cellsOf(par), cellsOf(seq)) || par.NullN() != seq.NullN() {
 				return "take: cells differ"
 			}
 		}
@@ -84,7 +85,7 @@ func TestPropParallelKernels(t *testing.T) {
 		}
 		s1, e1 := SelectTrue(len(c.col.vals), masks...)
 		s2, e2 := SelectTrueParallel(c.par, len(c.col.vals), masks...)
-		if fmt.Sprint(e1) != fmt.Sprint(e2) || !sameIdx(s1, s2) {
+		if fmt.Sprint(e1) != fmt.Sprint(e2) || !slices.Equal(s1, s2) {
 			return fmt.Sprintf("select: %v %v, sequential %v %v", s2, e2, s1, e1)
 		}
 		return ""
@@ -114,7 +115,7 @@ func TestParallelBigInputs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !sameCells(cellsOf(par), cellsOf(seq)) {
+		if !slices.Equal(cellsOf(par), cellsOf(seq)) {
 			t.Errorf("%s: parallel take differs", dt)
 		}
 		seq.Release()
@@ -146,7 +147,7 @@ func TestPropParallelGroupAggregate(t *testing.T) {
 		if err != nil {
 			return err.Error()
 		}
-		if !sameIdx(ids, pids) || !sameIdx(first, pfirst) {
+		if !slices.Equal(ids, pids) || !slices.Equal(first, pfirst) {
 			return fmt.Sprintf("group ids %v first %v, sequential %v %v", head(pids), head(pfirst), head(ids), head(first))
 		}
 		for _, fn := range aggs {
@@ -163,7 +164,7 @@ func TestPropParallelGroupAggregate(t *testing.T) {
 			if werr != nil {
 				continue
 			}
-			same := sameCells(cellsOf(got), cellsOf(want))
+			same := slices.Equal(cellsOf(got), cellsOf(want))
 			got.Release()
 			want.Release()
 			if !same {
@@ -224,7 +225,7 @@ func TestParallelSumOverflowAcrossPartitions(t *testing.T) {
 					defer x.out.Release()
 				}
 			}
-			if c.row < 0 && !sameCells(cellsOf(par), cellsOf(seq)) {
+			if c.row < 0 && !slices.Equal(cellsOf(par), cellsOf(seq)) {
 				t.Errorf("sum %v, sequential %v", cellsOf(par), cellsOf(seq))
 			}
 		})
@@ -258,7 +259,7 @@ func TestPropParallelJoin(t *testing.T) {
 		for _, kind := range kinds {
 			li, ri, err := JoinIndices(kind, left, right)
 			pli, pri, perr := JoinIndicesParallel(kind, left, right, p)
-			if fmt.Sprint(err) != fmt.Sprint(perr) || !sameIdx(li, pli) || !sameIdx(ri, pri) {
+			if fmt.Sprint(err) != fmt.Sprint(perr) || !slices.Equal(li, pli) || !slices.Equal(ri, pri) {
 				return fmt.Sprintf("%s: %v %v %v, sequential %v %v %v", kind, head(pli), head(pri), perr, head(li), head(ri), err)
 			}
 		}

@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -171,14 +172,14 @@ func TestPropSort(t *testing.T) {
 				return err.Error()
 			}
 			want := refSortIndices(c)
-			if !sameIdx(got, want) {
+			if !slices.Equal(got, want) {
 				return fmt.Sprintf("sort: got %v\nwant %v", head(got), head(want))
 			}
 			top, err := TopK(keys, c.desc, c.nullsLast, c.k)
 			if err != nil {
 				return err.Error()
 			}
-			if w := want[:min(c.k, len(want))]; !sameIdx(top, w) {
+			if w := want[:min(c.k, len(want))]; !slices.Equal(top, w) {
 				return fmt.Sprintf("top-%d: got %v\nwant %v", c.k, head(top), head(w))
 			}
 			return ""
@@ -223,7 +224,7 @@ func TestPropGroupIDs(t *testing.T) {
 				return err.Error()
 			}
 			wantIDs, wantFirst := refGroupIDs(c.keys, c.rows())
-			if !sameIdx(ids, wantIDs) || !sameIdx(first, wantFirst) {
+			if !slices.Equal(ids, wantIDs) || !slices.Equal(first, wantFirst) {
 				return fmt.Sprintf("got ids %v first %v\nwant %v %v", head(ids), head(first), head(wantIDs), head(wantFirst))
 			}
 			return ""
@@ -409,7 +410,7 @@ func checkAggCase(t *testing.T, mem memory.Allocator, c aggCase, fns []plan.Func
 		}
 		got := cellsOf(out)
 		out.Release()
-		if !sameCells(got, want) {
+		if !slices.Equal(got, want) {
 			return fmt.Sprintf("%s: got %v\nwant %v", fn, got, want)
 		}
 	}
@@ -555,7 +556,7 @@ func TestPropJoin(t *testing.T) {
 					return fmt.Sprintf("%s: %v", joinName(kind), err)
 				}
 				wl, wr := refJoin(kind, c)
-				if !sameIdx(li, wl) || !sameIdx(ri, wr) {
+				if !slices.Equal(li, wl) || !slices.Equal(ri, wr) {
 					return fmt.Sprintf("%s: got %v %v\nwant %v %v", joinName(kind), head(li), head(ri), head(wl), head(wr))
 				}
 			}

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -51,7 +52,7 @@ func TestSortIndices(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !sameIdx(got, tc.want) {
+			if !slices.Equal(got, tc.want) {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 			for k := 0; k <= len(got); k++ {
@@ -59,7 +60,7 @@ func TestSortIndices(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if !sameIdx(top, got[:k]) {
+				if !slices.Equal(top, got[:k]) {
 					t.Errorf("TopK(%d) = %v, want %v", k, top, got[:k])
 				}
 			}
@@ -85,7 +86,7 @@ func TestSortErrors(t *testing.T) {
 	if _, err := TopK([]arrow.Array{a}, nil, nil, -1); err == nil {
 		t.Error("negative k: want an error")
 	}
-	if got, err := TopK([]arrow.Array{a}, nil, nil, 10); err != nil || !sameIdx(got, i32s(0, 1)) {
+	if got, err := TopK([]arrow.Array{a}, nil, nil, 10); err != nil || !slices.Equal(got, i32s(0, 1)) {
 		t.Errorf("TopK beyond the rows = %v, %v", got, err)
 	}
 }
@@ -113,7 +114,7 @@ func TestSortStringsLarge(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := refSortIndices(c); !sameIdx(got, want) {
+		if want := refSortIndices(c); !slices.Equal(got, want) {
 			t.Errorf("desc=%v: got %v, want %v", desc, head(got), head(want))
 		}
 	}

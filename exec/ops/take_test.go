@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -37,7 +38,7 @@ func TestTake(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer out.Release()
-			if got, want := cellsOf(out), expectCells(tc.dt, tc.want...); !sameCells(got, want) {
+			if got, want := cellsOf(out), expectCells(tc.dt, tc.want...); !slices.Equal(got, want) {
 				t.Errorf("got %v, want %v", got, want)
 			}
 			checkArray(t, out)
@@ -46,7 +47,7 @@ func TestTake(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer b.Release()
-			if !sameCells(cellsOf(b), cellsOf(out)) {
+			if !slices.Equal(cellsOf(b), cellsOf(out)) {
 				t.Error("Broadcast differs from Take")
 			}
 		})
@@ -78,7 +79,7 @@ func TestTakeSliced(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := expectCells(dt, vals[5], vals[6], vals[7], vals[16], nil, vals[12])
-		if got := cellsOf(out); !sameCells(got, want) {
+		if got := cellsOf(out); !slices.Equal(got, want) {
 			t.Errorf("%s: got %v, want %v", dt, got, want)
 		}
 		out.Release()
@@ -161,7 +162,7 @@ func TestFilter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sameIdx(sel, want) {
+	if !slices.Equal(sel, want) {
 		t.Errorf("SelectTrue = %v, want %v", sel, want)
 	}
 	// Sliced masks (a bit offset that is not a multiple of 8).
@@ -178,7 +179,7 @@ func TestFilter(t *testing.T) {
 			wantS = append(wantS, w-3)
 		}
 	}
-	if !sameIdx(sel, wantS) {
+	if !slices.Equal(sel, wantS) {
 		t.Errorf("sliced SelectTrue = %v, want %v", sel, wantS)
 	}
 	// Byte-aligned slice.
@@ -194,7 +195,7 @@ func TestFilter(t *testing.T) {
 			wantA = append(wantA, int32(i-8))
 		}
 	}
-	if !sameIdx(sel, wantA) {
+	if !slices.Equal(sel, wantA) {
 		t.Errorf("aligned-slice SelectTrue = %v, want %v", sel, wantA)
 	}
 
@@ -254,7 +255,7 @@ func TestSliceAndConcatRecords(t *testing.T) {
 		{1, -1, []any{}},
 	} {
 		sl := SliceRecord(rec, tc.off, tc.n)
-		if got := cellsOf(sl.Column(0)); !sameCells(got, tc.want) {
+		if got := cellsOf(sl.Column(0)); !slices.Equal(got, tc.want) {
 			t.Errorf("slice(%d, %d) = %v, want %v", tc.off, tc.n, got, tc.want)
 		}
 		sl.Release()
@@ -274,7 +275,7 @@ func TestSliceAndConcatRecords(t *testing.T) {
 		expectCells(tStr, "d", "e", "a", nil, "c", "d", "e", "a", nil),
 	}
 	for c := range want {
-		if !sameCells(got[c], want[c]) {
+		if !slices.Equal(got[c], want[c]) {
 			t.Errorf("concat column %d = %v, want %v", c, got[c], want[c])
 		}
 	}
@@ -307,7 +308,7 @@ func TestTakeRecord(t *testing.T) {
 	}
 	defer out.Release()
 	got := recCells(out)
-	if !sameCells(got[0], expectCells(tI64, 12, nil, 10)) || !sameCells(got[1], expectCells(tStr, nil, nil, "x")) {
+	if !slices.Equal(got[0], expectCells(tI64, 12, nil, 10)) || !slices.Equal(got[1], expectCells(tStr, nil, nil, "x")) {
 		t.Errorf("got %v", got)
 	}
 	if _, err := TakeRecord(mem, rec, i32s(3)); err == nil {

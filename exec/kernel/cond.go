@@ -4,6 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -42,7 +43,7 @@ func (x *evalCtx) evalIf(e *plan.Call, in *input) (datum, error) {
 		}
 		takes = m
 	}
-	k := countBits(takes, n)
+	k := bitutil.CountSetBits(takes, 0, n)
 	switch k {
 	case n:
 		return x.evalBranch(e.Args[1], in, rt)
@@ -212,19 +213,6 @@ func firstSet(bm []byte) int {
 // tooLong reports a string result Arrow's utf8 layout cannot hold.
 func tooLong(e plan.Expr, err error) *plan.Error {
 	return &plan.Error{Kind: plan.Overflow, Expr: e.String(), Row: -1, Msg: err.Error()}
-}
-
-// countBits counts the set bits among the first n of bm.
-func countBits(bm []byte, n int) int {
-	c := 0
-	full := n >> 3
-	for _, b := range bm[:full] {
-		c += bits.OnesCount8(b)
-	}
-	if r := n & 7; r != 0 {
-		c += bits.OnesCount8(bm[full] & (1<<r - 1))
-	}
-	return c
 }
 
 // coalesce returns, per row, the first non-null operand (all operands have

@@ -290,11 +290,13 @@ func render(e Expr, min int) string {
 			}
 		case info.symbol != "" && len(e.Args) == 2:
 			prec = info.prec
-			right := prec + 1
-			s = render(e.Args[0], prec) + " " + info.symbol + " " + render(e.Args[1], right)
+			// Left-associative, except that comparisons do not chain: a
+			// comparison on the left is parenthesised too.
+			left := prec
 			if e.Fn.IsComparison() {
-				s = render(e.Args[0], prec+1) + " " + info.symbol + " " + render(e.Args[1], right)
+				left = prec + 1
 			}
+			s = render(e.Args[0], left) + " " + info.symbol + " " + render(e.Args[1], prec+1)
 		default:
 			s = e.Fn.String() + "(" + renderList(e.Args) + ")"
 		}

@@ -253,3 +253,18 @@ func TestExprHelpers(t *testing.T) {
 		t.Error("helpers misbehave on nil")
 	}
 }
+
+// TestCanonicalTextIsLinear: rendering visits each subexpression once. A
+// chain of comparisons nested on the left, (((a == b) == b) == b) ...,
+// would take 2^depth renders if an operand were rendered twice.
+func TestCanonicalTextIsLinear(t *testing.T) {
+	const depth = 20
+	e := Col("a")
+	for i := 0; i < depth; i++ {
+		e = e.Eq(Col("b"))
+	}
+	x := e.Expr()
+	if allocs := testing.AllocsPerRun(1, func() { _ = x.String() }); allocs > 20*depth {
+		t.Errorf("rendering a %d-deep comparison chain made %.0f allocations: not linear", depth, allocs)
+	}
+}

@@ -190,6 +190,10 @@ func TestOverrideIsolation(t *testing.T) {
 	if got := flipped.Overrides(); len(got) != 1 || got[0] != PPLimit {
 		t.Fatalf("overrides = %v", got)
 	}
+	both, _ := flipped.Flipped(PPSort)
+	if got := both.Overrides(); len(got) != 2 || got[0] != PPLimit || got[1] != PPSort {
+		t.Fatalf("overrides of a twice-flipped table = %v, want [pp.limit pp.sort]", got)
+	}
 	back, _ := flipped.WithOverride(PPLimit, Barrier)
 	if len(back.Overrides()) != 0 {
 		t.Fatalf("restoring the default verdict should clear the override: %v", back.Overrides())

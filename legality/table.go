@@ -2,7 +2,7 @@ package legality
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -12,8 +12,6 @@ import (
 type Table struct {
 	cells []Cell
 	index map[CellID]int
-	// overridden lists the cells whose verdict differs from the default.
-	overridden map[CellID]bool
 }
 
 var defaultTable = newTable(defaultCells)
@@ -84,17 +82,7 @@ func (t *Table) WithOverride(id CellID, v Verdict) (*Table, error) {
 	}
 	cells := append([]Cell(nil), t.cells...)
 	cells[i].Verdict = v
-	n := newTable(cells)
-	n.overridden = make(map[CellID]bool, len(t.overridden)+1)
-	for k := range t.overridden {
-		n.overridden[k] = true
-	}
-	if def, ok := defaultTable.Lookup(id); ok && def.Verdict == v {
-		delete(n.overridden, id)
-	} else {
-		n.overridden[id] = true
-	}
-	return n, nil
+	return newTable(cells), nil
 }
 
 // Flipped returns a new table with cell id's verdict replaced by its mutant
@@ -105,12 +93,13 @@ func (t *Table) Flipped(id CellID) (*Table, error) {
 
 // Overrides lists the cells whose verdict differs from Default's, sorted.
 func (t *Table) Overrides() []CellID {
-	t = t.orDefault()
-	ids := make([]CellID, 0, len(t.overridden))
-	for id := range t.overridden {
-		ids = append(ids, id)
+	ids := []CellID{}
+	for _, c := range t.orDefault().cells {
+		if c.Verdict != defaultTable.Verdict(c.ID) {
+			ids = append(ids, c.ID)
+		}
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	slices.Sort(ids)
 	return ids
 }
 

@@ -7,7 +7,7 @@ import "strings"
 // evaluation order. The output is stable: it depends only on the plan.
 func Explain(n Node) string {
 	var b strings.Builder
-	explainInto(&b, n, 0)
+	explainInto(&b, n, 0, false)
 	return b.String()
 }
 
@@ -15,28 +15,11 @@ func Explain(n Node) string {
 // to its line.
 func ExplainSchemas(n Node) string {
 	var b strings.Builder
-	var walk func(n Node, depth int)
-	walk = func(n Node, depth int) {
-		b.WriteString(strings.Repeat("  ", depth))
-		if isNilNode(n) {
-			b.WriteString("<nil>\n")
-			return
-		}
-		b.WriteString(n.Label())
-		if n.Resolved() {
-			b.WriteString("  ")
-			b.WriteString(n.Schema().String())
-		}
-		b.WriteByte('\n')
-		for _, c := range n.Children() {
-			walk(c, depth+1)
-		}
-	}
-	walk(n, 0)
+	explainInto(&b, n, 0, true)
 	return b.String()
 }
 
-func explainInto(b *strings.Builder, n Node, depth int) {
+func explainInto(b *strings.Builder, n Node, depth int, schemas bool) {
 	for i := 0; i < depth; i++ {
 		b.WriteString("  ")
 	}
@@ -45,9 +28,13 @@ func explainInto(b *strings.Builder, n Node, depth int) {
 		return
 	}
 	b.WriteString(n.Label())
+	if schemas && n.Resolved() {
+		b.WriteString("  ")
+		b.WriteString(n.Schema().String())
+	}
 	b.WriteByte('\n')
 	for _, c := range n.Children() {
-		explainInto(b, c, depth+1)
+		explainInto(b, c, depth+1, schemas)
 	}
 }
 

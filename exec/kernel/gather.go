@@ -203,10 +203,7 @@ func take(mem memory.Allocator, t plan.Type, src *view, idx []int32) (arrow.Arra
 		return makeArray(t, n, countNulls(bm, n), vbuf, buf), nil
 	case plan.Bool:
 		buf, out := newBitmap(mem, n)
-		for i, j := range idx {
-			k := src.boff + int(j)
-			out[i>>3] |= (src.bits[k>>3] >> (k & 7) & 1) << (i & 7)
-		}
+		takeBits(out, src.bits, src.boff, idx)
 		if bm != nil {
 			takeBits(bm, src.valid, src.voff, idx)
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 func TestTake(t *testing.T) {
@@ -314,5 +313,4 @@ func TestTakeRecord(t *testing.T) {
 	if _, err := TakeRecord(mem, rec, i32s(3)); err == nil {
 		t.Error("out of range: want an error")
 	}
-	var _ memory.Allocator = mem
 }

@@ -286,9 +286,6 @@ func (x *evalCtx) analyze(e plan.Expr) (plan.Type, bool) {
 		if e.UDF == nil {
 			return plan.Invalid, false
 		}
-		for _, a := range e.Args {
-			x.analyze(a)
-		}
 		return e.UDF.Result, false
 	case *plan.Over:
 		f, _ := plan.TypeOf(e, x.schema)

@@ -224,14 +224,11 @@ func (c *InlineCheck) Value(j int) Ruling {
 	}
 	if !r.consult(t.decide(PFCapture, func() (bool, string) {
 		for _, col := range plan.Columns(v) {
+			// A value reading the input column it replaces (col == name) is
+			// fine: inlined, the reference still reads the input's column,
+			// since nothing else assigns it once the value leaves.
 			if c.redefined[col] && col != name {
 				return false, fmt.Sprintf("`%s` reads %s, which the same with_columns assigns", v, col)
-			}
-			if col == name && c.redefined[col] {
-				// The value reads the input column it replaces: inlined, the
-				// reference would still read the input's column only if
-				// nothing else assigns it, which holds once the value leaves.
-				continue
 			}
 		}
 		return true, ""

@@ -31,7 +31,6 @@ type Env struct {
 	// contracts, not outcomes).
 	Who string
 	par ops.Parallel
-	ev  *kernel.Evaluator
 }
 
 // NewEnv returns an Env. A nil ctx means context.Background(), a nil mem
@@ -47,7 +46,7 @@ func NewEnv(ctx context.Context, mem memory.Allocator, exts *Extensions, who str
 	if exts == nil {
 		exts = BuiltinExtensions()
 	}
-	return &Env{Ctx: ctx, Mem: mem, Extensions: exts, Who: who, ev: &kernel.Evaluator{Mem: mem}}
+	return &Env{Ctx: ctx, Mem: mem, Extensions: exts, Who: who}
 }
 
 // WithParallel returns a copy of e whose nodes may split their rows over
@@ -56,20 +55,16 @@ func NewEnv(ctx context.Context, mem memory.Allocator, exts *Extensions, who str
 func (e *Env) WithParallel(p ops.Parallel) *Env {
 	c := *e
 	c.par = p
-	c.ev = &kernel.Evaluator{Mem: e.Mem, Par: p}
 	return &c
 }
 
 // Parallel returns how e's nodes may split their rows (see WithParallel).
 func (e *Env) Parallel() ops.Parallel { return e.par }
 
-// evaluator returns the expression evaluator over the Env's allocator (an
-// Env built as a literal gets one on first use of its own).
+// evaluator returns the expression evaluator over the Env's allocator and
+// partitioning (kernel.Evaluator holds nothing else).
 func (e *Env) evaluator() *kernel.Evaluator {
-	if e.ev == nil {
-		return &kernel.Evaluator{Mem: e.Mem, Par: e.par}
-	}
-	return e.ev
+	return &kernel.Evaluator{Mem: e.Mem, Par: e.par}
 }
 
 // Internal reports a failure of the driver or of this package (an Arrow call

@@ -54,13 +54,10 @@ func (t *Table) PruneThrough(n plan.Node) (d Decision, extra []string) {
 	switch n := n.(type) {
 	case *plan.ScanNode:
 		return t.decide(PRScan, always), nil
-	case *plan.FilterNode:
-		return t.decide(PRPassthrough, always), nil
-	case *plan.SortNode, *plan.LimitNode, *plan.SliceNode:
+	case *plan.FilterNode, *plan.SortNode, *plan.LimitNode, *plan.SliceNode:
 		return t.decide(PRPassthrough, always), nil
 	case *plan.AggregateNode:
-		d = t.decide(PRAggregate, always)
-		return d, nil
+		return t.decide(PRAggregate, always), nil
 	case *plan.DistinctNode:
 		d = t.decide(PRDistinct, always)
 		if d.Verdict == CrossesIf {

@@ -32,7 +32,7 @@ func (x *evalCtx) cast(e *plan.Cast, in *input, d datum) (datum, error) {
 	case to == plan.String:
 		return c.toString()
 	case from == plan.Int32 && to == plan.Int64, from.IsInteger() && to == plan.Float64:
-		return promoted(x.mem, d, to), nil
+		return x.promoted(d, to), nil
 	case to == plan.Bool:
 		return c.toBool()
 	case from == plan.Bool:

@@ -145,7 +145,7 @@ func (x *evalCtx) evalBranch(b plan.Expr, in *input, rt plan.Type) (datum, error
 	if err != nil {
 		return datum{}, err
 	}
-	p := promoted(x.mem, d, rt)
+	p := x.promoted(d, rt)
 	d.release()
 	return p, nil
 }
@@ -229,7 +229,7 @@ func (x *evalCtx) coalesce(e *plan.Call, in *input, args []datum) (datum, error)
 		if a.isNullScalar() {
 			continue // contributes nothing
 		}
-		p := promoted(x.mem, a, rt)
+		p := x.promoted(a, rt)
 		srcs = append(srcs, p)
 		if p.isScalar() || p.arr.NullN() == 0 {
 			break // every later operand is shadowed

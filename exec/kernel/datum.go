@@ -243,18 +243,8 @@ func retained(d datum) datum {
 
 // promoted returns d converted to the numeric type to (int32 -> int64,
 // integer -> float64, nearest) as a new reference; d stays the caller's.
-func promoted(mem memory.Allocator, d datum, to plan.Type) datum {
-	return promotedWith(mem, d, to, func(n int, fn func(lo, hi int)) { fn(0, n) })
-}
-
-// promoted is promoted with the conversion split over the evaluator's
-// partitions.
+// The conversion is split over the evaluator's partitions.
 func (x *evalCtx) promoted(d datum, to plan.Type) datum {
-	return promotedWith(x.mem, d, to, x.rows)
-}
-
-// promotedWith is promoted running the conversion loop through rows.
-func promotedWith(mem memory.Allocator, d datum, to plan.Type, rows func(n int, fn func(lo, hi int))) datum {
 	if d.typ == to {
 		return retained(d)
 	}
@@ -264,19 +254,19 @@ func promotedWith(mem memory.Allocator, d datum, to plan.Type, rows func(n int, 
 	v := viewOf(d)
 	n := v.n
 	var out arrow.Array
-	valid := shareValidity(mem, &v)
+	valid := shareValidity(x.mem, &v)
 	switch {
 	case to == plan.Int64 && d.typ == plan.Int32:
-		buf, o := newFixed[int64](mem, n)
-		rows(n, func(lo, hi int) { widen(o[lo:hi], v.i32[lo:hi]) })
+		buf, o := newFixed[int64](x.mem, n)
+		x.rows(n, func(lo, hi int) { widen(o[lo:hi], v.i32[lo:hi]) })
 		out = makeArray(to, n, v.nulls, valid, buf)
 	case to == plan.Float64 && d.typ == plan.Int32:
-		buf, o := newFixed[float64](mem, n)
-		rows(n, func(lo, hi int) { widen(o[lo:hi], v.i32[lo:hi]) })
+		buf, o := newFixed[float64](x.mem, n)
+		x.rows(n, func(lo, hi int) { widen(o[lo:hi], v.i32[lo:hi]) })
 		out = makeArray(to, n, v.nulls, valid, buf)
 	case to == plan.Float64 && d.typ == plan.Int64:
-		buf, o := newFixed[float64](mem, n)
-		rows(n, func(lo, hi int) { widen(o[lo:hi], v.i64[lo:hi]) })
+		buf, o := newFixed[float64](x.mem, n)
+		x.rows(n, func(lo, hi int) { widen(o[lo:hi], v.i64[lo:hi]) })
 		out = makeArray(to, n, v.nulls, valid, buf)
 	default:
 		// Unreachable after type checking; keep the datum rather than lie.

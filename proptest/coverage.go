@@ -5,6 +5,7 @@ import (
 	"sort"
 	"unicode/utf8"
 
+	"github.com/dfopt/dfopt/legality"
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/proptest/internal/planutil"
 )
@@ -63,32 +64,12 @@ func kindLabel(n plan.Node) string {
 	return n.Kind().String()
 }
 
-// boundedTotal reports whether e is total in the bounded tier: column
-// references, literals, aliases and declared-total UDFs over them.
-func isBoundedTotal(e plan.Expr) bool {
-	switch e := e.(type) {
-	case *plan.Column, *plan.Literal:
-		return true
-	case *plan.Alias:
-		return isBoundedTotal(e.Expr)
-	case *plan.UDFCall:
-		if e.UDF == nil || !e.UDF.Total {
-			return false
-		}
-		for _, a := range e.Args {
-			if !isBoundedTotal(a) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
+// allBoundedTotal reports whether every expression of n is total in the
+// bounded tier (legality.Total).
 func allBoundedTotal(n plan.Node) bool {
 	for _, list := range exprLists(n) {
 		for _, e := range list {
-			if !isBoundedTotal(e) {
+			if !legality.Total(e) {
 				return false
 			}
 		}
@@ -121,7 +102,7 @@ func nodeFeatures(n plan.Node, r *planutil.Resolver, f map[string]bool) {
 			f["shape:filter_chain"] = true
 			total := true
 			for _, p := range n.Predicates {
-				total = total && isBoundedTotal(p)
+				total = total && legality.Total(p)
 			}
 			if total {
 				f["shape:filter_chain_total_outer"] = true

@@ -98,37 +98,11 @@ func (c *collector) scanSource(src Source, name string, columns []string, pushed
 	if err := rr.Err(); err != nil {
 		return nil, step.SourceFailure(name, err)
 	}
-	if len(batches) == 0 {
-		return c.emptyRecord(as, readSchema)
-	}
-	if len(readSchema.Fields()) == 0 {
-		var rows int64
-		for _, b := range batches {
-			rows += b.NumRows()
-		}
-		return array.NewRecordBatch(as, nil, rows), nil
-	}
+	// No batch gives an empty record, and batches of no column keep their
+	// total height.
 	out, err := ops.ConcatRecords(env.Mem, as, batches)
 	if err != nil {
 		return nil, step.SourceError(name, err, "source %s", name)
 	}
 	return out, nil
-}
-
-// emptyRecord builds a zero-row batch with the columns of s.
-func (c *collector) emptyRecord(as *arrow.Schema, s plan.Schema) (arrow.RecordBatch, error) {
-	cols := make([]arrow.Array, 0, s.Len())
-	defer func() {
-		for _, a := range cols {
-			a.Release()
-		}
-	}()
-	for _, f := range s.Fields() {
-		a, err := kernel.ArrayFromValues(c.env.Mem, f.Type, nil)
-		if err != nil {
-			return nil, c.env.Internal("%v", err)
-		}
-		cols = append(cols, a)
-	}
-	return array.NewRecordBatch(as, cols, 0), nil
 }

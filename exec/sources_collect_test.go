@@ -234,6 +234,47 @@ func TestCollectArrowSource(t *testing.T) {
 	compare(t, res, rowsT(1, 4, 5))
 }
 
+// TestCollectSourceBatchCounts: a host source that yields no batch gives an
+// empty result with the read columns; one that yields several batches of no
+// column keeps their total height.
+func TestCollectSourceBatchCounts(t *testing.T) {
+	mem := checked(t)
+	T := tableT(t)
+	rec, err := kernel.TableRecord(mem, T)
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := array.NewTableFromRecords(rec.Schema(), nil)
+	twice := array.NewTableFromRecords(rec.Schema(), []arrow.RecordBatch{rec, rec})
+	rec.Release()
+	defer empty.Release()
+	defer twice.Release()
+	for _, tc := range []struct {
+		name string
+		data arrow.Table
+		cols []string
+		want []col
+	}{
+		{"no batch", empty, []string{"s", "k"}, []col{{"s", strs()}, {"k", ints()}}},
+		{"no batch, all columns", empty, nil, rowsT()},
+		{"two batches of no column", twice, []string{}, []col{{"one", repeat(plan.Int64Value(1), 12)}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src, err := NewArrowSource("arrow_t", tc.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer src.Release()
+			scan := &plan.ScanNode{Source: src, SourceSchema: src.Schema(), Projected: tc.cols != nil, Columns: tc.cols}
+			n := plan.Node(scan)
+			if len(tc.cols) == 0 && tc.cols != nil {
+				n = plan.FromNode(scan).Select(lt(1).Alias("one")).Node()
+			}
+			check(t, n, want{cols: tc.want})
+		})
+	}
+}
+
 func TestBadPlans(t *testing.T) {
 	T := tableT(t)
 	cases := []struct {

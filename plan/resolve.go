@@ -402,19 +402,18 @@ func resolveAggregate(n *AggregateNode, p *Path) (Schema, error) {
 		all = append(all, a)
 	}
 	// Duplicate names are reported against the combined key+agg list.
-	seen := map[string]int{}
-	for i, f := range fields {
-		if j, dup := seen[f.Name]; dup {
-			fp := p.Index("keys", i)
-			if i >= len(n.Keys) {
-				fp = p.Index("aggs", i-len(n.Keys))
-			}
-			return Schema{}, &Error{Kind: DuplicateColumn, Expr: quoteName(f.Name), Row: -1, Path: fp.String(),
-				Msg: fmt.Sprintf("output column %q is produced twice (by `%s` and `%s`); alias one of them", f.Name, all[j], all[i])}
+	s, j, i := ownedSchema(fields)
+	if j >= 0 {
+		fp := p.Index("keys", i)
+		if i >= len(n.Keys) {
+			fp = p.Index("aggs", i-len(n.Keys))
 		}
-		seen[f.Name] = i
+		return Schema{}, duplicateOutput(fields[i].Name, all[j], all[i], fp)
 	}
-	return NewSchema(fields...)
+	if err := checkFields(fields); err != nil {
+		return Schema{}, err
+	}
+	return s, nil
 }
 
 // JoinKeyType returns the type two join keys are compared in: the common

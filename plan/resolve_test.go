@@ -218,6 +218,11 @@ func TestResolveAggregate(t *testing.T) {
 			err: &wantErr{kind: DuplicateColumn, path: "plan.keys[1]", expr: "k"}},
 		{name: "aggs collide", plan: st.GroupBy(k).Agg(a.Sum(), a.Max()).Node(),
 			err: &wantErr{kind: DuplicateColumn, path: "plan.aggs[1]", expr: "a"}},
+		// Past smallSchema outputs the names are indexed by a map; the
+		// first producer is still the one named.
+		{name: "aggs collide in a wide aggregate", plan: st.GroupBy(k, s).Agg(a.Sum().Alias("x"), a.Max(), b.Sum(), b.Min().Alias("y"),
+			Col("f").Mean(), Col("i").Last(), Col("p").First(), Col("q").Max(), Len(), b.Max().Alias("x")).Node(),
+			err: &wantErr{kind: DuplicateColumn, path: "plan.aggs[9]", expr: "x", msg: "output column \"x\" is produced twice (by `sum(a) as x` and `max(b) as x`)"}},
 		{name: "agg not an aggregate", plan: st.GroupBy(k).Agg(a.Sum(), a.Add(Lit(1)).Alias("x")).Node(),
 			err: &wantErr{kind: InvalidPlan, path: "plan.aggs[1]", node: "aggregate keys=[k] aggs=[sum(a), a + 1 as x]", msg: "aggregate: each entry must be an aggregate call"}},
 		{name: "agg over", plan: st.GroupBy(k).Agg(a.Sum().Over(k)).Node(),

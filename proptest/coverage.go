@@ -148,7 +148,7 @@ func nodeFeatures(n plan.Node, r *planutil.Resolver, f map[string]bool) {
 		}
 		if wc, ok := n.Input.(*plan.WithColumnsNode); ok {
 			f["shape:project/with_columns"] = true
-			fusionFeatures(n, wc, r, f)
+			fusionFeatures(n, wc, f)
 		}
 		deadFeatures(n, readNames(n.Exprs), f)
 	case *plan.WithColumnsNode:
@@ -194,7 +194,7 @@ func shadowFeatures(exprs []plan.Expr, in plan.Schema, f map[string]bool) {
 
 // fusionFeatures notes how often the select reads a column the
 // with_columns below it adds or replaces.
-func fusionFeatures(p *plan.ProjectNode, wc *plan.WithColumnsNode, r *planutil.Resolver, f map[string]bool) {
+func fusionFeatures(p *plan.ProjectNode, wc *plan.WithColumnsNode, f map[string]bool) {
 	for _, we := range wc.Exprs {
 		name := plan.OutputName(we)
 		refs := 0

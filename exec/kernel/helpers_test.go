@@ -23,9 +23,8 @@ func bl(v bool) plan.Value        { return plan.BoolValue(v) }
 func null(t plan.Type) plan.Value { return plan.NullValue(t) }
 
 // Expression shorthands.
-func col(n string) plan.E      { return plan.Col(n) }
-func lit(v any) plan.E         { return plan.Lit(v) }
-func litv(v plan.Value) plan.E { return plan.Lit(v) }
+func col(n string) plan.E { return plan.Col(n) }
+func lit(v any) plan.E    { return plan.Lit(v) }
 
 // nanPayload is a quiet NaN with a non-default payload, to check that bits
 // pass through.
@@ -104,19 +103,6 @@ func showValue(v plan.Value) string {
 		return fmt.Sprintf("%s(0x%016x)", v, math.Float64bits(v.Float()))
 	}
 	return v.String() + ":" + v.Type().String()
-}
-
-// identicalValues compares bit for bit (types, nullness, float bits).
-func identicalValues(a, b []plan.Value) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !a[i].Identical(b[i]) {
-			return false
-		}
-	}
-	return true
 }
 
 // evalValues evaluates e over the batch and returns the values or the error.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -417,7 +418,7 @@ func compareEvaluator(ev *Evaluator, c propCase, rec arrow.RecordBatch, want []p
 		}
 		got[i] = v
 	}
-	if !identicalValues(got, want) {
+	if !slices.EqualFunc(got, want, plan.Value.Identical) { // bit for bit
 		return fmt.Sprintf("%s: got %s, want %s", where, showValues(got), showValues(want))
 	}
 	// EvalPredicate agrees with "valid and true" of the same bool expression.

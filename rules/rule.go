@@ -112,15 +112,22 @@ func (b *traceBuf) trace() Trace {
 
 // record appends an entry for decision d.
 func (r *run) record(rule string, d legality.Decision, item int, node plan.Node, path *plan.Path, subject plan.Expr) {
-	if d.Cell == "" {
+	r.recordEntry(d, Entry{Rule: rule, Item: item, node: node, path: path, subject: subject})
+}
+
+// recordEntry appends e completed with decision d: its cell and outcome,
+// or the Limited mark for the rewrite limit's refusal. A decision naming no
+// cell is not recorded.
+func (r *run) recordEntry(d legality.Decision, e Entry) {
+	switch d.Cell {
+	case "":
 		return
+	case limitCell:
+		e.Limited = true
+	default:
+		e.Cell, e.Allowed, e.Detail, e.reason = d.Cell, d.Allowed, d.Detail, d.Reason
 	}
-	if d.Cell == limitCell {
-		r.trace.add(Entry{Rule: rule, Limited: true, Item: item, node: node, path: path, subject: subject})
-		return
-	}
-	r.trace.add(Entry{Rule: rule, Cell: d.Cell, Allowed: d.Allowed, Item: item, Detail: d.Detail,
-		reason: d.Reason, node: node, path: path, subject: subject})
+	r.trace.add(e)
 }
 
 // recordFlag appends an entry for a rewrite an arm flag stopped.
@@ -128,31 +135,15 @@ func (r *run) recordFlag(rule, flag string, item int, node plan.Node, path *plan
 	r.trace.add(Entry{Rule: rule, Flag: flag, Item: item, node: node, path: path, subject: subject})
 }
 
-// recordFilter appends an entry whose subject is a filter's conjunct list.
-func (r *run) recordFilter(rule string, d legality.Decision, item int, node plan.Node, path *plan.Path, subject *plan.FilterNode) {
-	if d.Cell == "" {
-		return
-	}
-	if d.Cell == limitCell {
-		r.trace.add(Entry{Rule: rule, Limited: true, Item: item, node: node, path: path, subjectOf: subject})
-		return
-	}
-	r.trace.add(Entry{Rule: rule, Cell: d.Cell, Allowed: d.Allowed, Item: item, Detail: d.Detail,
-		reason: d.Reason, node: node, path: path, subjectOf: subject})
-}
-
 // ruling records a multi-cell ruling: every cell when the rewrite happens,
-// only the refusing cell when it does not.
+// only the refusing cell when it does not. subjectOf, when set, makes the
+// subject a filter's conjunct list.
 func (r *run) ruling(rule string, ru legality.Ruling, item int, node plan.Node, path *plan.Path, subject plan.Expr, subjectOf *plan.FilterNode) {
 	ds := ru.Decisions
 	if d, refused := ru.Refusal(); refused {
 		ds = []legality.Decision{d}
 	}
 	for _, d := range ds {
-		if subjectOf != nil {
-			r.recordFilter(rule, d, item, node, path, subjectOf)
-		} else {
-			r.record(rule, d, item, node, path, subject)
-		}
+		r.recordEntry(d, Entry{Rule: rule, Item: item, node: node, path: path, subject: subject, subjectOf: subjectOf})
 	}
 }

@@ -27,48 +27,20 @@ func mustTable(tb testing.TB, name string, fields []plan.Field, cols ...[]plan.V
 }
 
 func ints(vs ...any) []plan.Value {
-	out := make([]plan.Value, len(vs))
-	for i, v := range vs {
-		if v == nil {
-			out[i] = plan.NullValue(plan.Int64)
-		} else {
-			out[i] = plan.Int64Value(int64(v.(int)))
-		}
-	}
-	return out
+	return values(plan.Int64, func(v int) plan.Value { return plan.Int64Value(int64(v)) }, vs)
 }
+func floats(vs ...any) []plan.Value { return values(plan.Float64, plan.Float64Value, vs) }
+func strs(vs ...any) []plan.Value   { return values(plan.String, plan.StringValue, vs) }
 
-func floats(vs ...any) []plan.Value {
+// values converts Go values of type T (nil for null) to plan values of
+// type t.
+func values[T any](t plan.Type, of func(T) plan.Value, vs []any) []plan.Value {
 	out := make([]plan.Value, len(vs))
 	for i, v := range vs {
 		if v == nil {
-			out[i] = plan.NullValue(plan.Float64)
+			out[i] = plan.NullValue(t)
 		} else {
-			out[i] = plan.Float64Value(v.(float64))
-		}
-	}
-	return out
-}
-
-func strs(vs ...any) []plan.Value {
-	out := make([]plan.Value, len(vs))
-	for i, v := range vs {
-		if v == nil {
-			out[i] = plan.NullValue(plan.String)
-		} else {
-			out[i] = plan.StringValue(v.(string))
-		}
-	}
-	return out
-}
-
-func bools(vs ...any) []plan.Value {
-	out := make([]plan.Value, len(vs))
-	for i, v := range vs {
-		if v == nil {
-			out[i] = plan.NullValue(plan.Bool)
-		} else {
-			out[i] = plan.BoolValue(v.(bool))
+			out[i] = of(v.(T))
 		}
 	}
 	return out

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -25,8 +24,7 @@ type hostSource struct {
 	t      *plan.Table
 	exact  bool   // classify every conjunct Exact and apply it
 	lie    bool   // classify Exact but do not apply
-	fail   string // "error", "panic", "type", "nulls"
-	scans  int
+	fail   string // "error", "panic", "type"
 	pushed []plan.PushedPredicate
 }
 
@@ -44,7 +42,6 @@ func (h *hostSource) ClassifyPredicates(conj []plan.Expr) []plan.PredicateSuppor
 }
 
 func (h *hostSource) Scan(ctx context.Context, req ScanRequest) (array.RecordReader, error) {
-	h.scans++
 	h.pushed = req.Predicates
 	switch h.fail {
 	case "error":
@@ -68,13 +65,7 @@ func (h *hostSource) Scan(ctx context.Context, req ScanRequest) (array.RecordRea
 			return nil, err
 		}
 		defer sel.Release()
-		var idx []int32
-		for i := 0; i < sel.Len(); i++ {
-			if sel.Value(i) {
-				idx = append(idx, int32(i))
-			}
-		}
-		if rec, err = ops.TakeRecord(req.Mem, rec, idx); err != nil {
+		if rec, err = ops.FilterRecord(req.Mem, rec, sel); err != nil {
 			return nil, err
 		}
 		defer rec.Release()
@@ -371,5 +362,3 @@ func bigTable(t testing.TB, n int) *ArrowSource {
 	}
 	return src
 }
-
-var _ = filepath.Join

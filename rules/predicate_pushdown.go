@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/dfopt/dfopt/legality"
@@ -428,7 +429,7 @@ func (p *pushdown) cross(st *pdStack, x crossing) []*pdGroup {
 			list := st.readers[name]
 			kept := list[:0]
 			for _, c := range list {
-				if c.live && reads(c, name) {
+				if c.live && slices.Contains(c.cols, name) {
 					kept = append(kept, c)
 					add(c)
 				}
@@ -935,15 +936,6 @@ func substitute(e plan.Expr, defs map[string]plan.Expr) plan.Expr {
 		return e
 	}
 	return e.WithChildren(out)
-}
-
-func reads(c *pdConj, name string) bool {
-	for _, n := range c.cols {
-		if n == name {
-			return true
-		}
-	}
-	return false
 }
 
 func namesOf(s plan.Schema) map[string]bool {

@@ -2,7 +2,8 @@ package plan
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"sync"
 )
 
@@ -54,16 +55,6 @@ func ExtensionProperties() []ExtensionProperty {
 	return []ExtensionProperty{RowPreserving, ColumnPassthrough, OrderPreserving, DeterministicOp}
 }
 
-// knownProperty reports whether p is declarable.
-func knownProperty(p ExtensionProperty) bool {
-	for _, q := range ExtensionProperties() {
-		if p == q {
-			return true
-		}
-	}
-	return false
-}
-
 // ExtensionDef declares a host-defined operator to the optimizer: its name,
 // its arity, how its output schema follows from its inputs, the input
 // columns it reads, and the properties it guarantees. The executor pairs
@@ -88,15 +79,7 @@ type ExtensionDef struct {
 
 // Has reports whether the operator declares p.
 func (d *ExtensionDef) Has(p ExtensionProperty) bool {
-	if d == nil {
-		return false
-	}
-	for _, q := range d.Properties {
-		if q == p {
-			return true
-		}
-	}
-	return false
+	return d != nil && slices.Contains(d.Properties, p)
 }
 
 // ReadColumns returns the input columns the operator declares it reads,
@@ -130,7 +113,7 @@ func (d *ExtensionDef) check() error {
 		return fmt.Errorf("register extension %q: needs at least one input, got %d", d.Name, d.Inputs)
 	}
 	for _, p := range d.Properties {
-		if !knownProperty(p) {
+		if !slices.Contains(ExtensionProperties(), p) {
 			return fmt.Errorf("register extension %q: unknown property %q (declarable: %v)", d.Name, p, ExtensionProperties())
 		}
 	}
@@ -187,10 +170,5 @@ func (r *ExtensionRegistry) Names() []string {
 	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	names := make([]string, 0, len(r.defs))
-	for n := range r.defs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(r.defs))
 }

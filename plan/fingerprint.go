@@ -2,6 +2,7 @@ package plan
 
 import (
 	"math"
+	"slices"
 )
 
 // Fingerprints give plans a structural identity: the executor's memo and the
@@ -284,18 +285,6 @@ func exprsEqual(a, b []Expr) bool {
 	return true
 }
 
-func stringsEqual(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // Equal reports structural equality of two plans: same operators, same
 // parameters, same expressions, same sources (by identity, with the same
 // captured schema), all the way down. Fingerprints of resolved nodes are compared first as a fast reject.
@@ -333,7 +322,7 @@ func sameParams(a, b Node) bool {
 	case *ScanNode:
 		b := b.(*ScanNode)
 		if !sameSource(a.Source, b.Source) || !a.SourceSchema.Equal(b.SourceSchema) || a.Projected != b.Projected ||
-			!stringsEqual(a.Columns, b.Columns) || len(a.Pushed) != len(b.Pushed) {
+			!slices.Equal(a.Columns, b.Columns) || len(a.Pushed) != len(b.Pushed) {
 			return false
 		}
 		for i := range a.Pushed {
@@ -374,7 +363,7 @@ func sameParams(a, b Node) bool {
 	case *UnionNode:
 		return true
 	case *DistinctNode:
-		return stringsEqual(a.Subset, b.(*DistinctNode).Subset)
+		return slices.Equal(a.Subset, b.(*DistinctNode).Subset)
 	case *WindowNode:
 		return exprsEqual(a.Exprs, b.(*WindowNode).Exprs)
 	case *ExtensionNode:

@@ -3,7 +3,8 @@ package plan
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -100,12 +101,7 @@ func (r *UDFRegistry) Names() []string {
 	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	names := make([]string, 0, len(r.udfs))
-	for n := range r.udfs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
+	return slices.Sorted(maps.Keys(r.udfs))
 }
 
 type callCountsKey struct{}

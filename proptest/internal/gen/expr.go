@@ -139,9 +139,7 @@ func (g *gen) expr(c ectx, t plan.Type, depth int) plan.Expr {
 		return g.leaf(c, t)
 	}
 	if c.over && c.mode == anyMode && g.r.Intn(100) < 10 {
-		if e := g.overExpr(c, t); e != nil {
-			return e
-		}
+		return g.overExpr(c, t)
 	}
 	switch t {
 	case plan.Bool:
@@ -467,9 +465,10 @@ func (g *gen) ndPredicate(c ectx) plan.Expr {
 	return call(cmpFuncs[g.r.Intn(len(cmpFuncs))], e, lit(plan.Int64Value(int64(g.r.Intn(8)))))
 }
 
-// aggFuncsFor lists the aggregates whose result has type t and the operand
-// type each takes (Invalid: any type; for len: none).
-func (g *gen) aggFor(c ectx, t plan.Type) (plan.Func, plan.Type, bool) {
+// aggFor picks an aggregate whose result has type t (min, max, first and
+// last yield every type) and the operand type it takes (Invalid: any type;
+// for len: none).
+func (g *gen) aggFor(t plan.Type) (plan.Func, plan.Type) {
 	type opt struct {
 		fn  plan.Func
 		arg plan.Type
@@ -485,7 +484,7 @@ func (g *gen) aggFor(c ectx, t plan.Type) (plan.Func, plan.Type, bool) {
 		opts = append(opts, opt{fn, t})
 	}
 	o := opts[g.r.Intn(len(opts))]
-	return o.fn, o.arg, true
+	return o.fn, o.arg
 }
 
 // aggCallOf builds an aggregate call of fn over a row expression of type
@@ -534,13 +533,9 @@ func (g *gen) aggCall(c ectx) plan.Expr {
 	}
 }
 
-// overExpr generates agg(...).over(keys) of type t, or nil when no
-// aggregate yields t.
+// overExpr generates agg(...).over(keys) of type t.
 func (g *gen) overExpr(c ectx, t plan.Type) plan.Expr {
-	fn, arg, ok := g.aggFor(c, t)
-	if !ok {
-		return nil
-	}
+	fn, arg := g.aggFor(t)
 	agg := g.aggCallOf(c, fn, arg)
 	n := 1 + g.r.Intn(2)
 	keys := make([]plan.Expr, 0, n)

@@ -18,7 +18,7 @@ type Options struct {
 	// means memory.DefaultAllocator.
 	Mem memory.Allocator
 	// Extensions maps extension operator names to implementations; nil
-	// means BuiltinExtensions() (only "identity").
+	// means BuiltinExtensions() ("identity" and the test operators).
 	Extensions *Extensions
 	// Scan reads the full data of a scanned source that is not a
 	// *plan.Table. It is consulted before the Scanner interface; nil means

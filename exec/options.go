@@ -16,7 +16,7 @@ type Options struct {
 	// means memory.DefaultAllocator.
 	Mem memory.Allocator
 	// Extensions maps extension node names to implementations; nil means
-	// BuiltinExtensions() (only "identity").
+	// BuiltinExtensions() ("identity" and the test operators).
 	Extensions *Extensions
 	// OnEvaluate, when set, is called once for every node the collect
 	// actually evaluates (after its children, before the node itself), and

@@ -59,7 +59,7 @@ func BenchmarkEqualChain(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	y := rebuild(x)
+	y := Unresolved(x)
 	if y, err = Resolve(y); err != nil {
 		b.Fatal(err)
 	}

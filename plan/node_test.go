@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -243,7 +244,7 @@ func TestNodeExprsAndWalk(t *testing.T) {
 	n := tt.Filter(Col("q")).JoinOn(tt.Head(1), InnerJoin, "k").Node()
 	var order []string
 	WalkNodes(n, func(m Node) bool { order = append(order, m.Kind().String()); return m.Kind() != KindLimit })
-	if got := fmtList(order); got != "join filter scan limit" {
+	if got := strings.Join(order, " "); got != "join filter scan limit" {
 		t.Errorf("WalkNodes order = %s", got)
 	}
 	WalkNodes(nil, func(Node) bool { t.Error("visited nil"); return true })
@@ -253,17 +254,6 @@ func strs(es []Expr) []string {
 	out := make([]string, len(es))
 	for i, e := range es {
 		out[i] = e.String()
-	}
-	return out
-}
-
-func fmtList(s []string) string {
-	out := ""
-	for i, x := range s {
-		if i > 0 {
-			out += " "
-		}
-		out += x
 	}
 	return out
 }

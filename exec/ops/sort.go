@@ -35,12 +35,17 @@ func SortIndices(keys []arrow.Array, desc, nullsLast []bool) ([]int32, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sort: %w", err)
 	}
+	return s.sortAll(n), nil
+}
+
+// sortAll returns the stable permutation that orders all n rows.
+func (s *sorter) sortAll(n int) []int32 {
 	idx := make([]int32, n)
 	for i := range idx {
 		idx[i] = int32(i)
 	}
 	s.sortRun(idx, 0)
-	return idx, nil
+	return idx
 }
 
 // sortCol is one sort key in sortable form.

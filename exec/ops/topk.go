@@ -31,15 +31,9 @@ func TopK(keys []arrow.Array, desc, nullsLast []bool, k int) ([]int32, error) {
 		return []int32{}, nil
 	}
 	if k*topKHeapDiv >= n {
-		idx := make([]int32, n)
-		for i := range idx {
-			idx[i] = int32(i)
-		}
-		s.sortRun(idx, 0)
-		return idx[:min(k, n)], nil
+		return s.sortAll(n)[:min(k, n)], nil
 	}
-	less := s.rowLess()
-	h := &rowHeap{rows: make([]int32, k), less: less}
+	h := &rowHeap{rows: make([]int32, k), cmp: s.cmpAll}
 	for i := range h.rows {
 		h.rows[i] = int32(i)
 	}
@@ -55,43 +49,31 @@ func TopK(keys []arrow.Array, desc, nullsLast []bool, k int) ([]int32, error) {
 		}
 	} else {
 		for i := k; i < n; i++ {
-			if less(int32(i), h.rows[0]) {
+			if s.cmpAll(int32(i), h.rows[0]) < 0 {
 				h.replaceTop(int32(i))
 			}
 		}
 	}
-	out := h.rows
-	slices.SortFunc(out, func(a, b int32) int {
-		if less(a, b) {
-			return -1
-		}
-		if less(b, a) {
-			return 1
-		}
-		return 0
-	})
-	return out, nil
+	slices.SortFunc(h.rows, s.cmpAll)
+	return h.rows, nil
 }
 
-// rowLess returns the strict total order of rows under the sort keys, ties
+// cmpAll is the strict total order of rows under the sort keys, ties
 // broken by row index (which is what stability means).
-func (s *sorter) rowLess() func(a, b int32) bool {
-	cols := s.cols
-	return func(a, b int32) bool {
-		for k := range cols {
-			if r := cols[k].cmpRows(a, b); r != 0 {
-				return r < 0
-			}
+func (s *sorter) cmpAll(a, b int32) int {
+	for k := range s.cols {
+		if r := s.cols[k].cmpRows(a, b); r != 0 {
+			return r
 		}
-		return cmp.Less(a, b)
 	}
+	return cmp.Compare(a, b)
 }
 
-// rowHeap is a fixed-size max-heap of rows under less: the top is the row
+// rowHeap is a fixed-size max-heap of rows under cmp: the top is the row
 // that leaves first.
 type rowHeap struct {
 	rows []int32
-	less func(a, b int32) bool
+	cmp  func(a, b int32) int
 }
 
 // init establishes the heap order.
@@ -112,10 +94,10 @@ func (h *rowHeap) down(i int) {
 	rows, n := h.rows, len(h.rows)
 	for {
 		big := i
-		if l := 2*i + 1; l < n && h.less(rows[big], rows[l]) {
+		if l := 2*i + 1; l < n && h.cmp(rows[big], rows[l]) < 0 {
 			big = l
 		}
-		if r := 2*i + 2; r < n && h.less(rows[big], rows[r]) {
+		if r := 2*i + 2; r < n && h.cmp(rows[big], rows[r]) < 0 {
 			big = r
 		}
 		if big == i {

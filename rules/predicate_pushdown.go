@@ -146,45 +146,35 @@ func (p *pushdown) sink(n plan.Node, st *pdStack, path *plan.Path) plan.Node {
 	var out plan.Node
 down:
 	for {
+		var f pdFrame
 		switch x := n.(type) {
 		case *plan.FilterNode:
 			p.join(st, x, path)
 			n, path = x.Input, path.Child(".input")
 			continue
 		case *plan.ProjectNode:
-			f, next, nextPath := p.unary(x, x.Input, x.Exprs, st, path)
-			frames = append(frames, f)
-			n, path = next, nextPath
-			continue
+			f, n, path = p.unary(x, x.Input, x.Exprs, st, path)
 		case *plan.WithColumnsNode:
-			f, next, nextPath := p.unary(x, x.Input, x.Exprs, st, path)
-			frames = append(frames, f)
-			n, path = next, nextPath
-			continue
+			f, n, path = p.unary(x, x.Input, x.Exprs, st, path)
 		case *plan.SortNode:
-			f, next, nextPath := p.unary(x, x.Input, nil, st, path)
-			frames = append(frames, f)
-			n, path = next, nextPath
-			continue
+			f, n, path = p.unary(x, x.Input, nil, st, path)
 		case *plan.ScanNode:
 			out = p.scan(x, st, path)
 			break down
 		case *plan.ExtensionNode:
-			if len(x.Inputs) == 1 {
-				f, next, nextPath := p.extension(x, st, path)
-				frames = append(frames, f)
-				n, path = next, nextPath
-				continue
+			if len(x.Inputs) != 1 {
+				out = p.barrier(n, st, path)
+				break down
 			}
+			f, n, path = p.extension(x, st, path)
+		default:
+			if len(n.Children()) != 1 {
+				out = p.barrier(n, st, path)
+				break down
+			}
+			f, n, path = p.barrier1(n, st, path)
 		}
-		if len(n.Children()) == 1 {
-			f, next, nextPath := p.barrier1(n, st, path)
-			frames = append(frames, f)
-			n, path = next, nextPath
-			continue
-		}
-		out = p.barrier(n, st, path)
-		break down
+		frames = append(frames, f)
 	}
 	for i := len(frames) - 1; i >= 0; i-- {
 		out = frames[i].up(p, out)

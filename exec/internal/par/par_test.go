@@ -62,7 +62,11 @@ func TestRun(t *testing.T) {
 		}
 		var done atomic.Int32
 		err := p.Run(20, func(i int) {
-			if i == 13 || i == 5 {
+			switch i {
+			case 5: // with several workers, panics after 13 has
+				time.Sleep(20 * time.Millisecond)
+				panic("boom")
+			case 13:
 				panic("boom")
 			}
 			time.Sleep(time.Millisecond)

@@ -137,6 +137,15 @@ func CallCount(ctx context.Context) int64 {
 //     like a host's rand()): non-determinism alone must keep it in place,
 //     since totality no longer does.
 func BuiltinUDFs() *UDFRegistry {
+	// x plus the call counter: nd_seq and nd_tick compute the same thing
+	// and differ only in what they declare.
+	plusCounter := func(ctx context.Context, args []Value) (Value, error) {
+		n := CallCount(ctx)
+		if args[0].IsNull() {
+			return NullValue(Int64), nil
+		}
+		return Int64Value(args[0].Int() + n), nil
+	}
 	r, err := NewUDFRegistry(
 		&UDF{Name: "inc_wrap", Params: []Type{Int64}, Result: Int64, Total: true, Deterministic: true,
 			Fn: func(_ context.Context, args []Value) (Value, error) {
@@ -156,22 +165,8 @@ func BuiltinUDFs() *UDFRegistry {
 				}
 				return Int64Value(2 * x), nil
 			}},
-		&UDF{Name: "nd_seq", Params: []Type{Int64}, Result: Int64,
-			Fn: func(ctx context.Context, args []Value) (Value, error) {
-				n := CallCount(ctx)
-				if args[0].IsNull() {
-					return NullValue(Int64), nil
-				}
-				return Int64Value(args[0].Int() + n), nil
-			}},
-		&UDF{Name: "nd_tick", Params: []Type{Int64}, Result: Int64, Total: true,
-			Fn: func(ctx context.Context, args []Value) (Value, error) {
-				n := CallCount(ctx)
-				if args[0].IsNull() {
-					return NullValue(Int64), nil
-				}
-				return Int64Value(args[0].Int() + n), nil
-			}},
+		&UDF{Name: "nd_seq", Params: []Type{Int64}, Result: Int64, Fn: plusCounter},
+		&UDF{Name: "nd_tick", Params: []Type{Int64}, Result: Int64, Total: true, Fn: plusCounter},
 	)
 	if err != nil {
 		panic(err) // the built-in set is fixed; a failure here is a programming error

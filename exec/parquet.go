@@ -239,9 +239,9 @@ func (s *ParquetSource) selectRowGroups(rdr *file.Reader, pushed []plan.PushedPr
 	md := rdr.MetaData()
 	groups := make([]int, 0, md.NumRowGroups())
 	for g := 0; g < md.NumRowGroups(); g++ {
+		rg := md.RowGroup(g)
 		skip := false
 		for _, c := range tests {
-			rg := md.RowGroup(g)
 			cc, err := rg.ColumnChunk(c.column)
 			if err != nil {
 				return nil, err

@@ -119,9 +119,6 @@ func readRowGroups(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, 
 	for u := range units {
 		if units[u].err != nil {
 			gi, c := u/len(cols), u%len(cols)
-			if ctx.Err() != nil {
-				return nil, ctx.Err()
-			}
 			return nil, fmt.Errorf("row group %d, column %q: %w", groups[gi], cols[c].name, units[u].err)
 		}
 	}

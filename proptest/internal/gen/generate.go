@@ -274,7 +274,7 @@ func (g *gen) tryFinish(raw plan.Node, rows int, inputs ...frame) (frame, error)
 	depth := 0
 	for i, in := range inputs {
 		rc[i] = in.res
-		depth = maxInt(depth, in.depth)
+		depth = max(depth, in.depth)
 	}
 	res, err := plan.Resolve(raw.WithChildren(rc))
 	if err != nil {
@@ -321,13 +321,6 @@ func (g *gen) exprDepth() int {
 		return 0
 	}
 	return 1 + g.r.Intn(d)
-}
-
-func maxInt(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
 }
 
 // freshName returns an output name not in used and not an input column, so
@@ -446,7 +439,7 @@ func (g *gen) projectEntries(in frame, forceOver bool) []plan.Expr {
 	c.over = true
 	c.nd = g.r.Intn(10) == 0
 	sc := c.sc
-	k := 1 + g.r.Intn(minInt(6, len(sc.fields)+2))
+	k := 1 + g.r.Intn(min(6, len(sc.fields)+2))
 	used := map[string]bool{}
 	exprs := make([]plan.Expr, 0, k+1)
 	for len(exprs) < k {
@@ -638,14 +631,14 @@ var limitSizes = []int64{0, 1, 2, 3, 5, 10, 100}
 // limit puts a limit over in.
 func (g *gen) limit(in frame) frame {
 	n := limitSizes[g.r.Intn(len(limitSizes))]
-	return g.finish(&plan.LimitNode{Input: in.raw, N: n}, minInt(in.rows, int(n)), in)
+	return g.finish(&plan.LimitNode{Input: in.raw, N: n}, min(in.rows, int(n)), in)
 }
 
 // slice puts a slice over in.
 func (g *gen) slice(in frame) frame {
 	off := []int64{0, 1, 2, 3, 10}[g.r.Intn(5)]
 	n := []int64{0, 1, 2, 5, 100}[g.r.Intn(5)]
-	rows := maxInt(0, minInt(in.rows-int(off), int(n)))
+	rows := max(0, min(in.rows-int(off), int(n)))
 	return g.finish(&plan.SliceNode{Input: in.raw, Offset: off, Len: n}, rows, in)
 }
 
@@ -718,7 +711,7 @@ func (g *gen) join(left, right frame, depth int) frame {
 // limit under the join, the join becomes a semi join (at most the left's
 // rows).
 func (g *gen) joinAs(left, right frame, how plan.JoinKind, depth int) frame {
-	if left.rows*right.rows > g.cfg.MaxJoinRows && maxInt(left.depth, right.depth)+2 > depth {
+	if left.rows*right.rows > g.cfg.MaxJoinRows && max(left.depth, right.depth)+2 > depth {
 		how = plan.SemiJoin
 	} else {
 		left, right = g.boundJoin(left, right)
@@ -753,16 +746,16 @@ func (g *gen) joinAs(left, right frame, how plan.JoinKind, depth int) frame {
 // boundJoin limits the larger input when the join could produce more than
 // cfg.MaxJoinRows rows.
 func (g *gen) boundJoin(left, right frame) (frame, frame) {
-	max := g.cfg.MaxJoinRows
-	if left.rows*right.rows <= max {
+	limit := g.cfg.MaxJoinRows
+	if left.rows*right.rows <= limit {
 		return left, right
 	}
 	if left.rows >= right.rows {
-		n := maxInt(1, max/maxInt(1, right.rows))
-		left = g.finish(&plan.LimitNode{Input: left.raw, N: int64(n)}, minInt(n, left.rows), left)
+		n := max(1, limit/max(1, right.rows))
+		left = g.finish(&plan.LimitNode{Input: left.raw, N: int64(n)}, min(n, left.rows), left)
 	} else {
-		n := maxInt(1, max/maxInt(1, left.rows))
-		right = g.finish(&plan.LimitNode{Input: right.raw, N: int64(n)}, minInt(n, right.rows), right)
+		n := max(1, limit/max(1, left.rows))
+		right = g.finish(&plan.LimitNode{Input: right.raw, N: int64(n)}, min(n, right.rows), right)
 	}
 	return left, right
 }
@@ -905,7 +898,7 @@ func (g *gen) distinct(in frame) frame {
 	if g.r.Intn(2) == 0 {
 		names := in.schema().Names()
 		perm := g.r.Perm(len(names))
-		n := 1 + g.r.Intn(minInt(2, len(names)))
+		n := 1 + g.r.Intn(min(2, len(names)))
 		for _, j := range perm[:n] {
 			subset = append(subset, names[j])
 		}

@@ -28,7 +28,7 @@ import (
 func (g *gen) pushdownChain(depth int) frame {
 	k := 0
 	if depth >= 2 {
-		k = 1 + g.r.Intn(minInt(3, depth-1))
+		k = 1 + g.r.Intn(min(3, depth-1))
 	}
 	var in frame
 	switch x := g.r.Intn(100); {

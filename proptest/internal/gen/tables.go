@@ -31,8 +31,8 @@ func (g *gen) columnType() plan.Type {
 // pickRows chooses a table's row count, skewed small: empty tables and one
 // to three rows are common, larger tables up to cfg.MaxRows.
 func (g *gen) pickRows() int {
-	max := g.cfg.MaxRows
-	if max <= 0 {
+	maxRows := g.cfg.MaxRows
+	if maxRows <= 0 {
 		return 0
 	}
 	x := g.r.Intn(100)
@@ -40,19 +40,12 @@ func (g *gen) pickRows() int {
 	case x < 8:
 		return 0
 	case x < 28:
-		return 1 + g.r.Intn(minInt(3, max))
-	case x < 68 || max <= 16:
-		return 1 + g.r.Intn(minInt(16, max))
+		return 1 + g.r.Intn(min(3, maxRows))
+	case x < 68 || maxRows <= 16:
+		return 1 + g.r.Intn(min(16, maxRows))
 	default:
-		return 17 + g.r.Intn(max-16)
+		return 17 + g.r.Intn(maxRows-16)
 	}
-}
-
-func minInt(a, b int) int {
-	if a < b {
-		return a
-	}
-	return b
 }
 
 // genTables draws one to cfg.MaxTables tables named t0, t1, t2.
@@ -64,7 +57,7 @@ func (g *gen) genTables() {
 	case x < 60:
 		n = 2
 	}
-	n = minInt(n, g.cfg.MaxTables)
+	n = min(n, g.cfg.MaxTables)
 	for i := 0; i < n; i++ {
 		g.tables = append(g.tables, g.table(i))
 	}
@@ -74,7 +67,7 @@ func (g *gen) genTables() {
 // column names (usually with the same type) to provoke join-suffix
 // collisions and make same-name join keys common.
 func (g *gen) table(i int) *plan.Table {
-	ncols := 1 + g.r.Intn(minInt(5, g.cfg.MaxColumns))
+	ncols := 1 + g.r.Intn(min(5, g.cfg.MaxColumns))
 	if g.r.Intn(100) < 30 {
 		ncols = 1 + g.r.Intn(g.cfg.MaxColumns)
 	}
@@ -82,7 +75,7 @@ func (g *gen) table(i int) *plan.Table {
 	used := map[string]bool{}
 	if i > 0 && g.r.Intn(2) == 0 {
 		first := g.tables[0].Schema()
-		share := 1 + g.r.Intn(minInt(ncols, first.Len()))
+		share := 1 + g.r.Intn(min(ncols, first.Len()))
 		perm := g.r.Perm(first.Len())
 		for _, j := range perm[:share] {
 			f := first.Field(j)

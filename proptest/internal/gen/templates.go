@@ -191,7 +191,7 @@ func (g *gen) dead(depth int) frame {
 		return mid
 	}
 	perm := g.r.Perm(len(names))
-	n := 1 + g.r.Intn(maxInt(1, len(names)-1))
+	n := 1 + g.r.Intn(max(1, len(names)-1))
 	if g.r.Intn(3) == 0 {
 		// An aggregate reading only a subset.
 		key := names[perm[0]]
@@ -201,7 +201,7 @@ func (g *gen) dead(depth int) frame {
 		}
 		var aggs []plan.Expr
 		used := map[string]bool{key: true}
-		for _, j := range perm[1:minInt(len(perm), 1+n)] {
+		for _, j := range perm[1:min(len(perm), 1+n)] {
 			name := g.freshName(used, nil)
 			used[name] = true
 			aggs = append(aggs, alias(call(plan.FuncCount, col(names[j])), name))

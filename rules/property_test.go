@@ -22,20 +22,11 @@ type planGen struct {
 	rng *rand.Rand
 }
 
-func (g *planGen) intCols(s plan.Schema) []string {
+// colsOf returns the names of s's columns of type t.
+func colsOf(s plan.Schema, t plan.Type) []string {
 	var out []string
 	for i := 0; i < s.Len(); i++ {
-		if f := s.Field(i); f.Type == plan.Int64 {
-			out = append(out, f.Name)
-		}
-	}
-	return out
-}
-
-func (g *planGen) boolCols(s plan.Schema) []string {
-	var out []string
-	for i := 0; i < s.Len(); i++ {
-		if f := s.Field(i); f.Type == plan.Bool {
+		if f := s.Field(i); f.Type == t {
 			out = append(out, f.Name)
 		}
 	}
@@ -46,7 +37,7 @@ func (g *planGen) pick(xs []string) string { return xs[g.rng.Intn(len(xs))] }
 
 // intExpr is a random int64 expression over the schema.
 func (g *planGen) intExpr(s plan.Schema) plan.E {
-	ints := g.intCols(s)
+	ints := colsOf(s, plan.Int64)
 	if len(ints) == 0 {
 		return lit(int64(g.rng.Intn(5)))
 	}
@@ -69,7 +60,7 @@ func (g *planGen) intExpr(s plan.Schema) plan.E {
 }
 
 func (g *planGen) predicate(s plan.Schema) plan.E {
-	if bools := g.boolCols(s); len(bools) > 0 && g.rng.Intn(3) == 0 {
+	if bools := colsOf(s, plan.Bool); len(bools) > 0 && g.rng.Intn(3) == 0 {
 		return col(g.pick(bools))
 	}
 	return g.intExpr(s).Gt(lit(int64(g.rng.Intn(3))))
@@ -94,7 +85,7 @@ func (g *planGen) build(depth int) plan.Frame {
 		}
 		s := r.Schema()
 		names := s.Names()
-		ints := g.intCols(s)
+		ints := colsOf(s, plan.Int64)
 		next := f
 		switch g.rng.Intn(13) {
 		case 0, 1, 2:

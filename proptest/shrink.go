@@ -464,7 +464,6 @@ func bulkRowCuts(c Case) []candidate {
 		})
 	}
 	for i, t := range c.Tables {
-		i, t := i, t
 		n := t.Rows()
 		if n == 0 {
 			continue
@@ -474,7 +473,6 @@ func bulkRowCuts(c Case) []candidate {
 			func(r int) bool { return r < n/2 },
 			func(r int) bool { return r >= n/2 },
 		} {
-			keep := keep
 			out = append(out, func() (Case, bool) {
 				nt, ok := keepRows(t, keep)
 				if !ok {
@@ -492,7 +490,6 @@ func rowCuts(c Case) []candidate {
 	var out []candidate
 	for i, t := range c.Tables {
 		for r := 0; r < t.Rows(); r++ {
-			i, t, r := i, t, r
 			out = append(out, func() (Case, bool) {
 				nt, ok := keepRows(t, func(x int) bool { return x != r })
 				if !ok {
@@ -523,7 +520,6 @@ func valueCuts(c Case) []candidate {
 					repls = append(repls, plan.NullValue(f.Type))
 				}
 				for _, nv := range repls {
-					i, t, j, r, nv := i, t, j, r, nv
 					out = append(out, func() (Case, bool) {
 						nt, ok := setCell(t, j, r, nv)
 						if !ok {
@@ -638,7 +634,6 @@ func columnCuts(c Case) []candidate {
 	var out []candidate
 	refs := referencedNames(c.Plan)
 	for i, t := range c.Tables {
-		i, t := i, t
 		if t.Schema().Len() < 2 {
 			continue
 		}
@@ -658,7 +653,6 @@ func columnCuts(c Case) []candidate {
 			})
 		}
 		for _, f := range t.Schema().Fields() {
-			f := f
 			out = append(out, func() (Case, bool) {
 				nt, ok := dropColumns(t, map[string]bool{f.Name: true})
 				if !ok {

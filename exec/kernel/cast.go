@@ -73,9 +73,7 @@ func (c *caster) failed(i int) error {
 		if c.v.valid != nil {
 			copyBits(c.bm, c.v.valid, c.v.voff, c.n)
 		} else {
-			for k := range c.bm {
-				c.bm[k] = 0xff
-			}
+			memory.Set(c.bm, 0xff)
 		}
 	}
 	c.bm[i>>3] &^= 1 << (i & 7)

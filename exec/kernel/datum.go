@@ -198,9 +198,7 @@ func broadcast(mem memory.Allocator, s plan.Value, t plan.Type, n int) (arrow.Ar
 	case plan.Bool:
 		buf, out := newBitmap(mem, n)
 		if s.Bool() {
-			for i := range out {
-				out[i] = 0xff
-			}
+			memory.Set(out, 0xff)
 		}
 		return makeArray(t, n, nulls, valid, buf), nil
 	default: // plan.String

@@ -417,9 +417,7 @@ func validityBytes(v *view, n int) []byte {
 	}
 	out := make([]byte, (n+7)/8)
 	if v.valid == nil {
-		for i := range out {
-			out[i] = 0xff
-		}
+		memory.Set(out, 0xff)
 	}
 	return out
 }
@@ -432,9 +430,7 @@ func valueBytes(v *view, n int) []byte {
 	}
 	out := make([]byte, (n+7)/8)
 	if v.boolAt(0) {
-		for i := range out {
-			out[i] = 0xff
-		}
+		memory.Set(out, 0xff)
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -40,9 +41,7 @@ func (x *evalCtx) predicate(conjuncts []plan.Expr, in *input) (*array.Boolean, e
 // selection ANDs "valid and true" of bool datums over n rows.
 func (x *evalCtx) selection(n int, ds []datum) *array.Boolean {
 	buf, sel := newBitmap(x.mem, n)
-	for i := range sel {
-		sel[i] = 0xff
-	}
+	memory.Set(sel, 0xff)
 	for _, d := range ds {
 		v := viewOf(d)
 		if v.scalar {

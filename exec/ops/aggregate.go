@@ -199,17 +199,22 @@ func sumInts[T int32 | int64](mem memory.Allocator, exprText string, vals []T, v
 		if !v.valid(i) {
 			continue
 		}
-		a, x := acc[g], int64(vals[i])
-		s := a + x
-		if (a^s)&(x^s) < 0 {
+		x := int64(vals[i])
+		if addOverflows(acc[g], x) {
 			out.buf.Release()
 			return nil, &plan.Error{Kind: plan.Overflow, Expr: exprText, Row: int64(i),
 				Msg: "integer sum overflows int64"}
 		}
-		acc[g] = s
+		acc[g] += x
 		has[g] = true
 	}
 	return out.finish(arrow.PrimitiveTypes.Int64, hasBitmap(mem, has)), nil
+}
+
+// addOverflows reports whether a + b leaves int64.
+func addOverflows(a, b int64) bool {
+	r := a + b
+	return (a^r)&(b^r) < 0
 }
 
 // sumFloats is the float sum, sequential in row order per group.

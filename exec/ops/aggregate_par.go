@@ -171,13 +171,12 @@ func sumIntsParallel[T int32 | int64](mem memory.Allocator, exprText string, a a
 			if !v.valid(i) {
 				continue
 			}
-			g := ids[i]
-			s, x := sp.sum[g], int64(vals[i])
-			r := s + x
-			if (s^r)&(x^r) < 0 {
+			g, x := ids[i], int64(vals[i])
+			if addOverflows(sp.sum[g], x) {
 				sp.wrapped = true
 				break
 			}
+			r := sp.sum[g] + x
 			sp.sum[g] = r
 			if !sp.has[g] {
 				sp.least[g], sp.most[g], sp.has[g] = r, r, true
@@ -211,12 +210,6 @@ func sumIntsParallel[T int32 | int64](mem memory.Allocator, exprText string, a a
 		}
 	}
 	return out.finish(arrow.PrimitiveTypes.Int64, hasBitmap(mem, has)), nil
-}
-
-// addOverflows reports whether a + b leaves int64.
-func addOverflows(a, b int64) bool {
-	r := a + b
-	return (a^r)&(b^r) < 0
 }
 
 // minMaxParallel is min or max of a fixed-width column whose order is

@@ -2,8 +2,9 @@ package planjson
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -51,12 +52,7 @@ func compareTables(want, got map[string]*TableSpec) string {
 	if len(want) != len(got) {
 		return fmt.Sprintf("%d tables != %d", len(want), len(got))
 	}
-	names := make([]string, 0, len(want))
-	for n := range want {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(want)) {
 		w, g := want[name], got[name]
 		if g == nil {
 			return fmt.Sprintf("table %q missing", name)

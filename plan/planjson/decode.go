@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/dfopt/dfopt/plan"
@@ -138,14 +139,7 @@ func checkFields(v *jvalue, p *path, what string, allowed []string, required ...
 		return &Error{Path: p.field(v.dup.key).String(), Offset: v.dup.off, Msg: fmt.Sprintf("duplicate key %q in %s", v.dup.key, what)}
 	}
 	for _, m := range v.obj {
-		known := false
-		for _, a := range allowed {
-			if m.key == a {
-				known = true
-				break
-			}
-		}
-		if !known {
+		if !slices.Contains(allowed, m.key) {
 			return &Error{Path: pathString(p), Offset: m.off, Msg: fmt.Sprintf("unknown field %q in %s (allowed: %s)%s",
 				m.key, what, list(allowed), suggest(m.key, allowed))}
 		}

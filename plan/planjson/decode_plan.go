@@ -2,7 +2,8 @@ package planjson
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -26,14 +27,7 @@ var nodeFields = map[string]struct{ allowed, required []string }{
 	"extension":    {[]string{"op", "name", "input", "inputs"}, []string{"name"}},
 }
 
-func opNames() []string {
-	names := make([]string, 0, len(nodeFields))
-	for n := range nodeFields {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func opNames() []string { return slices.Sorted(maps.Keys(nodeFields)) }
 
 // node decodes a plan node.
 func (d *decoder) node(v *jvalue, p *path) (plan.Node, *Error) {
@@ -174,10 +168,7 @@ func (d *decoder) scan(v *jvalue, p *path) (plan.Node, *Error) {
 	}
 	spec, ok := d.tables[name]
 	if !ok {
-		names := make([]string, 0, len(d.tables))
-		for n := range d.tables {
-			names = append(names, n)
-		}
+		names := slices.Sorted(maps.Keys(d.tables))
 		return nil, errAt(tv, p.field("table"), "unknown table %q (declared: %s)%s", name, list(names), suggest(name, names))
 	}
 	src := spec.Source()

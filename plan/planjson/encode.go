@@ -2,7 +2,8 @@ package planjson
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/dfopt/dfopt/plan"
@@ -54,7 +55,7 @@ func Encode(doc *Document) ([]byte, error) {
 	add("plan", pv)
 	if doc.Flags != nil {
 		flags := &jvalue{kind: jObject}
-		for _, name := range sortedKeys(doc.Flags) {
+		for _, name := range slices.Sorted(maps.Keys(doc.Flags)) {
 			if !utf8.ValidString(name) {
 				return nil, fmt.Errorf("planjson: encode flags: flag name %q is not valid UTF-8", name)
 			}
@@ -117,15 +118,6 @@ func NewDocument(root plan.Node) (*Document, error) {
 	return doc, nil
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // sameSource compares sources by identity, as plan.Equal does, without
 // panicking on a host type that is not comparable.
 func sameSource(a, b plan.Source) (same bool) {
@@ -162,7 +154,7 @@ func checkName(p *path, what, name string) error {
 
 func encodeTables(tables map[string]*TableSpec) (*jvalue, error) {
 	out := &jvalue{kind: jObject}
-	for _, name := range sortedKeys(tables) {
+	for _, name := range slices.Sorted(maps.Keys(tables)) {
 		p := root("tables").field(name)
 		if err := checkName(p, "table name", name); err != nil {
 			return nil, err
@@ -237,7 +229,7 @@ func encodeExpect(e *Expect) (*jvalue, error) {
 	out := &jvalue{kind: jObject}
 	if e.Counters != nil {
 		c := &jvalue{kind: jObject}
-		for _, name := range sortedKeys(e.Counters) {
+		for _, name := range slices.Sorted(maps.Keys(e.Counters)) {
 			if err := checkName(root("expect").field("counters"), "counter name", name); err != nil {
 				return nil, err
 			}
@@ -248,11 +240,7 @@ func encodeExpect(e *Expect) (*jvalue, error) {
 	if e.Error != nil {
 		ev := &jvalue{kind: jNull}
 		if *e.Error != "" {
-			known := false
-			for _, k := range plan.ErrorKinds() {
-				known = known || k == *e.Error
-			}
-			if !known {
+			if !slices.Contains(plan.ErrorKinds(), *e.Error) {
 				return nil, encodeError(root("expect").field("error"), "unknown error kind %q", string(*e.Error))
 			}
 			ev = &jvalue{kind: jString, s: string(*e.Error)}

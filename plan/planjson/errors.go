@@ -2,7 +2,7 @@ package planjson
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -180,7 +180,5 @@ func editDistance(a, b string, limit int) int {
 
 // list renders names sorted and comma separated, for "known: ..." hints.
 func list(names []string) string {
-	s := append([]string(nil), names...)
-	sort.Strings(s)
-	return strings.Join(s, ", ")
+	return strings.Join(slices.Sorted(slices.Values(names)), ", ")
 }

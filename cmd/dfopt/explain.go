@@ -59,7 +59,7 @@ func runExplain(env *environment, args []string) int {
 		fmt.Fprintln(env.stdout, string(out))
 	}
 	summary := fmt.Sprintf("explain: ok file=%s nodes=%d optimized_nodes=%d %s", file,
-		plan.Size(doc.Plan), plan.Size(res.Plan), countersSummary(res.Counters))
+		plan.Size(doc.Plan), plan.Size(res.Plan), res.Counters)
 	if *format == "text" {
 		fmt.Fprintln(env.stdout, summary)
 	} else {
@@ -89,16 +89,4 @@ func explainJSON(before plan.Node, res rules.Result) ([]byte, error) {
 		Counters  rules.Counters  `json:"counters"`
 		Trace     rules.Trace     `json:"trace"`
 	}{rawPlan, optimized, res.Counters, trace}, "", "  ")
-}
-
-// countersSummary renders counters as name=value pairs for summary lines.
-func countersSummary(c rules.Counters) string {
-	s := ""
-	for i, kv := range c.List() {
-		if i > 0 {
-			s += " "
-		}
-		s += fmt.Sprintf("%s=%d", kv.Name, kv.Value)
-	}
-	return s
 }

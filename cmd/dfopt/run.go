@@ -61,7 +61,7 @@ func runRun(env *environment, args []string) int {
 		return fail(env, "run", exitFailed, fmt.Errorf("%s: write result: %w", file, err))
 	}
 	summary := fmt.Sprintf("run: ok file=%s rows=%d columns=%d memo_hits=%d %s", file,
-		result.NumRows(), result.Schema.Len(), result.MemoHits, countersSummary(counters))
+		result.NumRows(), result.Schema.Len(), result.MemoHits, counters)
 	if *format == "table" {
 		fmt.Fprintln(env.stdout, summary)
 	} else {

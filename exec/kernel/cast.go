@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dfopt/dfopt/plan"
@@ -71,7 +72,7 @@ func (c *caster) failed(i int) error {
 	if c.bm == nil {
 		c.vbuf, c.bm = newBitmap(c.x.mem, c.n)
 		if c.v.valid != nil {
-			copyBits(c.bm, c.v.valid, c.v.voff, c.n)
+			bitutil.CopyBitmap(c.v.valid, c.v.voff, c.n, c.bm, 0)
 		} else {
 			memory.Set(c.bm, 0xff)
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dfopt/dfopt/plan"
@@ -312,6 +313,6 @@ func shareValidity(mem memory.Allocator, v *view) *memory.Buffer {
 		return v.vbuf
 	}
 	buf, bm := newBitmap(mem, v.n)
-	copyBits(bm, v.valid, v.voff, v.n)
+	bitutil.CopyBitmap(v.valid, v.voff, v.n, bm, 0)
 	return buf
 }

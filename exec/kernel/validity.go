@@ -36,11 +36,6 @@ func andValidity(mem memory.Allocator, n int, vs ...*view) (*memory.Buffer, int)
 	return buf, countNulls(bm, n)
 }
 
-// copyBits copies n bits of src starting at bit off to dst starting at bit 0.
-func copyBits(dst, src []byte, off, n int) {
-	bitutil.CopyBitmap(src, off, n, dst, 0)
-}
-
 // unsafeString views bytes as a string without copying; the bytes must not
 // change while the string is in use (Arrow buffers are immutable once built).
 func unsafeString(b []byte) string {

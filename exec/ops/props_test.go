@@ -66,13 +66,6 @@ func (c keyCase) arrays(t testing.TB, mem memory.Allocator) []arrow.Array {
 	return out
 }
 
-// releaseAll releases arrays.
-func releaseAll(as []arrow.Array) {
-	for _, a := range as {
-		a.Release()
-	}
-}
-
 // shrinkRows proposes smaller row sets: each half, then (for small inputs)
 // every single row removed.
 func shrinkRows(n int, rebuild func(rows []int) any) gopter.Shrink {

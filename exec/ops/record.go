@@ -42,14 +42,6 @@ func ConcatRecords(mem memory.Allocator, schema *arrow.Schema, recs []arrow.Reco
 	if len(recs) == 1 {
 		return array.NewRecordBatch(schema, recs[0].Columns(), recs[0].NumRows()), nil
 	}
-	cols := make([]arrow.Array, schema.NumFields())
-	release := func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}
 	rows := int64(0)
 	for _, r := range recs {
 		rows += r.NumRows()
@@ -57,6 +49,8 @@ func ConcatRecords(mem memory.Allocator, schema *arrow.Schema, recs []arrow.Reco
 	if err := checkRows(int(rows)); err != nil {
 		return nil, fmt.Errorf("concat: %w", err)
 	}
+	cols := make([]arrow.Array, schema.NumFields())
+	defer releaseAll(cols)
 	parts := make([]arrow.Array, len(recs))
 	for i, f := range schema.Fields() {
 		if len(recs) == 0 {
@@ -70,12 +64,18 @@ func ConcatRecords(mem memory.Allocator, schema *arrow.Schema, recs []arrow.Reco
 		}
 		c, err := array.Concatenate(parts, mem)
 		if err != nil {
-			release()
 			return nil, fmt.Errorf("concat: column %q: %w", f.Name, err)
 		}
 		cols[i] = c
 	}
-	out := array.NewRecordBatch(schema, cols, rows)
-	release()
-	return out, nil
+	return array.NewRecordBatch(schema, cols, rows), nil
+}
+
+// releaseAll releases every non-nil array.
+func releaseAll(arrs []arrow.Array) {
+	for _, a := range arrs {
+		if a != nil {
+			a.Release()
+		}
+	}
 }

@@ -67,24 +67,15 @@ func Broadcast(mem memory.Allocator, perGroup arrow.Array, ids []int32) (arrow.A
 // of nulls); the result has rec's schema and len(idx) rows.
 func TakeRecord(mem memory.Allocator, rec arrow.RecordBatch, idx []int32) (arrow.RecordBatch, error) {
 	cols := make([]arrow.Array, rec.NumCols())
-	release := func() {
-		for _, c := range cols {
-			if c != nil {
-				c.Release()
-			}
-		}
-	}
+	defer releaseAll(cols)
 	for i := range cols {
 		c, err := Take(mem, rec.Column(i), idx)
 		if err != nil {
-			release()
 			return nil, fmt.Errorf("column %q: %w", rec.Schema().Field(i).Name, err)
 		}
 		cols[i] = c
 	}
-	out := array.NewRecordBatch(rec.Schema(), cols, int64(len(idx)))
-	release()
-	return out, nil
+	return array.NewRecordBatch(rec.Schema(), cols, int64(len(idx))), nil
 }
 
 // badIndex is the error for an index outside [-1, n).

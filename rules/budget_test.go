@@ -98,13 +98,19 @@ func TestLimitPrefixes(t *testing.T) {
 		tb := tables[i%len(tables)]
 		flags := allFlags()
 		flags.Table = tb
-		full, err := Optimize(in, flags)
+		unlimited, err := Optimize(in, flags)
 		if err != nil {
 			continue // a mutant may break the plan; the limit is checked where it does not
 		}
 		flags.Limit = math.MaxInt
-		if full, err = Optimize(in, flags); err != nil {
+		full, err := Optimize(in, flags)
+		if err != nil {
 			t.Fatalf("seed %d (%v): limit MaxInt: %v", seed, tb.Overrides(), err)
+		}
+		if !plan.Equal(full.Plan, unlimited.Plan) || full.Counters != unlimited.Counters ||
+			strings.Join(full.Trace.Lines(tb), "\n") != strings.Join(unlimited.Trace.Lines(tb), "\n") {
+			t.Fatalf("seed %d (%v): limit MaxInt is not the unlimited run:\n%s\nwant\n%s", seed, tb.Overrides(),
+				ExplainText(full, true), ExplainText(unlimited, true))
 		}
 		maxApplied = max(maxApplied, full.Applied)
 		n := full.Applied

@@ -301,7 +301,7 @@ func (g *planGen) anyType() plan.Type { return allTypes[g.r.Intn(len(allTypes))]
 // expr draws an expression of type t (usually) over s.
 func (g *planGen) expr(s plan.Schema, t plan.Type, depth int) plan.Expr {
 	if g.chance(0.02) {
-		return g.illTyped(s, depth)
+		return g.illTyped(s)
 	}
 	if depth <= 0 || g.chance(0.3) {
 		return g.leaf(s, t)
@@ -408,7 +408,7 @@ func (g *planGen) value(t plan.Type) plan.Value {
 // illTyped draws a likely ill-typed expression: an unknown column, or a
 // function over arguments of random types, or an aggregate outside its
 // place.
-func (g *planGen) illTyped(s plan.Schema, depth int) plan.Expr {
+func (g *planGen) illTyped(s plan.Schema) plan.Expr {
 	switch g.r.Intn(3) {
 	case 0:
 		return &plan.Column{Name: "missing"}
@@ -426,6 +426,5 @@ func (g *planGen) illTyped(s plan.Schema, depth int) plan.Expr {
 	for i := range args {
 		args[i] = g.leaf(s, g.anyType())
 	}
-	_ = depth
 	return &plan.Call{Fn: fn, Args: args}
 }

@@ -247,7 +247,7 @@ func (e *encoder) scan(n *plan.ScanNode, p *path) (*jvalue, error) {
 			if err != nil {
 				return nil, err
 			}
-			if _, ok := parseSupport(pp.Support.String()); !ok || pp.Support > plan.Exact {
+			if pp.Support > plan.Exact {
 				return nil, encodeError(ip.field("support"), "invalid predicate support %d", pp.Support)
 			}
 			pushed.arr = append(pushed.arr, obj("expr", ev, "support", jstr(pp.Support.String())))

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/plan/planjson"
 	"github.com/dfopt/dfopt/proptest"
 	"github.com/dfopt/dfopt/rules"
@@ -132,12 +131,8 @@ func writeCounterexample(dir string, campaignSeed int64, index int, caseSeed int
 	doc.Description = fmt.Sprintf("oracle campaign seed %d, plan index %d (proptest case seed %d), minimized: %s. Divergence: %s",
 		campaignSeed, index, caseSeed, proptest.Size(pc), first)
 	doc.Flags = flags.Map()
-	kind := rep.Results[Unoptimized].ErrorKind()
+	kind := rep.Results[Unoptimized].ErrorKind() // "" for success: "error": null
 	doc.Expect = &planjson.Expect{Error: &kind}
-	if kind == "" {
-		empty := plan.ErrorKind("")
-		doc.Expect.Error = &empty
-	}
 	data, err := planjson.Encode(doc)
 	if err != nil {
 		return "", fmt.Errorf("encode: %w", err)

@@ -6,8 +6,9 @@ import (
 )
 
 // runner is the state of one evaluation of a resolved tree: the frames
-// bound to its input placeholders (a DataFrame method's step) and the
-// in-memory tables converted so far (FromPlan).
+// bound to its input placeholders (a DataFrame method's step, whose tree
+// holds no other scan) or the in-memory tables converted so far (FromPlan,
+// which releases them).
 type runner struct {
 	inputs []*DataFrame
 	tables *step.Tables

@@ -41,9 +41,6 @@ func (s *Session) scanNode(n *plan.ScanNode, r *runner) (*DataFrame, error) {
 		in.rec.Retain()
 		return &DataFrame{s: s, schema: in.schema, rec: in.rec}, nil
 	case *plan.Table:
-		if r.tables == nil {
-			r.tables = step.NewTables()
-		}
 		f, err := step.ScanTable(s.env, r.tables, n)
 		if err != nil {
 			return nil, err

@@ -9,11 +9,10 @@ import (
 // FilterFacts summarizes one resolved filter for filter fusion, computed
 // once per filter so that fusing a chain of filters stays linear.
 type FilterFacts struct {
-	boolOK      bool
-	boolDetail  string
-	movable     bool
-	movDetail   string
-	conjunctLen int
+	boolOK     bool
+	boolDetail string
+	movable    bool
+	movDetail  string
 }
 
 // FactsOf computes the facts of a filter: whether every conjunct resolves
@@ -22,7 +21,7 @@ type FilterFacts struct {
 // plan.Resolve, which FactsOf relies on; only an unresolved one is type
 // checked here.
 func FactsOf(f *plan.FilterNode) FilterFacts {
-	ff := FilterFacts{boolOK: true, conjunctLen: len(f.Predicates)}
+	ff := FilterFacts{boolOK: true}
 	ff.movable, ff.movDetail = firstImmovable(f.Predicates)
 	if f.Resolved() {
 		return ff

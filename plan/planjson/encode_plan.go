@@ -1,6 +1,8 @@
 package planjson
 
 import (
+	"reflect"
+
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -30,7 +32,9 @@ func jstr(s string) *jvalue { return &jvalue{kind: jString, s: s} }
 func jtrue() *jvalue { return &jvalue{kind: jBool, b: true} }
 
 func (e *encoder) node(n plan.Node, p *path) (*jvalue, error) {
-	if n == nil {
+	// A nil pointer of a node type (a buggy rewrite's output) is a missing
+	// node too, as everywhere in package plan.
+	if v := reflect.ValueOf(n); n == nil || v.Kind() == reflect.Pointer && v.IsNil() {
 		return nil, encodeError(p, "nil plan node")
 	}
 	op := jstr(n.Kind().String())

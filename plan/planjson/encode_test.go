@@ -87,6 +87,7 @@ func TestEncodeErrors(t *testing.T) {
 		{"scan of a table not in the document", docOf(plan.Scan(other).Node()),
 			`encode plan.table: the scan's source "w" is not one of the document's tables`},
 		{"nil input", docOf(&plan.FilterNode{Predicates: []plan.Expr{&plan.Column{Name: "a"}}}), "encode plan.input: nil plan node"},
+		{"typed nil input", docOf(&plan.LimitNode{Input: (*plan.FilterNode)(nil), N: 1}), "encode plan.input: nil plan node"},
 		{"nil expression", docOf(&plan.ProjectNode{Input: scan.Node(), Exprs: []plan.Expr{nil}}), "encode plan.exprs[0]: nil expression"},
 		{"invalid literal type", docOf(scan.Select(plan.Lit(struct{}{})).Node()), "encode plan.exprs[0].type: a literal of type invalid cannot be written"},
 		{"invalid function", docOf(scan.Select(plan.Wrap(&plan.Call{Fn: plan.FuncInvalid})).Node()), "encode plan.exprs[0].fn: invalid function 0"},

@@ -112,11 +112,11 @@ func (s *pdStack) index(c *pdConj) {
 	}
 }
 
-// pdStep is one node the stack crossed.
+// pdStep is one node the stack crossed (byCell indexes the steps by the
+// cell they crossed under).
 type pdStep struct {
 	node plan.Node
 	path *plan.Path
-	cell legality.CellID
 }
 
 type pushdown struct {
@@ -133,7 +133,7 @@ func (p *pushdown) step(n plan.Node, path *plan.Path, cell legality.CellID) {
 		p.cellOrder = append(p.cellOrder, cell)
 	}
 	p.byCell[cell] = append(p.byCell[cell], len(p.steps))
-	p.steps = append(p.steps, pdStep{node: n, path: path, cell: cell})
+	p.steps = append(p.steps, pdStep{node: n, path: path})
 }
 
 // sink returns the rewritten subtree n with the stack's conjuncts, which sit

@@ -3,6 +3,7 @@ package step
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dfopt/dfopt/exec/kernel"
 	"github.com/dfopt/dfopt/exec/ops"
@@ -92,10 +93,7 @@ func (e *Env) filterOnBase(conjuncts []plan.Expr, in *Frame) (rows []int32, ok b
 	}
 	// The answer for a row of nulls, whether or not some index is -1
 	// (cheaper than looking).
-	nulls, err := nullRecord(e, as, ps)
-	if err != nil {
-		return nil, true, err
-	}
+	nulls := nullRecord(e.Mem, as)
 	defer nulls.Release()
 	if err := e.selectInto(conjuncts, nulls, lut[:1]); err != nil {
 		return nil, true, err
@@ -126,17 +124,13 @@ func (e *Env) selectInto(conjuncts []plan.Expr, rec arrow.RecordBatch, out []byt
 }
 
 // nullRecord is a one-row batch of nulls with the columns of as.
-func nullRecord(e *Env, as *arrow.Schema, ps plan.Schema) (arrow.RecordBatch, error) {
-	cols := make([]arrow.Array, 0, ps.Len())
-	defer func() { releaseAll(cols) }()
-	for _, f := range ps.Fields() {
-		a, err := kernel.ArrayFromValues(e.Mem, f.Type, []plan.Value{plan.NullValue(f.Type)})
-		if err != nil {
-			return nil, e.Internal("%v", err)
-		}
-		cols = append(cols, a)
+func nullRecord(mem memory.Allocator, as *arrow.Schema) arrow.RecordBatch {
+	cols := make([]arrow.Array, as.NumFields())
+	for i, f := range as.Fields() {
+		cols[i] = array.MakeArrayOfNull(mem, f.Type, 1)
 	}
-	return array.NewRecordBatch(as, cols, 1), nil
+	defer releaseAll(cols)
+	return array.NewRecordBatch(as, cols, 1)
 }
 
 // lookupRows returns, in order, the positions i where lut[idx[i]+1] is 1,

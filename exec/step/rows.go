@@ -37,7 +37,7 @@ func (e *Env) filter(n *plan.FilterNode, in *Frame) (*Frame, error) {
 		if err != nil {
 			return nil, err
 		}
-		return in.keep(n.Schema(), rows, e.par), nil
+		return in.reorder(n.Schema(), rows, e.par), nil
 	} else if err != nil {
 		return nil, err
 	}
@@ -58,16 +58,7 @@ func (e *Env) filter(n *plan.FilterNode, in *Frame) (*Frame, error) {
 	if err != nil {
 		return nil, e.Internal("%v", err)
 	}
-	return in.keep(n.Schema(), rows, e.par), nil
-}
-
-// keep returns the rows of f a filter selected (ascending), sharing f when
-// it kept them all.
-func (f *Frame) keep(s plan.Schema, rows []int32, p ops.Parallel) *Frame {
-	if len(rows) == f.rows {
-		return f.Share(s)
-	}
-	return f.gather(s, rows, p)
+	return in.reorder(n.Schema(), rows, e.par), nil
 }
 
 // project computes one column per expression, each over every input row (a

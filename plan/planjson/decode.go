@@ -38,14 +38,11 @@ func DecodeFile(path string, opts Options) (*Document, error) {
 		return nil, fmt.Errorf("read plan file: %w", err)
 	}
 	opts.BaseDir = filepath.Dir(path)
-	d := newDecoder(opts)
-	doc, derr := d.document(data)
-	if derr != nil {
-		derr.locate(data)
-		derr.File = path
-		return nil, derr
+	doc, err := Decode(data, opts)
+	if pe, ok := err.(*Error); ok {
+		pe.File = path
 	}
-	return doc, nil
+	return doc, err
 }
 
 type decoder struct {

@@ -133,8 +133,10 @@ func holdsMoved(n plan.Node, moved map[string]bool) bool {
 	return false
 }
 
+// dotEscaper escapes a DOT string's backslashes, quotes and newlines.
+var dotEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+
 // dotQuote quotes s as a DOT string.
 func dotQuote(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
-	return `"` + r.Replace(s) + `"`
+	return `"` + dotEscaper.Replace(s) + `"`
 }

@@ -116,8 +116,10 @@ func (p Parallel) Run(k int, fn func(i int)) error {
 }
 
 // For runs fn over the partitions of n rows (Split), concurrently when
-// there are several, and returns when all are done (a panic in fn is
-// returned as an error, see Run).
+// there are several, and returns when all are done. Over several
+// partitions a panic in fn is returned as an error (see Run); a single
+// partition is fn(0, n) on the caller's goroutine, and a panic there
+// propagates.
 func (p Parallel) For(n int, fn func(lo, hi int)) error {
 	parts := p.Split(n)
 	if len(parts) == 1 {

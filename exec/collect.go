@@ -82,19 +82,17 @@ func (c *collector) eval(n plan.Node) (*step.Frame, error) {
 	if err := c.env.CheckCtx(); err != nil {
 		return nil, err
 	}
-	shared := c.memo.isShared(n)
-	if shared {
-		if f := c.memo.lookup(n); f != nil {
-			c.hits++
-			return f, nil
-		}
+	shared := c.memo.entry(n)
+	if shared != nil && shared.out != nil {
+		c.hits++
+		return shared.out.Share(shared.out.Schema()), nil
 	}
 	out, err := c.evalNode(n)
 	if err != nil {
 		return nil, c.locate(err, n)
 	}
-	if shared {
-		c.memo.store(n, out)
+	if shared != nil {
+		shared.out = out.Share(out.Schema())
 	}
 	return out, nil
 }
@@ -120,7 +118,7 @@ func (c *collector) evalNode(n plan.Node) (*step.Frame, error) {
 	// A sort directly under a limit keeps only the first rows: evaluate it
 	// as a top-k when the sort's own result is not needed by the memo.
 	if l, ok := n.(*plan.LimitNode); ok {
-		if s, ok := l.Input.(*plan.SortNode); ok && !c.memo.isShared(s) {
+		if s, ok := l.Input.(*plan.SortNode); ok && c.memo.entry(s) == nil {
 			return c.evalTopK(l, s)
 		}
 	}

@@ -14,13 +14,12 @@ import (
 // stored: the hit count is the same as storing everything, and a long chain
 // does not keep every intermediate result alive until the end.
 type memo struct {
-	// shared holds, per fingerprint, one representative of every
-	// deterministic subtree that occurs more than once.
-	shared map[uint64][]plan.Node
-	// done holds the evaluated results of shared subtrees.
-	done map[uint64][]memoEntry
+	// shared holds, per fingerprint, one entry for every deterministic
+	// subtree that occurs more than once.
+	shared map[uint64][]*memoEntry
 }
 
+// memoEntry is one shared subtree and, once evaluated, its result.
 type memoEntry struct {
 	node plan.Node
 	out  *step.Frame
@@ -47,54 +46,40 @@ func newMemo(root plan.Node) *memo {
 		byFP[fp] = append(byFP[fp], &class{node: n, count: 1})
 		return true
 	})
-	m := &memo{shared: map[uint64][]plan.Node{}, done: map[uint64][]memoEntry{}}
+	m := &memo{shared: map[uint64][]*memoEntry{}}
 	for fp, cs := range byFP {
 		for _, c := range cs {
 			if c.count > 1 {
-				m.shared[fp] = append(m.shared[fp], c.node)
+				m.shared[fp] = append(m.shared[fp], &memoEntry{node: c.node})
 			}
 		}
 	}
 	return m
 }
 
-// isShared reports whether n is a deterministic subtree that occurs more
-// than once in the plan (only such subtrees are stored and served).
-func (m *memo) isShared(n plan.Node) bool {
+// entry returns the entry of the shared subtree Equal to n, or nil when n
+// is not a deterministic subtree that occurs more than once in the plan
+// (only such subtrees are stored and served).
+func (m *memo) entry(n plan.Node) *memoEntry {
 	if !plan.IsDeterministicPlan(n) {
-		return false
+		return nil
 	}
-	for _, s := range m.shared[plan.Fingerprint(n)] {
-		if plan.Equal(s, n) {
-			return true
-		}
-	}
-	return false
-}
-
-// lookup returns the stored result of a subtree Equal to n, as a new
-// reference, or nil.
-func (m *memo) lookup(n plan.Node) *step.Frame {
-	for _, e := range m.done[plan.Fingerprint(n)] {
+	for _, e := range m.shared[plan.Fingerprint(n)] {
 		if plan.Equal(e.node, n) {
-			return e.out.Share(e.out.Schema())
+			return e
 		}
 	}
 	return nil
 }
 
-// store keeps (a reference to) the result of n.
-func (m *memo) store(n plan.Node, f *step.Frame) {
-	fp := plan.Fingerprint(n)
-	m.done[fp] = append(m.done[fp], memoEntry{node: n, out: f.Share(f.Schema())})
-}
-
 // release drops every stored result.
 func (m *memo) release() {
-	for _, es := range m.done {
+	for _, es := range m.shared {
 		for _, e := range es {
-			e.out.Release()
+			if e.out != nil {
+				e.out.Release()
+				e.out = nil
+			}
 		}
 	}
-	m.done = nil
 }

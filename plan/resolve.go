@@ -566,10 +566,10 @@ func resolveWindow(n *WindowNode, p *Path) (Schema, error) {
 	out := in.Fields()
 	for i, e := range n.Exprs {
 		a, ok := e.(*Alias)
-		if !ok {
-			return Schema{}, &Error{Kind: InvalidPlan, Expr: render(e, 0), Row: -1, Path: p.Index("exprs", i).String(), Msg: "window: each entry must be an aliased over()"}
+		if ok {
+			_, ok = a.Expr.(*Over)
 		}
-		if _, ok := a.Expr.(*Over); !ok {
+		if !ok {
 			return Schema{}, &Error{Kind: InvalidPlan, Expr: render(e, 0), Row: -1, Path: p.Index("exprs", i).String(), Msg: "window: each entry must be an aliased over()"}
 		}
 		f, err := TypeOf(e, in)

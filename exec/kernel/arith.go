@@ -219,8 +219,8 @@ func intArith[T integer](x *evalCtx, e *plan.Call, in *input, t plan.Type, va, v
 const checkedBlock = 512
 
 // runChecked drives a checked add, sub or mul from row start: block by
-// block, the branch-free accumulating loop (about twice as fast as a loop
-// that tests each row) computes the block; a suspect block is redone by the
+// block, the branch-free accumulating loop (it tests for overflow once per
+// block, not once per row) computes the block; a suspect block is redone by the
 // stopping loop, which writes rows up to the first failing one and returns
 // its index. The redo needs the block's operands intact: when out is an
 // operand's own buffer (inPlace) the accumulating loop writes into scratch,

@@ -105,6 +105,37 @@ func TestAllocationsLinear(t *testing.T) {
 	}
 }
 
+// TestPruningWideRequirementLinear: a node that adds every input column to
+// the requirement (distinct without a subset, a passthrough host operator
+// that does not say what it reads) costs allocations independent of the
+// width, not one copy of the growing requirement per column.
+func TestPruningWideRequirementLinear(t *testing.T) {
+	passthrough := &plan.ExtensionDef{Name: "pt", Inputs: 1, Properties: []plan.ExtensionProperty{plan.ColumnPassthrough}}
+	for _, tc := range []struct {
+		name string
+		over func(plan.Frame) plan.Frame
+	}{
+		{"distinct", func(f plan.Frame) plan.Frame { return f.Distinct() }},
+		{"extension", func(f plan.Frame) plan.Frame { return f.Extension(passthrough) }},
+	} {
+		var allocs []float64
+		for _, n := range []int{500, 2000} {
+			in, err := plan.Resolve(tc.over(scan(wideTable(n))).Select(col("c0")).Node())
+			if err != nil {
+				t.Fatal(err)
+			}
+			allocs = append(allocs, testing.AllocsPerRun(1, func() {
+				if _, err := Optimize(in, Flags{ProjectionPruning: true}); err != nil {
+					t.Fatal(err)
+				}
+			}))
+		}
+		if allocs[1] > 2*allocs[0] {
+			t.Errorf("%s: %.0f allocations at 500 columns, %.0f at 2,000", tc.name, allocs[0], allocs[1])
+		}
+	}
+}
+
 func BenchmarkChain(b *testing.B) {
 	for _, movable := range []bool{false, true} {
 		for _, n := range []int{100, 1000, 10000, 100000} {

@@ -83,22 +83,40 @@ func (req names) set() map[string]bool {
 func (req names) with(es ...plan.Expr) names {
 	var out names
 	for _, e := range es {
-		eachColumn(e, func(c string) {
-			if req[c]&needValue != 0 || out[c]&needValue != 0 {
-				return
-			}
-			if out == nil {
-				out = make(names, len(req)+4)
-				for k, v := range req {
-					out[k] = v
-				}
-			}
-			out[c] |= needValue
-		})
+		eachColumn(e, func(c string) { out = req.need(out, c) })
 	}
 	if out == nil {
 		return req
 	}
+	return out
+}
+
+// withNames returns req plus the columns cols, copying req only if it
+// grows (once, however many columns it gains).
+func (req names) withNames(cols []string) names {
+	var out names
+	for _, c := range cols {
+		out = req.need(out, c)
+	}
+	if out == nil {
+		return req
+	}
+	return out
+}
+
+// need marks column c as read in out, the copy of req made on the first
+// change (nil before it), and returns out.
+func (req names) need(out names, c string) names {
+	if req[c]&needValue != 0 || out[c]&needValue != 0 {
+		return out
+	}
+	if out == nil {
+		out = make(names, len(req)+4)
+		for k, v := range req {
+			out[k] = v
+		}
+	}
+	out[c] |= needValue
 	return out
 }
 
@@ -160,11 +178,7 @@ func (p *pruning) visit(n plan.Node, req names, ordered bool, path *plan.Path) p
 			f, req = p.through(x, req, path)
 		case *plan.DistinctNode:
 			d, extra := p.table.PruneThrough(x)
-			childReq := req
-			for _, c := range extra {
-				childReq = childReq.with(&plan.Column{Name: c})
-			}
-			f, req = p.narrow1(x, d, childReq, path)
+			f, req = p.narrow1(x, d, req.withNames(extra), path)
 		case *plan.WindowNode:
 			d, extra := p.table.PruneThrough(x)
 			in := x.Input.Schema()
@@ -194,11 +208,7 @@ func (p *pruning) visit(n plan.Node, req names, ordered bool, path *plan.Path) p
 				out = p.descend(x, d, req, ordered, path)
 				continue
 			}
-			childReq := req
-			for _, c := range extra {
-				childReq = childReq.with(&plan.Column{Name: c})
-			}
-			f, req = p.narrow1(x, d, childReq, path)
+			f, req = p.narrow1(x, d, req.withNames(extra), path)
 		default:
 			// union, anything else: every input keeps every column unless
 			// a mutant table says otherwise; their inputs' order matters.

@@ -152,21 +152,12 @@ func (e *Env) distinct(n *plan.DistinctNode, in *Frame) (*Frame, error) {
 			rows = []int32{0}
 		}
 	} else {
-		keys := make([]arrow.Array, 0, len(names))
-		defer func() { releaseAll(keys) }()
-		for _, name := range names {
-			fc, err := e.col(in, name)
-			if err != nil {
-				return nil, err
-			}
-			a, err := e.value(fc)
-			if err != nil {
-				return nil, err
-			}
-			keys = append(keys, a)
+		keys, err := e.batch(in, names)
+		if err != nil {
+			return nil, err
 		}
-		var err error
-		if _, rows, err = ops.GroupIDsParallel(e.Mem, keys, e.par); err != nil {
+		defer keys.Release()
+		if _, rows, err = ops.GroupIDsParallel(e.Mem, keys.Columns(), e.par); err != nil {
 			return nil, e.Internal("%v", err)
 		}
 	}

@@ -264,27 +264,36 @@ func (c *Campaign) startProgress(start time.Time, total int, done, divergent *at
 	if every <= 0 {
 		every = 200 * time.Millisecond
 	}
-	stop := make(chan struct{})
-	finished := make(chan struct{})
 	snapshot := func(phase string) Progress {
 		return Progress{Done: int(done.Load()), Total: total, Divergences: int(divergent.Load()), Elapsed: time.Since(start), Phase: phase}
 	}
+	stop := tick(every, func() { c.Progress(snapshot("check")) })
+	return func(phase string) {
+		stop()
+		c.Progress(snapshot(phase))
+	}
+}
+
+// tick calls f every d from a goroutine of its own until the returned stop
+// function is called; stop returns once the goroutine has finished, so f
+// is never called after it.
+func tick(d time.Duration, f func()) (stop func()) {
+	quit, finished := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(finished)
-		t := time.NewTicker(every)
+		t := time.NewTicker(d)
 		defer t.Stop()
 		for {
 			select {
-			case <-stop:
+			case <-quit:
 				return
 			case <-t.C:
-				c.Progress(snapshot("check"))
+				f()
 			}
 		}
 	}()
-	return func(phase string) {
-		close(stop)
+	return func() {
+		close(quit)
 		<-finished
-		c.Progress(snapshot(phase))
 	}
 }

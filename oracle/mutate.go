@@ -340,7 +340,6 @@ func (m *Mutation) startProgress(done *atomic.Int64, total int, cells []*cellSta
 	if m.Progress == nil {
 		return func() {}
 	}
-	stop, finished := make(chan struct{}), make(chan struct{})
 	report := func() {
 		killed := 0
 		for _, c := range cells {
@@ -350,22 +349,9 @@ func (m *Mutation) startProgress(done *atomic.Int64, total int, cells []*cellSta
 		}
 		m.Progress(int(done.Load()), total, killed, len(cells))
 	}
-	go func() {
-		defer close(finished)
-		t := time.NewTicker(500 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-t.C:
-				report()
-			}
-		}
-	}()
+	stop := tick(500*time.Millisecond, report)
 	return func() {
-		close(stop)
-		<-finished
+		stop()
 		report()
 	}
 }

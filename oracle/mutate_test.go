@@ -16,10 +16,16 @@ import (
 func TestMutationSmall(t *testing.T) {
 	cells := []legality.CellID{legality.PPScan, legality.PPLimit, legality.SSNested, legality.PRUnion, legality.FFBoolean}
 	run := func(workers int) *MutationReport {
-		m := &Mutation{Seed: 1, N: 300, Workers: workers, Cells: cells}
+		var last [4]int // the final progress report
+		m := &Mutation{Seed: 1, N: 300, Workers: workers, Cells: cells,
+			Progress: func(done, total, killed, cells int) { last = [4]int{done, total, killed, cells} }}
 		rep, err := m.Run(context.Background())
 		if err != nil {
 			t.Fatal(err)
+		}
+		killed, _, _ := rep.Score()
+		if want := [4]int{rep.Plans, 300, killed, len(cells)}; last != want {
+			t.Errorf("%d workers: last progress (done, total, killed, cells) = %v, want %v", workers, last, want)
 		}
 		return rep
 	}

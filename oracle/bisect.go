@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -442,7 +443,7 @@ func (b *bisector) nameCell(p plan.Node, res *BisectResult, rep *Report) {
 		}
 	}
 	for _, id := range cands {
-		if table.Verdict(id) == legality.Barrier || containsCell(res.Necessary, id) {
+		if table.Verdict(id) == legality.Barrier || slices.Contains(res.Necessary, id) {
 			continue
 		}
 		t, err := table.WithOverride(id, legality.Barrier)
@@ -463,15 +464,6 @@ func (b *bisector) nameCell(p plan.Node, res *BisectResult, rep *Report) {
 	case len(res.Necessary) > 0:
 		res.Cell, res.CellWhy = res.Necessary[0], "the first allowed cell whose barrier removes the divergence"
 	}
-}
-
-func containsCell(ids []legality.CellID, id legality.CellID) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 // allows reports whether the trace has an allowed entry of cell id.

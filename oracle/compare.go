@@ -40,9 +40,6 @@ func (w *WayResult) ErrorKind() plan.ErrorKind {
 	return ""
 }
 
-// floatBits returns the IEEE-754 bits of f.
-func floatBits(f float64) uint64 { return math.Float64bits(f) }
-
 // cellView is a plan value as go-cmp sees it (plan.Value has unexported
 // fields, on which cmp panics).
 type cellView struct {
@@ -77,7 +74,7 @@ func viewOf(v plan.Value) cellView {
 	switch v.Type() {
 	case plan.Float64:
 		c.Float = v.Float()
-		c.Bits = fmt.Sprintf("0x%016x", floatBits(v.Float()))
+		c.Bits = fmt.Sprintf("0x%016x", math.Float64bits(v.Float()))
 	case plan.String:
 		c.Str = v.Str()
 	default:

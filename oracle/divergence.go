@@ -2,6 +2,7 @@ package oracle
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -105,7 +106,7 @@ func describeValue(v plan.Value) string {
 	}
 	switch v.Type() {
 	case plan.Float64:
-		return fmt.Sprintf("%s (float64 bits 0x%016x)", plan.FormatFloat(v.Float()), floatBits(v.Float()))
+		return fmt.Sprintf("%s (float64 bits 0x%016x)", plan.FormatFloat(v.Float()), math.Float64bits(v.Float()))
 	case plan.Int64:
 		return fmt.Sprintf("%d (int64 bits 0x%016x)", v.Int(), uint64(v.Int()))
 	case plan.Int32:

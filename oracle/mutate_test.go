@@ -78,7 +78,7 @@ func TestMutationKillReplays(t *testing.T) {
 	if !r.Killed {
 		t.Fatalf("pp.limit survived 2000 plans")
 	}
-	pc := generateFor(r.Seed, rep.Config)
+	pc := proptest.Generate(r.Seed, rep.Config)
 	flipped, _ := legality.Default().Flipped(legality.PPLimit)
 	mutant := DefaultFlags()
 	mutant.Table = flipped
@@ -89,5 +89,3 @@ func TestMutationKillReplays(t *testing.T) {
 		t.Errorf("the killing plan diverges under the real table: %s", got.Summary())
 	}
 }
-
-func generateFor(seed int64, cfg proptest.Config) proptest.Case { return proptest.Generate(seed, cfg) }

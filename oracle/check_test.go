@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dfopt/dfopt/legality"
@@ -234,10 +237,41 @@ func TestCheckDocumentExpect(t *testing.T) {
 }
 
 // TestOutcomeFromRecordShape rejects a record that does not match the
-// schema.
+// schema (no record, another column count, another column type) and
+// converts one that does.
 func TestOutcomeFromRecordShape(t *testing.T) {
 	if _, err := OutcomeFromRecord(plan.MustSchema(), nil, 0); err == nil {
 		t.Fatal("a nil record must be an error")
+	}
+	b := array.NewInt64Builder(memory.DefaultAllocator)
+	b.AppendValues([]int64{7, 0}, []bool{true, false})
+	ints := b.NewArray()
+	defer ints.Release()
+	rec := array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int64, Nullable: true}}, nil), []arrow.Array{ints}, 2)
+	defer rec.Release()
+	field := func(typ plan.Type) plan.Field { return plan.Field{Name: "a", Type: typ, Nullable: true} }
+	for _, tc := range []struct {
+		name   string
+		schema plan.Schema
+		want   string // a substring of the error; "" for success
+	}{
+		{"matching", plan.MustSchema(field(plan.Int64)), ""},
+		{"two columns", plan.MustSchema(field(plan.Int64), plan.Field{Name: "b", Type: plan.Int64}), "has 1 columns"},
+		{"float schema", plan.MustSchema(field(plan.Float64)), "an Arrow int64 array where the schema says float64"},
+		{"int32 schema", plan.MustSchema(field(plan.Int32)), "an Arrow int64 array where the schema says int32"},
+	} {
+		out, err := OutcomeFromRecord(tc.schema, rec, 3)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want == "":
+			if want := []plan.Value{plan.Int64Value(7), plan.NullValue(plan.Int64)}; out.Rows != 2 || out.MemoHits != 3 ||
+				!out.Columns[0][0].Identical(want[0]) || !out.Columns[0][1].Identical(want[1]) {
+				t.Errorf("%s: outcome %+v, want rows [7 null]", tc.name, out)
+			}
+		case err == nil || !strings.Contains(err.Error(), tc.want):
+			t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
+		}
 	}
 }
 

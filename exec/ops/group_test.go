@@ -6,12 +6,24 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // keySpec is one key column of a test: its type and values.
 type keySpec struct {
 	dt   arrow.DataType
 	vals []any
+}
+
+// buildKeys builds key columns from mem, released when the test ends.
+func buildKeys(t testing.TB, mem memory.Allocator, specs ...keySpec) []arrow.Array {
+	t.Helper()
+	keys := make([]arrow.Array, len(specs))
+	for k, ks := range specs {
+		keys[k] = build(t, mem, ks.dt, ks.vals...)
+	}
+	t.Cleanup(func() { releaseAll(keys) })
+	return keys
 }
 
 func TestGroupIDs(t *testing.T) {
@@ -41,12 +53,7 @@ func TestGroupIDs(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := newMem(t)
-			keys := make([]arrow.Array, len(tc.keys))
-			for k, ks := range tc.keys {
-				keys[k] = build(t, mem, ks.dt, ks.vals...)
-				defer keys[k].Release()
-			}
+			keys := buildKeys(t, newMem(t), tc.keys...)
 			ids, first, err := GroupIDs(keys)
 			if err != nil {
 				t.Fatal(err)

@@ -30,11 +30,7 @@ func TestJoinOrder(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(joinName(tc.kind), func(t *testing.T) {
 			mem := newMem(t)
-			l := build(t, mem, left.dt, left.vals...)
-			defer l.Release()
-			r := build(t, mem, right.dt, right.vals...)
-			defer r.Release()
-			li, ri, err := JoinIndices(tc.kind, []arrow.Array{l}, []arrow.Array{r})
+			li, ri, err := JoinIndices(tc.kind, buildKeys(t, mem, left), buildKeys(t, mem, right))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -77,18 +73,7 @@ func TestJoinKeys(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			mem := newMem(t)
-			var left, right []arrow.Array
-			for _, k := range tc.left {
-				a := build(t, mem, k.dt, k.vals...)
-				defer a.Release()
-				left = append(left, a)
-			}
-			for _, k := range tc.right {
-				a := build(t, mem, k.dt, k.vals...)
-				defer a.Release()
-				right = append(right, a)
-			}
-			li, ri, err := JoinIndices(plan.InnerJoin, left, right)
+			li, ri, err := JoinIndices(plan.InnerJoin, buildKeys(t, mem, tc.left...), buildKeys(t, mem, tc.right...))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -42,12 +42,7 @@ func TestSortIndices(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			mem := newMem(t)
-			keys := make([]arrow.Array, len(tc.keys))
-			for k, ks := range tc.keys {
-				keys[k] = build(t, mem, ks.dt, ks.vals...)
-				defer keys[k].Release()
-			}
+			keys := buildKeys(t, newMem(t), tc.keys...)
 			got, err := SortIndices(keys, tc.desc, tc.nullsLast)
 			if err != nil {
 				t.Fatal(err)

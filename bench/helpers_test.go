@@ -8,6 +8,11 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+
+	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/plan"
 )
 
 // queryFiles lists the plan files in bench/queries, sorted.
@@ -66,4 +71,14 @@ func envInt(name string, def int64) int64 {
 		return v
 	}
 	return def
+}
+
+// planSchema maps one of the generator's Arrow schemas to a plan schema.
+func planSchema(tb testing.TB, s *arrow.Schema) plan.Schema {
+	tb.Helper()
+	ps, err := kernel.PlanSchema(s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return ps
 }

@@ -19,24 +19,8 @@ import (
 // emptyT is table t's schema with no rows: the optimizer needs no data.
 func emptyT(tb testing.TB) *plan.Table {
 	tb.Helper()
-	var fields []plan.Field
-	cols := [][]plan.Value{}
-	for _, f := range TSchema().Fields() {
-		typ := plan.Float64
-		switch f.Name {
-		case "id", "k", "a":
-			typ = plan.Int64
-		case "s":
-			typ = plan.String
-		}
-		fields = append(fields, plan.Field{Name: f.Name, Type: typ, Nullable: f.Nullable})
-		cols = append(cols, nil)
-	}
-	schema, err := plan.NewSchema(fields...)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	t, err := plan.NewTable("t", schema, cols)
+	schema := planSchema(tb, TSchema())
+	t, err := plan.NewTable("t", schema, make([][]plan.Value, schema.Len()))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -18,31 +18,16 @@ type stubSource struct {
 func (s *stubSource) Name() string        { return s.name }
 func (s *stubSource) Schema() plan.Schema { return s.schema }
 
+// planSchemaOf is the plan schema of a generated Parquet file.
 func planSchemaOf(t *testing.T, file string) plan.Schema {
-	var fields []plan.Field
 	switch file {
 	case TFile:
-		for _, f := range TSchema().Fields() {
-			typ := plan.Int64
-			switch f.Name {
-			case "s":
-				typ = plan.String
-			case "id", "k", "a":
-			default:
-				typ = plan.Float64
-			}
-			fields = append(fields, plan.Field{Name: f.Name, Type: typ, Nullable: f.Nullable})
-		}
+		return planSchema(t, TSchema())
 	case DFile:
-		fields = []plan.Field{{Name: "k", Type: plan.Int64}, {Name: "name", Type: plan.String}}
-	default:
-		t.Fatalf("unexpected parquet file %s", file)
+		return planSchema(t, DSchema())
 	}
-	s, err := plan.NewSchema(fields...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	t.Fatalf("unexpected parquet file %s", file)
+	return plan.Schema{}
 }
 
 // TestQueryFilesMatchSpec decodes each plan file in bench/queries and

@@ -162,12 +162,11 @@ type col struct {
 }
 
 var (
-	ints     = []any{int64(0), int64(1), int64(-1), int64(2), int64(7), int64(100), int64(math.MaxInt64), int64(math.MinInt64), nil}
-	floats   = []any{0.0, math.Copysign(0, -1), 1.5, -2.25, math.NaN(), math.Inf(1), math.Inf(-1), nil}
-	strs     = []any{"", "a", "ada", "bob", nil}
-	bools    = []any{true, false, nil}
-	pools    = map[ColType][]any{IntCol: ints, FloatCol: floats, StringCol: strs, BoolCol: bools}
-	colTypes = []ColType{IntCol, FloatCol, StringCol, BoolCol}
+	ints   = []any{int64(0), int64(1), int64(-1), int64(2), int64(7), int64(100), int64(math.MaxInt64), int64(math.MinInt64), nil}
+	floats = []any{0.0, math.Copysign(0, -1), 1.5, -2.25, math.NaN(), math.Inf(1), math.Inf(-1), nil}
+	strs   = []any{"", "a", "ada", "bob", nil}
+	bools  = []any{true, false, nil}
+	pools  = map[ColType][]any{IntCol: ints, FloatCol: floats, StringCol: strs, BoolCol: bools}
 )
 
 func (g *hostGen) pick(xs []any) any { return xs[g.r.Intn(len(xs))] }

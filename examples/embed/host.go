@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -212,7 +213,7 @@ func Run(n Node) (Result, error) {
 		}
 		out := Result{Cols: append([]string(nil), in.Cols...)}
 		for _, it := range n.Assign {
-			if !contains(out.Cols, it.Name) {
+			if !slices.Contains(out.Cols, it.Name) {
 				out.Cols = append(out.Cols, it.Name)
 			}
 		}
@@ -567,15 +568,6 @@ func copyRow(r Row) Row {
 	return out
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // errorText names a failing expression in errors by dfopt's canonical text
 // of it ("a + b", "100 / b / (b - 7)"): the one place the host borrows from
 // dfopt, so that its errors compare with the eager chain's when it runs
@@ -664,5 +656,3 @@ func Explain(n Node) string {
 	walk(n, "")
 	return b.String()
 }
-
-func mathBits(f float64) uint64 { return math.Float64bits(f) }

@@ -12,6 +12,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 
 	"github.com/dfopt/dfopt/rules"
@@ -119,7 +120,7 @@ func render(r Result) string {
 		for _, c := range r.Cols {
 			switch v := row[c].(type) {
 			case float64:
-				s += fmt.Sprintf("f%016x ", mathBits(v))
+				s += fmt.Sprintf("f%016x ", math.Float64bits(v))
 			case nil:
 				s += "null "
 			default:

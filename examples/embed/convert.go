@@ -39,6 +39,7 @@ func (t *Table) Schema() plan.Schema {
 // not at all. It answers one entry per conjunct, as the contract requires.
 func (t *Table) ClassifyPredicates(conjuncts []plan.Expr) []plan.PredicateSupport {
 	out := make([]plan.PredicateSupport, len(conjuncts))
+	schema := t.Schema()
 	for i, e := range conjuncts {
 		if !plan.IsColumnLiteralComparison(e) {
 			continue
@@ -48,7 +49,7 @@ func (t *Table) ClassifyPredicates(conjuncts []plan.Expr) []plan.PredicateSuppor
 			if !ok {
 				continue
 			}
-			f, _ := t.Schema().Lookup(c.Name)
+			f, _ := schema.Lookup(c.Name)
 			if f.Type == plan.String {
 				out[i] = plan.Inexact
 			} else {

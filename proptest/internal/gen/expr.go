@@ -1,6 +1,8 @@
 package gen
 
 import (
+	"slices"
+
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -28,9 +30,12 @@ type scope struct {
 	byType [8][]int
 }
 
-func newScope(s plan.Schema) *scope {
-	sc := &scope{fields: s.Fields()}
-	for i, f := range sc.fields {
+func newScope(s plan.Schema) *scope { return scopeOf(s.Fields()) }
+
+// scopeOf indexes fields by type.
+func scopeOf(fields []plan.Field) *scope {
+	sc := &scope{fields: fields}
+	for i, f := range fields {
 		if int(f.Type) < len(sc.byType) {
 			sc.byType[f.Type] = append(sc.byType[f.Type], i)
 		}
@@ -40,17 +45,23 @@ func newScope(s plan.Schema) *scope {
 
 // without returns the scope without the column name.
 func (sc *scope) without(name string) *scope {
-	out := &scope{fields: make([]plan.Field, 0, len(sc.fields))}
+	return scopeOf(slices.DeleteFunc(slices.Clone(sc.fields), func(f plan.Field) bool { return f.Name == name }))
+}
+
+// lookup returns the column name.
+func (sc *scope) lookup(name string) (plan.Field, bool) {
 	for _, f := range sc.fields {
 		if f.Name == name {
-			continue
+			return f, true
 		}
-		if int(f.Type) < len(out.byType) {
-			out.byType[f.Type] = append(out.byType[f.Type], len(out.fields))
-		}
-		out.fields = append(out.fields, f)
 	}
-	return out
+	return plan.Field{}, false
+}
+
+// hasName reports whether the scope holds a column name.
+func (sc *scope) hasName(name string) bool {
+	_, ok := sc.lookup(name)
+	return ok
 }
 
 // has reports whether the scope holds a column of type t.

@@ -330,7 +330,7 @@ func (g *gen) freshName(used map[string]bool, sc *scope) string {
 	start := g.r.Intn(len(pool))
 	for i := range pool {
 		name := pool[(start+i)%len(pool)]
-		if used[name] || (sc != nil && hasField(sc, name)) {
+		if used[name] || (sc != nil && sc.hasName(name)) {
 			continue
 		}
 		return name
@@ -338,19 +338,10 @@ func (g *gen) freshName(used map[string]bool, sc *scope) string {
 	for {
 		g.fresh++
 		name := "c" + strconv.Itoa(g.fresh)
-		if !used[name] && (sc == nil || !hasField(sc, name)) {
+		if !used[name] && (sc == nil || !sc.hasName(name)) {
 			return name
 		}
 	}
-}
-
-func hasField(sc *scope, name string) bool {
-	for _, f := range sc.fields {
-		if f.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // shadowName returns an input column name not in used (to replace or
@@ -523,7 +514,7 @@ func (g *gen) withColumnsEntries(in frame, forceOver bool) []plan.Expr {
 		name := g.entryName(used, sc, g.r.Intn(100) < 45)
 		var e plan.Expr
 		switch x := g.r.Intn(100); {
-		case x < 15 && hasField(sc, name):
+		case x < 15 && sc.hasName(name):
 			e = col(name) // same-name identity: replaces the column by itself
 		case x < 30:
 			f, _ := g.anyCol(sc)
@@ -552,15 +543,6 @@ func (g *gen) withColumnsEntries(in frame, forceOver bool) []plan.Expr {
 		}
 	}
 	return exprs
-}
-
-func (sc *scope) lookup(name string) (plan.Field, bool) {
-	for _, f := range sc.fields {
-		if f.Name == name {
-			return f, true
-		}
-	}
-	return plan.Field{}, false
 }
 
 // findOver returns the first over() inside e.

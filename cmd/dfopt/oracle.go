@@ -67,8 +67,9 @@ func runOracle(env *environment, args []string) int {
 		c.MaxShrink = -1
 	}
 	// A campaign allocates many short-lived values; collecting less often
-	// trades memory for about a third more plans per second. GOGC, when
-	// set, wins.
+	// trades memory for throughput: 3,000-plan campaigns (seed 1, one
+	// worker) ran at about 1.45 times the plans per second of GOGC=100 and
+	// 1.7 times its plans per CPU-second. GOGC, when set, wins.
 	if os.Getenv("GOGC") == "" {
 		defer debug.SetGCPercent(debug.SetGCPercent(400))
 	}

@@ -86,7 +86,7 @@ func usage(w io.Writer) {
 }
 
 // fail prints a one-line error (the file, node and field are in err) and
-// the summary line, and returns status.
+// returns status.
 func fail(env *environment, cmd string, status int, err error) int {
 	msg := strings.TrimSpace(err.Error())
 	fmt.Fprintf(env.stderr, "dfopt %s: %s\n", cmd, msg)

@@ -8,13 +8,6 @@ import (
 	"testing"
 )
 
-// runCmd runs the tool in-process and returns the exit status and streams.
-func runCmd(args ...string) (int, string, string) {
-	var out, errOut bytes.Buffer
-	code := dispatch(&environment{stdout: &out, stderr: &errOut}, args)
-	return code, out.String(), errOut.String()
-}
-
 func TestCheckCommand(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join("..", "..", "proptest", "testdata", "corpus", "pp_with_columns_partial.json")
@@ -46,7 +39,7 @@ func TestCheckCommand(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, out, errOut := runCmd(tc.args...)
+			out, errOut, code := runCLI(tc.args...)
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out, errOut)
 			}

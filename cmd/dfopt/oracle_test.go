@@ -26,7 +26,7 @@ func TestOracleCommand(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			code, out, errOut := runCmd(tc.args...)
+			out, errOut, code := runCLI(tc.args...)
 			if code != tc.code {
 				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, out, errOut)
 			}

@@ -3,7 +3,9 @@ package oracle
 import (
 	"context"
 	"fmt"
+	"maps"
 	"runtime/debug"
+	"slices"
 
 	"github.com/dfopt/dfopt/eager"
 	"github.com/dfopt/dfopt/exec"
@@ -292,7 +294,7 @@ func (r *Report) checkExpect(e *planjson.Expect) {
 		for _, kv := range r.Counters.List() {
 			have[kv.Name] = kv.Value
 		}
-		for _, name := range sortedKeys(e.Counters) {
+		for _, name := range slices.Sorted(maps.Keys(e.Counters)) {
 			want := e.Counters[name]
 			got, ok := have[name]
 			switch {

@@ -2,7 +2,8 @@ package oracle
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/google/go-cmp/cmp"
@@ -96,7 +97,7 @@ func (w *WayResult) describe() string {
 // flagsString lists the flags that are on, then "verify" if set.
 func flagsString(f rules.Flags) string {
 	m := f.Map()
-	names := sortedKeys(m)
+	names := slices.Sorted(maps.Keys(m))
 	var on, off []string
 	for _, n := range names {
 		if m[n] {
@@ -131,13 +132,4 @@ func indent(s, prefix string) string {
 		return ""
 	}
 	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix) + "\n"
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

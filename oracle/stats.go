@@ -2,6 +2,8 @@ package oracle
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -274,7 +276,7 @@ func (s *Stats) shareSummary(m map[string]int) string {
 
 // ClassList returns the divergence classes seen, most frequent first.
 func (s *Stats) ClassList() []string {
-	out := sortedKeys(s.Classes)
+	out := slices.Sorted(maps.Keys(s.Classes))
 	sort.SliceStable(out, func(i, j int) bool { return s.Classes[out[i]] > s.Classes[out[j]] })
 	return out
 }

@@ -1,8 +1,9 @@
 package proptest
 
 import (
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/dfopt/dfopt/legality"
@@ -40,12 +41,7 @@ func Features(c Case) []string {
 	for _, n := range nodes(c.Plan) {
 		nodeFeatures(n, r, f)
 	}
-	out := make([]string, 0, len(f))
-	for k := range f {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(f))
 }
 
 // kindLabel names a node's kind for features: "window" for a project or

@@ -2,7 +2,9 @@ package proptest
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -245,7 +247,7 @@ func TestGenerateDistribution(t *testing.T) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "mean per case: %.1f nodes, %.1f expression nodes, %.1f rows, %.1f columns, %.2f tables\n",
 		float64(total.Nodes)/n, float64(total.Exprs)/n, float64(total.Rows)/n, float64(total.Columns)/n, float64(total.Tables)/n)
-	for _, k := range sortedKeys(counts) {
+	for _, k := range slices.Sorted(maps.Keys(counts)) {
 		fmt.Fprintf(&b, "%-36s %5d  %5.1f%%\n", k, counts[k], 100*float64(counts[k])/n)
 	}
 	t.Logf("feature distribution over %d cases:\n%s", n, b.String())

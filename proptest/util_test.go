@@ -2,7 +2,6 @@ package proptest
 
 import (
 	"flag"
-	"sort"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -10,15 +9,6 @@ import (
 // seedFlag overrides the fixed seed of the property tests (gopter has no
 // seed flag of its own): go test ./proptest -args -proptest.seed=N.
 var seedFlag = flag.Int64("proptest.seed", 20260601, "seed of the proptest property tests")
-
-func sortedKeys(m map[string]int) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // depthOf is the number of nodes above a scan on the longest path.
 func depthOf(n plan.Node) int {

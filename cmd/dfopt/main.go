@@ -21,8 +21,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -74,12 +75,7 @@ func dispatch(env *environment, args []string) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: dfopt <command> [arguments]")
 	fmt.Fprintln(w, "commands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
+	for _, n := range slices.Sorted(maps.Keys(commands)) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].synopsis)
 	}
 	fmt.Fprintln(w, "run 'dfopt <command> -h' for a command's flags")

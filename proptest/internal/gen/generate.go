@@ -894,14 +894,14 @@ func (g *gen) distinct(in frame) frame {
 // lacks exactly one property a legality cell checks (or declares nothing),
 // so that flipping that cell makes a difference the oracle can see.
 var extensionWeights = []struct {
-	def    **plan.ExtensionDef
+	def    *plan.ExtensionDef
 	weight int
 	// addsTag: the operator appends plan's "tag" column (so it cannot sit
 	// over an input that has one, nor in a schema-preserving variant).
 	addsTag bool
 }{
-	{&extIdentity, 1, false}, {&extPassthroughTag, 4, true}, {&extCheckedTag, 3, true}, {&extSwapPairs, 3, false},
-	{&extNdTag, 2, true}, {&extNullFirst, 2, false}, {&extLagFirst, 2, false},
+	{extIdentity, 1, false}, {extPassthroughTag, 4, true}, {extCheckedTag, 3, true}, {extSwapPairs, 3, false},
+	{extNdTag, 2, true}, {extNullFirst, 2, false}, {extLagFirst, 2, false},
 }
 
 // extension puts a built-in extension operator over in.
@@ -924,7 +924,7 @@ func (g *gen) extensionOf(in frame, keepSchema bool) frame {
 			continue
 		}
 		if x < w.weight {
-			def = *w.def
+			def = w.def
 			break
 		}
 		x -= w.weight

@@ -164,18 +164,14 @@ func jsonValue(v plan.Value) json.RawMessage {
 	case plan.Int32, plan.Int64:
 		return json.RawMessage(strconv.FormatInt(v.Int(), 10))
 	case plan.Float64:
+		// The special values (NaN, ±Inf, -0) are strings, as in plan files;
+		// every other float is a JSON number.
 		f := v.Float()
-		switch {
-		case math.IsNaN(f):
-			return json.RawMessage(`"NaN"`)
-		case math.IsInf(f, 1):
-			return json.RawMessage(`"Inf"`)
-		case math.IsInf(f, -1):
-			return json.RawMessage(`"-Inf"`)
-		case f == 0 && math.Signbit(f):
-			return json.RawMessage(`"-0"`)
+		text := exec.FormatFloatShortest(f)
+		if math.IsNaN(f) || math.IsInf(f, 0) || f == 0 && math.Signbit(f) {
+			return json.RawMessage(strconv.Quote(text))
 		}
-		return json.RawMessage(strconv.FormatFloat(f, 'g', -1, 64))
+		return json.RawMessage(text)
 	case plan.Bool:
 		return json.RawMessage(strconv.FormatBool(v.Bool()))
 	case plan.String:

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dfopt/dfopt/exec"
+	"github.com/dfopt/dfopt/internal/cputime"
 	"github.com/dfopt/dfopt/rules"
 )
 
@@ -58,7 +59,7 @@ type Sample struct {
 // releases the result.
 func (q *Query) Once(ctx context.Context, mem memory.Allocator) (*exec.Result, Sample, error) {
 	var s Sample
-	cpu0, cpuOK := processCPU()
+	cpu0, cpuOK := cputime.Process()
 	start := time.Now()
 	root := q.Plan
 	if !q.NoOpt {
@@ -71,7 +72,7 @@ func (q *Query) Once(ctx context.Context, mem memory.Allocator) (*exec.Result, S
 	}
 	out, err := exec.Collect(ctx, root, exec.Options{Mem: mem})
 	s.Total = time.Since(start)
-	if cpu1, ok := processCPU(); ok && cpuOK {
+	if cpu1, ok := cputime.Process(); ok && cpuOK {
 		s.CPU = cpu1 - cpu0
 	}
 	if err != nil {

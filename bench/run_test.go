@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/internal/cputime"
 )
 
 // expected is a query's answer computed directly from the formulas (RowT),
@@ -197,7 +199,7 @@ func TestQueriesAgainstFormulas(t *testing.T) {
 			if r.Min() > r.Median() || r.Median() > r.Max() || r.Min() <= 0 {
 				t.Errorf("%s: min %v median %v max %v", r.Name, r.Min(), r.Median(), r.Max())
 			}
-			if _, ok := processCPU(); ok && r.CPUMedian() <= 0 {
+			if _, ok := cputime.Process(); ok && r.CPUMedian() <= 0 {
 				t.Errorf("%s: CPU median %v", r.Name, r.CPUMedian())
 			}
 			if mode.NoOpt != (r.OptimizeMedian() == 0) {

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dfopt/dfopt/internal/cputime"
 	"github.com/dfopt/dfopt/proptest"
 	"github.com/dfopt/dfopt/rules"
 )
@@ -145,7 +146,7 @@ func (c *Campaign) Run(ctx context.Context) (*Stats, error) {
 	total.Twins = c.Config.TwinShare > 0
 
 	start := time.Now()
-	cpu0 := cpuTime()
+	cpu0, _ := cputime.Process()
 	var done, divergent atomic.Int64
 	stopProgress := c.startProgress(start, count, &done, &divergent)
 
@@ -192,7 +193,8 @@ func (c *Campaign) Run(ctx context.Context) (*Stats, error) {
 	}
 	wg.Wait()
 	total.Elapsed = time.Since(start)
-	total.CPU = cpuTime() - cpu0
+	cpu1, _ := cputime.Process()
+	total.CPU = cpu1 - cpu0
 	stopProgress("check")
 	if err := ctx.Err(); err != nil {
 		return total, err

@@ -139,7 +139,9 @@ func (s *Suite) Close() {
 
 // ReadParquet reads a whole Parquet file into one Arrow batch, each column
 // one contiguous array (row groups concatenated), the way an in-memory
-// engine holds a table. The caller releases it.
+// engine holds a table. The caller releases it. It reads through arrow-go's
+// pqarrow, not exec's own page decoder, on purpose: the generator's tests
+// then check the files with a reader dfopt did not write.
 func ReadParquet(ctx context.Context, path string, mem memory.Allocator) (arrow.RecordBatch, error) {
 	rdr, err := file.OpenParquetFile(path, false, file.WithReadProps(parquet.NewReaderProperties(mem)))
 	if err != nil {

@@ -33,7 +33,8 @@ func TopK(keys []arrow.Array, desc, nullsLast []bool, k int) ([]int32, error) {
 	if k*topKHeapDiv >= n {
 		return s.sortAll(n)[:min(k, n)], nil
 	}
-	h := &rowHeap{rows: make([]int32, k), cmp: s.cmpAll}
+	order := s.rowOrder()
+	h := &rowHeap{rows: make([]int32, k), cmp: order}
 	for i := range h.rows {
 		h.rows[i] = int32(i)
 	}
@@ -49,24 +50,30 @@ func TopK(keys []arrow.Array, desc, nullsLast []bool, k int) ([]int32, error) {
 		}
 	} else {
 		for i := k; i < n; i++ {
-			if s.cmpAll(int32(i), h.rows[0]) < 0 {
+			if order(int32(i), h.rows[0]) < 0 {
 				h.replaceTop(int32(i))
 			}
 		}
 	}
-	slices.SortFunc(h.rows, s.cmpAll)
+	slices.SortFunc(h.rows, order)
 	return h.rows, nil
 }
 
-// cmpAll is the strict total order of rows under the sort keys, ties
-// broken by row index (which is what stability means).
-func (s *sorter) cmpAll(a, b int32) int {
-	for k := range s.cols {
-		if r := s.cols[k].cmpRows(a, b); r != 0 {
-			return r
+// rowOrder returns the strict total order of rows under the sort keys, ties
+// broken by row index (which is what stability means). It is a closure over
+// the key columns rather than a method: the scan over every row calls it,
+// and as a method value it made the string cases of BenchmarkTopK100 about
+// 15% slower.
+func (s *sorter) rowOrder() func(a, b int32) int {
+	cols := s.cols
+	return func(a, b int32) int {
+		for k := range cols {
+			if r := cols[k].cmpRows(a, b); r != 0 {
+				return r
+			}
 		}
+		return cmp.Compare(a, b)
 	}
-	return cmp.Compare(a, b)
 }
 
 // rowHeap is a fixed-size max-heap of rows under cmp: the top is the row

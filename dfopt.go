@@ -9,6 +9,8 @@
 //		Filter(plan.Col("symbol").Eq(plan.Lit("ACME"))))
 //	text, err := lf.Explain(true)   // the optimized plan and why
 //	res, err := lf.Collect(ctx)     // an Arrow record, or a *plan.Error
+//	defer res.Release()
+//	table, err := dfopt.FormatTable(res) // or FormatCSV, FormatJSON
 //
 // Hosts that embed only the optimizer use packages plan, legality and rules
 // directly; they need neither this package nor Arrow.
@@ -16,8 +18,10 @@ package dfopt
 
 import (
 	"context"
+	"strings"
 
 	"github.com/dfopt/dfopt/exec"
+	"github.com/dfopt/dfopt/format"
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/rules"
 )
@@ -78,4 +82,29 @@ func (lf LazyFrame) Collect(ctx context.Context) (*exec.Result, error) {
 		return nil, err
 	}
 	return exec.Collect(ctx, res.Plan, lf.opts)
+}
+
+// FormatTable returns the result as the aligned text table `dfopt run`
+// prints (package format: control characters escaped, nulls as null).
+func FormatTable(r *exec.Result) (string, error) {
+	var b strings.Builder
+	err := format.Table(&b, r)
+	return b.String(), err
+}
+
+// FormatCSV returns the result as the CSV `dfopt run --format csv` prints
+// (package format: a null is an empty field, an empty string "").
+func FormatCSV(r *exec.Result) (string, error) {
+	var b strings.Builder
+	err := format.CSV(&b, r)
+	return b.String(), err
+}
+
+// FormatJSON returns the result as the JSON object `dfopt run --format
+// json` prints, without its counters (package format: int64 values beyond
+// ±2^53 as decimal strings, float specials as strings).
+func FormatJSON(r *exec.Result) (string, error) {
+	var b strings.Builder
+	err := format.JSON(&b, r, nil)
+	return b.String(), err
 }

@@ -3,10 +3,8 @@ package dfopt_test
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/dfopt/dfopt"
-	"github.com/dfopt/dfopt/exec"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -58,7 +56,40 @@ func ExampleLazyFrame_Collect() {
 		return
 	}
 	defer res.Release()
-	_ = exec.FormatTable(os.Stdout, res)
+	table, err := dfopt.FormatTable(res)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(table)
 	// Output:
 	// divide_by_zero notional / qty
+}
+
+// The first program: build a table, filter it and add a column, collect,
+// and print the rows. Only packages dfopt and plan are needed.
+func Example() {
+	trades := tradesTable()
+	lf := dfopt.Lazy(plan.Scan(trades).
+		Filter(plan.Col("qty").Gt(plan.Lit(0))).
+		WithColumns(plan.Col("notional").Div(plan.Col("qty")).Alias("price")))
+	res, err := lf.Collect(context.Background())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer res.Release()
+	table, err := dfopt.FormatTable(res)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(table)
+	// Output:
+	// symbol  | qty    | notional | price
+	// string? | int64? | int64?   | int64?
+	// --------+--------+----------+-------
+	// ACME    |     10 |     1000 |    100
+	// ACME    |      4 |      260 |     65
+	// (2 rows)
 }

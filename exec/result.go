@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -64,14 +65,15 @@ func (r *Result) Row(row int) ([]plan.Value, error) {
 	return out, nil
 }
 
-// Rows returns every row as plan values (for JSON output and tests; it
-// boxes every cell, so it is meant for small results). A released result
-// has no rows.
+// Rows returns every row as plan values (for printing and tests; it boxes
+// every cell, so it is meant for small results). A released result is an
+// error, not an empty result: its rows are gone, not absent.
 func (r *Result) Rows() ([][]plan.Value, error) {
-	if r == nil || r.Record == nil {
-		return [][]plan.Value{}, nil
+	rec, err := r.record()
+	if err != nil {
+		return nil, err
 	}
-	out, err := step.Rows(r.Record)
+	out, err := step.Rows(rec)
 	if err != nil {
 		return nil, fmt.Errorf("result: %w", err)
 	}
@@ -91,10 +93,14 @@ func (r *Result) Columns() ([][]plan.Value, error) {
 	return out, nil
 }
 
+// errReleased is the error of every accessor of a released (or nil)
+// result.
+var errReleased = errors.New("result: released (Release was called) or nil")
+
 // record is the result's batch, or an error once released.
 func (r *Result) record() (arrow.RecordBatch, error) {
 	if r == nil || r.Record == nil {
-		return nil, fmt.Errorf("result: released or empty")
+		return nil, errReleased
 	}
 	return r.Record, nil
 }

@@ -2,6 +2,7 @@ package exec
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -50,12 +51,31 @@ func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
 	if err != nil {
 		return nil, step.SourceError(name, err, "scan of %s", name)
 	}
-	rec, err := c.scanSource(src, name, columns, n.Pushed, readSchema)
+	rec, err := c.scanSource(src, name, columns, sourcePredicates(n.Pushed, apply), readSchema)
 	if err != nil {
 		return nil, err
 	}
 	defer rec.Release()
 	return step.ScanOutput(c.env, n, readSchema, rec, apply)
+}
+
+// sourcePredicates is what the source is given of a scan's pushed list.
+// The conjuncts the executor applies itself (apply) must meet every row the
+// source has, as a filter directly above it would: a source may skip rows by
+// an Inexact conjunct (row groups by statistics), and an applied conjunct
+// that raises on a skipped row would lose its error. So when the executor
+// applies any conjunct, the source gets only the Exact ones it takes itself.
+func sourcePredicates(pushed []plan.PushedPredicate, apply []plan.Expr) []plan.PushedPredicate {
+	if len(apply) == 0 {
+		return pushed
+	}
+	var out []plan.PushedPredicate
+	for _, p := range pushed {
+		if p.Support == plan.Exact && !slices.Contains(apply, p.Expr) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // scanSource drains a host source into one batch with the read schema.

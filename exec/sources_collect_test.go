@@ -362,3 +362,38 @@ func bigTable(t testing.TB, n int) *ArrowSource {
 	}
 	return src
 }
+
+// TestExactConjunctMeetsEveryRow: a scan's Exact conjunct that the executor
+// applies itself meets every row of the source, even when an Inexact
+// conjunct of the same pushed list would let the source skip the row group
+// where it raises.
+func TestExactConjunctMeetsEveryRow(t *testing.T) {
+	path, _ := groupedFile(t, t.TempDir())
+	src, err := OpenParquetFile("g", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raises := c("id").Sub(lt(10)).Div(c("id").Sub(lt(10))).Gt(lt(0)) // divides by zero at id = 10, in row group 0
+	skips := c("id").Ge(lt(2500))                                      // proves row groups 0 and 1 empty
+	n := &plan.ScanNode{Source: src, SourceSchema: src.Schema(), Pushed: []plan.PushedPredicate{
+		{Expr: raises.Expr(), Support: plan.Exact}, {Expr: skips.Expr(), Support: plan.Inexact}}}
+	check(t, plan.FromNode(n).Filter(skips).Node(), want{errKind: plan.DivideByZero, errExpr: "(id - 10) / (id - 10)"})
+	before := src.Stats()
+	if _, err := Collect(context.Background(), plan.FromNode(n).Filter(skips).Node(), Options{}); err == nil {
+		t.Fatal("no error")
+	}
+	if got := src.Stats().RowGroupsRead - before.RowGroupsRead; got != 4 {
+		t.Errorf("the scan read %d row groups, want all 4", got)
+	}
+	// Without an executor-applied conjunct the Inexact one still prunes.
+	n2 := &plan.ScanNode{Source: src, SourceSchema: src.Schema(), Pushed: []plan.PushedPredicate{{Expr: skips.Expr(), Support: plan.Inexact}}}
+	before = src.Stats()
+	if r, err := Collect(context.Background(), plan.FromNode(n2).Filter(skips).Node(), Options{}); err != nil {
+		t.Fatal(err)
+	} else {
+		r.Release()
+	}
+	if got := src.Stats().RowGroupsRead - before.RowGroupsRead; got != 2 {
+		t.Errorf("the pruned scan read %d row groups, want 2", got)
+	}
+}

@@ -16,7 +16,11 @@ const (
 	PPScan              CellID = "pp.scan"
 	// PPScanMerge decides whether an Exact conjunct may join a scan's
 	// pushed list after another filter's Exact conjuncts.
-	PPScanMerge     CellID = "pp.scan.merge"
+	PPScanMerge CellID = "pp.scan.merge"
+	// PPScanSkip decides whether an Inexact conjunct may join a scan's
+	// pushed list that holds an Exact conjunct: a source may skip rows by
+	// an Inexact conjunct before its Exact ones meet them.
+	PPScanSkip      CellID = "pp.scan.skip"
 	PPSplit         CellID = "pp.split"
 	PPDeterministic CellID = "pp.deterministic"
 	PPFilter        CellID = "pp.filter"
@@ -102,6 +106,9 @@ var defaultCells = []Cell{
 	{PPScanMerge, RulePredicatePushdown, "scan", CrossesIf,
 		"a conjunct the source classifies Exact joins a pushed list already holding another filter's Exact conjuncts only when it is total and deterministic: the source applies its pushed list as one filter, each conjunct over all rows",
 		"filter(a / b > 1) . filter(b != 0) over a source taking both Exact: pushed=[b != 0, a / b > 1] evaluates a / b on the rows b != 0 removes and raises divide_by_zero"},
+	{PPScanSkip, RulePredicatePushdown, "scan", CrossesIf,
+		"a conjunct the source classifies Inexact joins a pushed list only when every Exact conjunct of the list is total and deterministic: a source may skip rows by an Inexact conjunct before its Exact conjuncts meet them",
+		"filter(k = 1) . filter(a / b > 1) over a source taking a / b > 1 Exact and skipping row groups by k = 1: the group where b = 0 and k != 1 is never read and divide_by_zero vanishes"},
 	{PPLimit, RulePredicatePushdown, "limit", Barrier, "",
 		"a limit keeps the first n rows: head(2) . filter(a > 1) differs from filter(a > 1) . head(2)"},
 	{PPSlice, RulePredicatePushdown, "slice", Barrier, "",

@@ -91,6 +91,18 @@ func (t *Table) PushdownScanMerge(e plan.Expr) Decision {
 	})
 }
 
+// PushdownScanSkip decides whether conjuncts the source classifies Inexact
+// may join a scan's pushed list whose Exact conjuncts are exact (cell
+// pp.scan.skip): those already pushed and those joining with them. A source
+// may skip rows by an Inexact conjunct (row groups by statistics) before it
+// applies its Exact conjuncts, so every Exact conjunct would meet fewer
+// rows: each must be total and deterministic.
+func (t *Table) PushdownScanSkip(exact []plan.Expr) Decision {
+	return t.orDefault().decide(PPScanSkip, func() (bool, string) {
+		return firstImmovable(exact)
+	})
+}
+
 // PushdownPastFilter decides whether conjuncts of a higher filter may move
 // below the conjuncts another filter leaves in place (cell pp.filter, a
 // barrier: the order between filters is filter_fusion's business).

@@ -80,6 +80,7 @@ var killers = map[legality.CellID]string{
 	legality.PPSort:              "pp_sort_partial.json",
 	legality.PPScan:              "pp_scan_unsupported.json",
 	legality.PPScanMerge:         "pp_scan_merge_exact_all.json",
+	legality.PPScanSkip:          "pp_scan_skip_zone_map.json",
 	legality.PPLimit:             "pp_limit.json",
 	legality.PPSlice:             "pp_slice.json",
 	legality.PPAggregate:         "pp_aggregate_key.json",

@@ -85,7 +85,11 @@ func (p PredicateSupport) String() string {
 //     (IsColumnLiteralComparison), which cannot fail.
 //   - Inexact: it may skip rows, but only rows on which the conjunct is
 //     false or null without raising (row groups whose statistics prove it);
-//     the conjunct stays in the plan above the scan as well.
+//     the conjunct stays in the plan above the scan as well. It may skip
+//     them before it applies its Exact conjuncts: the optimizer gives a
+//     source an Inexact conjunct next to Exact ones only when every Exact
+//     one is total (cell pp.scan.skip), and the executor gives it none when
+//     it applies any pushed conjunct itself.
 //   - Unsupported: nothing; the conjunct stays above the scan.
 type PredicateClassifier interface {
 	ClassifyPredicates(conjuncts []Expr) []PredicateSupport

@@ -15,6 +15,9 @@ type Table struct {
 	pushdown PredicateSupport
 	// exactAll: every conjunct is Exact (see WithExactAllPushdown).
 	exactAll bool
+	// zoneRows > 0: a zone-map policy with row groups of zoneRows rows (see
+	// WithZoneMaps).
+	zoneRows int
 }
 
 // NewTable checks that every column has the schema's type, that columns are
@@ -81,7 +84,7 @@ func (t *Table) WithPushdown(s PredicateSupport) *Table {
 		s = Unsupported
 	}
 	c.pushdown = s
-	c.exactAll = false
+	c.exactAll, c.zoneRows = false, 0
 	return &c
 }
 
@@ -96,9 +99,31 @@ func (t *Table) WithPushdown(s PredicateSupport) *Table {
 func (t *Table) WithExactAllPushdown() *Table {
 	c := *t
 	c.pushdown = Exact
-	c.exactAll = true
+	c.exactAll, c.zoneRows = true, 0
 	return &c
 }
+
+// WithZoneMaps returns a copy of the table that behaves like a storage
+// layer with zone maps (plan files: "pushdown": "zone_map"): its rows form
+// row groups of rows rows (at least 1); it classifies a column-literal
+// comparison Inexact — it skips every row group in which the comparison
+// holds on no row, as min/max statistics would let it — and every other
+// conjunct Exact, evaluating it on the rows it reads. A source of this kind
+// skips row groups BEFORE its Exact conjuncts meet their rows, which is
+// what makes a rewrite that pushes an Inexact conjunct next to an Exact one
+// that can raise (cell pp.scan.skip) observable. Pushdown then reports
+// Inexact.
+func (t *Table) WithZoneMaps(rows int) *Table {
+	c := *t
+	c.pushdown = Inexact
+	c.exactAll = false
+	c.zoneRows = max(rows, 1)
+	return &c
+}
+
+// ZoneRows returns the row-group size of a table made by WithZoneMaps, and
+// 0 for every other table.
+func (t *Table) ZoneRows() int { return t.zoneRows }
 
 // Pushdown returns the support the table gives simple comparisons.
 func (t *Table) Pushdown() PredicateSupport { return t.pushdown }
@@ -109,7 +134,9 @@ func (t *Table) ExactAllPushdown() bool { return t.exactAll }
 
 // ClassifyPredicates answers the table's pushdown support for each conjunct
 // that compares a column with a literal, and Unsupported for the rest; a
-// table made by WithExactAllPushdown answers Exact for every conjunct.
+// table made by WithExactAllPushdown answers Exact for every conjunct, and
+// one made by WithZoneMaps Exact for every conjunct that is not such a
+// comparison.
 func (t *Table) ClassifyPredicates(conjuncts []Expr) []PredicateSupport {
 	out := make([]PredicateSupport, len(conjuncts))
 	if t.exactAll {
@@ -122,8 +149,11 @@ func (t *Table) ClassifyPredicates(conjuncts []Expr) []PredicateSupport {
 		return out
 	}
 	for i, c := range conjuncts {
-		if IsColumnLiteralComparison(c) {
+		switch {
+		case IsColumnLiteralComparison(c):
 			out[i] = t.pushdown
+		case t.zoneRows > 0:
+			out[i] = Exact
 		}
 	}
 	return out

@@ -62,3 +62,35 @@ func TestTableExactAllPushdown(t *testing.T) {
 		t.Error("WithPushdown must end the exact_all policy")
 	}
 }
+
+func TestTableZoneMaps(t *testing.T) {
+	s := MustSchema(Field{Name: "a", Type: Int64, Nullable: true}, Field{Name: "b", Type: Int64, Nullable: true})
+	base, err := NewTable("t", s, [][]Value{{Int64Value(1)}, {Int64Value(2)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	conj := []Expr{Col("a").Gt(Lit(1)).Expr(), Col("a").Div(Col("b")).Gt(Lit(1)).Expr(), Col("a").Gt(Col("b")).Expr()}
+	want := []PredicateSupport{Inexact, Exact, Exact}
+	zone := base.WithZoneMaps(3)
+	if zone.ZoneRows() != 3 || base.ZoneRows() != 0 || zone.Pushdown() != Inexact {
+		t.Fatalf("zone rows %d (base %d), pushdown %v", zone.ZoneRows(), base.ZoneRows(), zone.Pushdown())
+	}
+	got, err := ClassifyPredicates(zone, conj)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range conj {
+		if got[i] != want[i] {
+			t.Errorf("%s: %v, want %v", conj[i], got[i], want[i])
+		}
+	}
+	if z := base.WithZoneMaps(0).ZoneRows(); z != 1 {
+		t.Errorf("WithZoneMaps(0) has zone rows %d, want 1", z)
+	}
+	if z := zone.WithPushdown(Exact).ZoneRows(); z != 0 {
+		t.Errorf("WithPushdown keeps zone rows %d", z)
+	}
+	if z := zone.WithExactAllPushdown().ZoneRows(); z != 0 {
+		t.Errorf("WithExactAllPushdown keeps zone rows %d", z)
+	}
+}

@@ -84,6 +84,13 @@ func cellCases() []cellCase {
 		// not join b != 0 there (a second run, finding b != 0 pushed, must
 		// refuse too: TestCells checks idempotence).
 		{name: "pp_scan_merge_refuse", cell: legality.PPScanMerge, partial: true, plan: scan(exact).Filter(col("b").Ne(lit(0))).Filter(div.Gt(lit(1)))},
+		// A zone-map source skips row groups by k = 1 before it applies
+		// a / b > 1: the Exact conjunct must be total for k = 1 to join.
+		{name: "pp_scan_skip_allow", cell: legality.PPScanSkip, allow: true, plan: scan(zone).Filter(col("p")).Filter(col("k").Eq(lit(1)))},
+		{name: "pp_scan_skip_refuse", cell: legality.PPScanSkip, partial: true, plan: scan(zone).Filter(div.Gt(lit(1))).Filter(col("k").Eq(lit(1)))},
+		// pp.split refuses too: k = 1 would stay above, in the bounded tier a
+		// partial comparison.
+		{name: "pp_scan_skip_refuse_same_filter", cell: legality.PPScanSkip, partial: true, masked: true, plan: scan(zone).Filter(col("k").Eq(lit(1)), div.Gt(lit(1)))},
 		{name: "pp_limit_allow_mutant", cell: legality.PPLimit, allow: true, table: flipped(legality.PPLimit), plan: scan(tT).Head(2).Filter(gt("a", 1))},
 		{name: "pp_limit_refuse", cell: legality.PPLimit, plan: scan(tT).Head(2).Filter(gt("a", 1))},
 		{name: "pp_slice_allow_mutant", cell: legality.PPSlice, allow: true, table: flipped(legality.PPSlice), plan: scan(tT).Slice(1, 2).Filter(gt("a", 1))},

@@ -83,6 +83,9 @@ var (
 	src   = &classifying{mustTable("src", field("a", plan.Int64), field("b", plan.Int64), field("s", plan.String))}
 	bad   = &misbehaving{mustTable("bad", field("a", plan.Int64))}
 	exact = &exactHost{mustTable("ex", field("a", plan.Int64), field("b", plan.Int64), field("p", plan.Bool))}
+	// zone skips row groups by column-literal comparisons (Inexact) and
+	// takes every other conjunct Exact.
+	zone = mustTable("zone", field("a", plan.Int64), field("b", plan.Int64), field("k", plan.Int64), field("p", plan.Bool)).WithZoneMaps(2)
 
 	ndSeq, _    = plan.BuiltinUDFs().Lookup("nd_seq")
 	incWrap, _  = plan.BuiltinUDFs().Lookup("inc_wrap")

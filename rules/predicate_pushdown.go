@@ -804,6 +804,37 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 				fate[i] = legality.ScanExact
 			}
 		}
+		// The source may skip rows by an Inexact conjunct before its Exact
+		// conjuncts meet them: pp.scan.skip (skip holds its allowing
+		// decision, recorded with the conjunct's others).
+		var skip *legality.Decision
+		if slices.Contains(fate, legality.ScanInexact) {
+			var exact []plan.Expr
+			for _, lists := range [][]plan.PushedPredicate{s.Pushed, pushed} {
+				for _, pp := range lists {
+					if pp.Support == plan.Exact {
+						exact = append(exact, pp.Expr)
+					}
+				}
+			}
+			for i, c := range g.conjs {
+				if fate[i] == legality.ScanExact {
+					exact = append(exact, c.expr)
+				}
+			}
+			if len(exact) > 0 {
+				d := p.table.PushdownScanSkip(exact)
+				if d.Allowed {
+					skip = &d
+				} else {
+					for i := range g.conjs {
+						if fate[i] == legality.ScanInexact {
+							fate[i], decided[i] = legality.ScanStays, d
+						}
+					}
+				}
+			}
+		}
 		// Conjuncts left above now see fewer rows: pp.split.
 		exprs := make([]plan.Expr, len(g.conjs))
 		for i, c := range g.conjs {
@@ -833,6 +864,9 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 			}
 			if fate[i] == legality.ScanExact && merged != nil && merged[i].Cell != "" {
 				p.record(FlagPredicatePushdown, merged[i], c.item, s, path, c.orig)
+			}
+			if fate[i] == legality.ScanInexact && skip != nil {
+				p.record(FlagPredicatePushdown, *skip, c.item, s, path, c.orig)
 			}
 			c.stay = false
 			if fate[i] != legality.ScanExact {

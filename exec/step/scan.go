@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -124,6 +125,16 @@ func ScanTable(e *Env, tables *Tables, n *plan.ScanNode) (*Frame, error) {
 	if err != nil {
 		return nil, err
 	}
+	if t.ZoneRows() > 0 {
+		kept, err := e.skipZones(t, n, rec)
+		if err != nil {
+			return nil, err
+		}
+		if kept != nil {
+			defer kept.Release()
+			rec = kept
+		}
+	}
 	if columns == nil {
 		// Every column: the table's own batch.
 		return ScanOutput(e, n, read, rec, apply)
@@ -141,6 +152,65 @@ func ScanTable(e *Env, tables *Tables, n *plan.ScanNode) (*Frame, error) {
 	sel := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows())
 	defer sel.Release()
 	return ScanOutput(e, n, read, sel, apply)
+}
+
+// skipZones emulates the row-group skipping of a zone-map table
+// (plan.Table.WithZoneMaps), as a storage layer does before it applies its
+// Exact conjuncts: a row group is skipped when some pushed Inexact
+// conjunct the table can test (a column-literal comparison, which cannot
+// raise) is true on none of its rows. It returns the rows of the groups
+// kept, or nil when every group is kept.
+func (e *Env) skipZones(t *plan.Table, n *plan.ScanNode, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
+	var tests []plan.Expr
+	for _, p := range n.Pushed {
+		if p.Support == plan.Inexact && plan.IsColumnLiteralComparison(p.Expr) {
+			tests = append(tests, p.Expr)
+		}
+	}
+	if len(tests) == 0 {
+		return nil, nil
+	}
+	masks, err := e.evalExprs(tests, rec)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseAll(masks)
+	rows, size := int(rec.NumRows()), t.ZoneRows()
+	var idx []int32
+	for lo := 0; lo < rows; lo += size {
+		hi := min(lo+size, rows)
+		if zoneMayMatch(masks, lo, hi) {
+			for r := lo; r < hi; r++ {
+				idx = append(idx, int32(r))
+			}
+		}
+	}
+	if len(idx) == rows {
+		return nil, nil
+	}
+	out, err := ops.TakeRecord(e.Mem, rec, idx)
+	if err != nil {
+		return nil, e.Internal("%v", err)
+	}
+	return out, nil
+}
+
+// zoneMayMatch reports whether every mask is true on some row of [lo, hi).
+func zoneMayMatch(masks []arrow.Array, lo, hi int) bool {
+	for _, m := range masks {
+		b, ok := m.(*array.Boolean)
+		if !ok {
+			return true
+		}
+		any := false
+		for r := lo; r < hi && !any; r++ {
+			any = b.IsValid(r) && b.Value(r)
+		}
+		if !any {
+			return false
+		}
+	}
+	return true
 }
 
 // ScanOutput finishes a scan over the rows its source produced: rec (the

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/dfopt/dfopt/plan"
@@ -219,6 +220,9 @@ func encodeInline(t *plan.Table, p *path) (*jvalue, error) {
 	switch {
 	case t.ExactAllPushdown():
 		obj = append(obj, jmember{key: "pushdown", val: &jvalue{kind: jString, s: exactAll}})
+	case t.ZoneRows() > 0:
+		obj = append(obj, jmember{key: "pushdown", val: &jvalue{kind: jString, s: zoneMap}},
+			jmember{key: "zone_rows", val: &jvalue{kind: jNumber, s: strconv.Itoa(t.ZoneRows())}})
 	case t.Pushdown() != plan.Unsupported:
 		obj = append(obj, jmember{key: "pushdown", val: &jvalue{kind: jString, s: t.Pushdown().String()}})
 	}

@@ -30,25 +30,45 @@ func (d *decoder) decodeTables(v *jvalue, p *path) (map[string]*TableSpec, *Erro
 }
 
 func (d *decoder) decodeTable(name string, v *jvalue, p *path) (*TableSpec, *Error) {
-	if err := checkFields(v, p, "a table", []string{"columns", "parquet", "pushdown"}); err != nil {
+	if err := checkFields(v, p, "a table", []string{"columns", "parquet", "pushdown", "zone_rows"}); err != nil {
 		return nil, err
 	}
 	cols, pq := v.get("columns"), v.get("parquet")
+	zr := v.get("zone_rows")
 	if pd := v.get("pushdown"); pd != nil && cols != nil {
 		spec, err := inlineTable(name, cols, p.field("columns"))
 		if err != nil {
 			return nil, err
 		}
-		support, all, err := decodeSupport(pd, p.field("pushdown"))
+		support, policy, err := decodeSupport(pd, p.field("pushdown"))
 		if err != nil {
 			return nil, err
 		}
-		if all {
+		if zr != nil && policy != zoneMap {
+			return nil, errAt(zr, p.field("zone_rows"), `"zone_rows" applies to the "zone_map" pushdown policy only`)
+		}
+		switch policy {
+		case exactAll:
 			spec.Inline = spec.Inline.WithExactAllPushdown()
-		} else {
+		case zoneMap:
+			rows := int64(defaultZoneRows)
+			if zr != nil {
+				n, err := integer(zr, p.field("zone_rows"))
+				if err != nil {
+					return nil, err
+				}
+				if n < 1 || n > maxZoneRows {
+					return nil, errAt(zr, p.field("zone_rows"), "zone_rows must be between 1 and %d, got %d", maxZoneRows, n)
+				}
+				rows = n
+			}
+			spec.Inline = spec.Inline.WithZoneMaps(int(rows))
+		default:
 			spec.Inline = spec.Inline.WithPushdown(support)
 		}
 		return spec, nil
+	} else if zr != nil {
+		return nil, errAt(zr, p.field("zone_rows"), `"zone_rows" needs "pushdown": "zone_map" on an inline table`)
 	} else if pd != nil {
 		return nil, errAt(pd, p.field("pushdown"), `"pushdown" applies to inline tables only (a Parquet file classifies its own conjuncts)`)
 	}
@@ -177,26 +197,37 @@ func inlineTable(name string, v *jvalue, p *path) (*TableSpec, *Error) {
 }
 
 // decodeSupport reads an inline table's "pushdown" policy: "exact",
-// "inexact" or "unsupported" (see plan.Table.WithPushdown), or "exact_all"
-// (all: plan.Table.WithExactAllPushdown).
-func decodeSupport(v *jvalue, p *path) (s plan.PredicateSupport, all bool, e *Error) {
+// "inexact" or "unsupported" (see plan.Table.WithPushdown; policy ""), or
+// one of the test policies "exact_all" (plan.Table.WithExactAllPushdown) and
+// "zone_map" (plan.Table.WithZoneMaps), returned as policy.
+func decodeSupport(v *jvalue, p *path) (s plan.PredicateSupport, policy string, e *Error) {
 	text, err := str(v, p)
 	if err != nil {
-		return 0, false, err
+		return 0, "", err
 	}
 	switch text {
 	case "exact":
-		return plan.Exact, false, nil
+		return plan.Exact, "", nil
 	case "inexact":
-		return plan.Inexact, false, nil
+		return plan.Inexact, "", nil
 	case "unsupported":
-		return plan.Unsupported, false, nil
+		return plan.Unsupported, "", nil
 	case exactAll:
-		return plan.Exact, true, nil
+		return plan.Exact, exactAll, nil
+	case zoneMap:
+		return plan.Inexact, zoneMap, nil
 	}
-	return 0, false, errAt(v, p, `unknown pushdown support %q (want "exact", "inexact", "unsupported" or "exact_all")`, text)
+	return 0, "", errAt(v, p, `unknown pushdown support %q (want "exact", "inexact", "unsupported", "exact_all" or "zone_map")`, text)
 }
 
-// exactAll is the "pushdown" policy of a table classifying every conjunct
-// Exact (plan.Table.WithExactAllPushdown).
-const exactAll = "exact_all"
+// The test policies of inline tables: exactAll classifies every conjunct
+// Exact (plan.Table.WithExactAllPushdown); zoneMap skips row groups of
+// "zone_rows" rows (defaultZoneRows when absent, at most maxZoneRows) by
+// column-literal comparisons and takes every other conjunct Exact
+// (plan.Table.WithZoneMaps).
+const (
+	exactAll        = "exact_all"
+	zoneMap         = "zone_map"
+	defaultZoneRows = 2
+	maxZoneRows     = 1 << 30
+)

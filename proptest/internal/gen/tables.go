@@ -118,14 +118,20 @@ func (g *gen) table(i int) *plan.Table {
 	// pp.scan) both fires and refuses: Exact ones are filtered exactly by
 	// the executor, Inexact ones return every row. A few accept every
 	// conjunct Exact (exact_all), partial ones included, so that two
-	// filters' conjuncts meet in one pushed list (cell pp.scan.merge).
+	// filters' conjuncts meet in one pushed list (cell pp.scan.merge). A
+	// few are zone maps: they skip row groups by comparisons (Inexact)
+	// before they apply every other conjunct Exact, so an Inexact conjunct
+	// pushed beside an Exact one that raises loses its error (cell
+	// pp.scan.skip).
 	switch r := g.r.Intn(16); {
 	case r < 5:
 		t = t.WithPushdown(plan.Exact)
 	case r < 7:
 		t = t.WithExactAllPushdown()
-	case r < 11:
+	case r < 10:
 		t = t.WithPushdown(plan.Inexact)
+	case r < 12:
+		t = t.WithZoneMaps(1 + g.r.Intn(3))
 	}
 	return t
 }

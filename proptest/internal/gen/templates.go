@@ -358,6 +358,12 @@ func (g *gen) filterChain(depth int) frame {
 	case x < 48:
 		// Both filters' conjuncts may reach the source (pp.scan.merge).
 		in = g.pushdownScan()
+		if z, ok := g.zoneScan(); ok && g.r.Intn(3) == 0 {
+			in = z
+		}
+		if f, ok := g.zoneSkip(in); ok {
+			return f
+		}
 	default:
 		in = g.node(depth - 2)
 	}
@@ -376,6 +382,51 @@ func (g *gen) filterChain(depth int) frame {
 		preds[i] = g.predicate(c, m)
 	}
 	return g.finish(&plan.FilterNode{Input: inner.raw, Predicates: preds}, inner.rows, inner)
+}
+
+// zoneScan reads a zone-map table, if there is one.
+func (g *gen) zoneScan() (frame, bool) {
+	var zones []*plan.Table
+	for _, t := range g.tables {
+		if t.ZoneRows() > 0 {
+			zones = append(zones, t)
+		}
+	}
+	if len(zones) == 0 {
+		return frame{}, false
+	}
+	return g.scanOf(zones[g.r.Intn(len(zones))]), true
+}
+
+// zoneSkip builds, half of the time over a scan of a zone-map table, a
+// comparison the table takes Inexact over a filter it takes Exact:
+//
+//	filter(k = 1) . filter(p)          the Exact conjunct is total: k = 1 joins
+//	filter(k = 1) . filter(a / b > 0)  it can raise: k = 1 must stay above
+//
+// (cell pp.scan.skip allows, then refuses). It reports false for any
+// other input.
+func (g *gen) zoneSkip(in frame) (frame, bool) {
+	sc, ok := in.raw.(*plan.ScanNode)
+	if !ok || g.r.Intn(2) == 0 {
+		return frame{}, false
+	}
+	if t, ok := sc.Source.(*plan.Table); !ok || t.ZoneRows() == 0 {
+		return frame{}, false
+	}
+	c := g.ctx(in, anyMode)
+	pred := g.predicate(c, boundedTotal)
+	if g.r.Intn(2) == 0 {
+		if e := g.partialExpr(c.with(anyMode).noOver(), plan.Int64); e != nil {
+			pred = call(cmpFuncs[g.r.Intn(len(cmpFuncs))], e, lit(g.literal(plan.Int64)))
+		}
+	}
+	inner := g.finish(&plan.FilterNode{Input: in.raw, Predicates: []plan.Expr{pred}}, in.rows, in)
+	cmp := g.colLitComparison(g.ctx(inner, anyMode))
+	if cmp == nil {
+		return frame{}, false
+	}
+	return g.finish(&plan.FilterNode{Input: inner.raw, Predicates: []plan.Expr{cmp}}, inner.rows, inner), true
 }
 
 // guardPair builds a guard and the partial filter it protects, the guard

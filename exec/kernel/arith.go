@@ -36,12 +36,22 @@ func (x *evalCtx) arith(e *plan.Call, in *input, a0, b0 datum) (datum, error) {
 	}
 	va, vb := viewOf(a), viewOf(b)
 	valid, nulls := andValidity(x.mem, in.n, &va, &vb)
+	// An integer div or mod never writes over its divisor: once a row
+	// overflows it searches the whole divisor for a zero (divide_by_zero
+	// wins, docs/semantics.md), and a quotient written over the divisor
+	// would be read as one (a 0 quotient before a MinInt / -1 row reported
+	// "0 / 0" at the quotient's row). Float div and mod raise nothing and
+	// may reuse either operand.
+	reuseB := b
+	if e.Fn == plan.FuncDiv || e.Fn == plan.FuncMod {
+		reuseB = datum{} // not a temporary: never reused
+	}
 	switch t {
 	case plan.Int32:
-		buf, out, inPlace := outFixed[int32](x.mem, in.n, a, b)
+		buf, out, inPlace := outFixed[int32](x.mem, in.n, a, reuseB)
 		return intArith(x, e, in, t, &va, &vb, valid, nulls, buf, out, inPlace, math.MinInt32)
 	case plan.Int64:
-		buf, out, inPlace := outFixed[int64](x.mem, in.n, a, b)
+		buf, out, inPlace := outFixed[int64](x.mem, in.n, a, reuseB)
 		return intArith(x, e, in, t, &va, &vb, valid, nulls, buf, out, inPlace, math.MinInt64)
 	default:
 		buf, out, _ := outFixed[float64](x.mem, in.n, a, b)
@@ -101,6 +111,12 @@ func is32[T integer]() bool {
 // before writing it (so the operands of that row are intact even when out
 // overwrites one of them). If that row is valid it is the error; if it is
 // null the kernel resumes after it. The hot loops carry no validity test.
+//
+// Rows before a partition's stop hold results, so nothing may read an
+// operand that out overwrites at such a row after the kernels ran: the
+// failing row's operands are read at the failing row only (unwritten), and
+// the zero-divisor search of div and mod reads b, which out never
+// overwrites (see arith).
 func intArith[T integer](x *evalCtx, e *plan.Call, in *input, t plan.Type, va, vb *view, valid *memory.Buffer, nulls int,
 	buf *memory.Buffer, out []T, inPlace bool, minv T) (datum, error) {
 	n := in.n

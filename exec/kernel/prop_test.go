@@ -55,10 +55,12 @@ type propCase struct {
 	Rows   int
 	Seed   int64
 	Offset int64
+	// Plant makes the data plant integer division's failures (genData).
+	Plant bool
 }
 
 func (c propCase) String() string {
-	return fmt.Sprintf("expr=%s rows=%d seed=%d offset=%d", c.Expr, c.Rows, c.Seed, c.Offset)
+	return fmt.Sprintf("expr=%s rows=%d seed=%d offset=%d plant=%t", c.Expr, c.Rows, c.Seed, c.Offset, c.Plant)
 }
 
 // genValue draws one value of type t; nullPct percent are null.
@@ -90,8 +92,10 @@ func genValue(r *rand.Rand, t plan.Type, nullPct int) plan.Value {
 }
 
 // genData draws the columns row by row, so a smaller Rows keeps a prefix
-// of the same data (shrinking rows keeps the failure's rows).
-func genData(seed int64, rows int) map[string][]plan.Value {
+// of the same data (shrinking rows keeps the failure's rows). With plant
+// (and in a third of the other data sets) the integer columns plant
+// division's failures (plantedValue).
+func genData(seed int64, rows int, plant bool) map[string][]plan.Value {
 	r := rand.New(rand.NewSource(seed))
 	cols := map[string][]plan.Value{}
 	nullPct := map[string]int{}
@@ -105,9 +109,16 @@ func genData(seed int64, rows int) map[string][]plan.Value {
 			nullPct[f.Name] = 20
 		}
 	}
+	planted := r.Intn(3) == 0 || plant
 	for i := 0; i < rows; i++ {
 		for _, f := range propSchema.Fields() {
-			cols[f.Name] = append(cols[f.Name], genValue(r, f.Type, nullPct[f.Name]))
+			var v plan.Value
+			if planted && f.Type.IsInteger() {
+				v = plantedValue(r, f.Type, nullPct[f.Name], i, rows)
+			} else {
+				v = genValue(r, f.Type, nullPct[f.Name])
+			}
+			cols[f.Name] = append(cols[f.Name], v)
 		}
 	}
 	return cols
@@ -190,7 +201,7 @@ func genOp(r *rand.Rand, t plan.Type, d int, promoPair func() (plan.Type, plan.T
 		case k < 6:
 			u, v := promoPair()
 			fn := []plan.Func{plan.FuncAdd, plan.FuncSub, plan.FuncMul, plan.FuncDiv, plan.FuncMod}[r.Intn(5)]
-			return call(fn, genExpr(r, u, d), genExpr(r, v, d))
+			return call(fn, genOperand(r, u, d), genOperand(r, v, d))
 		case k < 8:
 			return call([]plan.Func{plan.FuncNeg, plan.FuncAbs}[r.Intn(2)], genExpr(r, t, d))
 		case t == plan.Int64 && k == 8:
@@ -347,7 +358,7 @@ func checkCase(t *testing.T, c propCase) string {
 	if _, err := plan.TypeOf(c.Expr, propSchema); err != nil {
 		return "generator produced an ill-typed expression: " + err.Error()
 	}
-	data := genData(c.Seed, c.Rows)
+	data := genData(c.Seed, c.Rows, c.Plant)
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	cols := make([]column, 0, propSchema.Len())
 	for _, f := range propSchema.Fields() {

@@ -39,8 +39,12 @@ type ScanRequest struct {
 	// column at all (the batches then carry only their row counts).
 	Columns []string
 	// Predicates are the conjuncts pushed into the scan, each with the
-	// classification recorded in the plan. The executor passes them all; a
-	// source applies those it classifies Exact (see Source).
+	// classification recorded in the plan; a source applies those it
+	// classifies Exact (see Source) and may skip rows by the Inexact ones.
+	// The executor passes them all, except when it applies some pushed
+	// conjunct itself (the source no longer classifies it Exact): those
+	// must meet every row, so the source then gets only the Exact
+	// conjuncts it takes, and no Inexact one to skip rows by.
 	Predicates []plan.PushedPredicate
 	// Mem is the allocator every Arrow buffer of the result must come from.
 	Mem memory.Allocator

@@ -656,6 +656,22 @@ func hasOver(exprs []Expr) bool {
 	return false
 }
 
+// WindowNames returns the names Resolve gives the n temporary columns of a
+// window it synthesizes over an input of schema in: "__over_0",
+// "__over_1", ..., skipping the names the input already has. The plan
+// file encoder uses it to fold a window back into over() only when
+// resolving the folded plan gives the same names.
+func WindowNames(in Schema, n int) []string {
+	out := make([]string, 0, n)
+	for next := 0; len(out) < n; next++ {
+		name := "__over_" + strconv.Itoa(next)
+		if in.Index(name) < 0 {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 // synthesizeWindow rewrites a project or with_columns that uses over() into
 // the same node over a window node computing each over() once, in the order
 // they appear, as a temporary column. Type errors are reported against the
@@ -665,24 +681,22 @@ func synthesizeWindow(parent Node, input Node, exprs []Expr, p *Path) (Node, err
 	if _, err := typeFields(exprs, in, p, "exprs"); err != nil {
 		return nil, err
 	}
-	taken := make(map[string]bool, in.Len())
-	for _, name := range in.Names() {
-		taken[name] = true
+	var overs int
+	for _, e := range exprs {
+		Walk(e, func(x Expr) bool {
+			if _, ok := x.(*Over); ok {
+				overs++
+				return false
+			}
+			return true
+		})
 	}
+	names := WindowNames(in, overs)
 	var windows []Expr
-	next := 0
 	var replace func(e Expr) Expr
 	replace = func(e Expr) Expr {
 		if o, ok := e.(*Over); ok {
-			name := ""
-			for {
-				name = "__over_" + strconv.Itoa(next)
-				next++
-				if !taken[name] {
-					break
-				}
-			}
-			taken[name] = true
+			name := names[len(windows)]
 			windows = append(windows, &Alias{Expr: o, Name: name})
 			return &Column{Name: name}
 		}

@@ -95,7 +95,8 @@ func TablesEqual(a, b *plan.Table) bool {
 	if a == b {
 		return true
 	}
-	if a == nil || b == nil || a.Name() != b.Name() || a.Rows() != b.Rows() || a.Pushdown() != b.Pushdown() || a.ExactAllPushdown() != b.ExactAllPushdown() || !a.Schema().Equal(b.Schema()) {
+	if a == nil || b == nil || a.Name() != b.Name() || a.Rows() != b.Rows() || a.Pushdown() != b.Pushdown() || a.ExactAllPushdown() != b.ExactAllPushdown() ||
+		a.ZoneRows() != b.ZoneRows() || !a.Schema().Equal(b.Schema()) {
 		return false
 	}
 	for i := 0; i < a.Schema().Len(); i++ {

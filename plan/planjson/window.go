@@ -14,10 +14,19 @@ import "github.com/dfopt/dfopt/plan"
 // over(), the parent has no over() of its own, and the parent reads each
 // temporary exactly once, in the window's order (Resolve extracts over()s in
 // evaluation order, and the window evaluates them in that order, which
-// decides which error is raised first). Otherwise (say the optimizer pruned a
-// parent expression, leaving a window column unread but still evaluated)
-// ok is false and the window is written as an explicit "window" node.
+// decides which error is raised first), and the temporaries have the names
+// Resolve would give them again (the first "__over_N" the window's input
+// does not already have, in order: after the optimizer pruned an input
+// column named "__over_0", resolving the folded parent would name its
+// first temporary "__over_0", not the "__over_1" the plan holds).
+// Otherwise (say the optimizer pruned a parent expression, leaving a window
+// column unread but still evaluated) ok is false and the window is written
+// as an explicit "window" node.
 func foldWindow(exprs []plan.Expr, w *plan.WindowNode) (folded []plan.Expr, ok bool) {
+	if w.Input == nil || !w.Input.Resolved() {
+		return nil, false
+	}
+	names := plan.WindowNames(w.Input.Schema(), len(w.Exprs))
 	index := make(map[string]int, len(w.Exprs))
 	overs := make([]plan.Expr, len(w.Exprs))
 	for i, we := range w.Exprs {
@@ -29,7 +38,7 @@ func foldWindow(exprs []plan.Expr, w *plan.WindowNode) (folded []plan.Expr, ok b
 		if !isOver {
 			return nil, false
 		}
-		if _, dup := index[a.Name]; dup {
+		if _, dup := index[a.Name]; dup || a.Name != names[i] {
 			return nil, false
 		}
 		index[a.Name] = i

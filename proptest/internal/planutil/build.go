@@ -30,12 +30,15 @@ func Named(e plan.Expr, name string) plan.Expr {
 func ScanOf(t *plan.Table) plan.Node { return &plan.ScanNode{Source: t, SourceSchema: t.Schema()} }
 
 // WithPolicyOf returns t with the pushdown policy of src (plan.Table's
-// Exact, Inexact or exact_all test policies; none leaves t as it is), for
+// Exact, Inexact, exact_all or zone_map test policies; none leaves t as it
+// is), for
 // tables rebuilt from another one's values.
 func WithPolicyOf(t, src *plan.Table) *plan.Table {
 	switch {
 	case src.ExactAllPushdown():
 		return t.WithExactAllPushdown()
+	case src.ZoneRows() > 0:
+		return t.WithZoneMaps(src.ZoneRows())
 	case src.Pushdown() != plan.Unsupported:
 		return t.WithPushdown(src.Pushdown())
 	}

@@ -5,8 +5,9 @@ import (
 )
 
 // RebindScans returns the plan with every scan of a table in remap reading
-// the mapped table instead (its schema captured afresh). Shared subtrees
-// stay shared; untouched subtrees are returned as they are.
+// the mapped table instead (its schema captured afresh; the scan's
+// projection and pushed conjuncts kept). Shared subtrees stay shared;
+// untouched subtrees are returned as they are.
 func RebindScans(root plan.Node, remap map[*plan.Table]*plan.Table) plan.Node {
 	return Rewrite(root, func(n plan.Node) plan.Node {
 		s, ok := n.(*plan.ScanNode)
@@ -21,7 +22,7 @@ func RebindScans(root plan.Node, remap map[*plan.Table]*plan.Table) plan.Node {
 		if !ok {
 			return n
 		}
-		return &plan.ScanNode{Source: nt, SourceSchema: nt.Schema()}
+		return &plan.ScanNode{Source: nt, SourceSchema: nt.Schema(), Projected: s.Projected, Columns: s.Columns, Pushed: s.Pushed}
 	})
 }
 

@@ -17,12 +17,64 @@ import (
 
 	"github.com/dfopt/dfopt/exec/internal/par"
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/reference"
 )
 
 // The law: vectorised evaluation equals the row-at-a-time reference
-// (ref_test.go) — the same values bit for bit, the same validity, or the
-// same error (kind, expression text, row) — over the whole batch and over a
+// (package reference, written from docs/semantics.md independently of the
+// kernels) — the same values bit for bit, the same validity, or the same
+// error (kind, expression text, row) — over the whole batch and over a
 // slice of it (arrays with a non-zero offset), with no memory left behind.
+
+// refEnv is the reference's input for the tests of this package: columns by
+// name (plan values), their schema, and the offset an error's row adds.
+type refEnv struct {
+	ctx    context.Context
+	cols   map[string][]plan.Value
+	schema plan.Schema
+	offset int64
+}
+
+// refErr is the reference's error: the identity (kind, expr) and the row.
+type refErr struct {
+	kind plan.ErrorKind
+	expr string
+	row  int64
+}
+
+func (e *refErr) String() string { return fmt.Sprintf("%s in `%s` at row %d", e.kind, e.expr, e.row) }
+
+// refEval evaluates e at the given rows of env's columns (in that order)
+// with reference.EvalExpr. A failing row is reported as its index among
+// the columns' rows plus env.offset.
+func refEval(env *refEnv, e plan.Expr, rows []int) ([]plan.Value, *refErr) {
+	in := &reference.Result{Schema: env.schema, Rows: len(rows), Columns: make([][]plan.Value, env.schema.Len())}
+	for i, f := range env.schema.Fields() {
+		col := make([]plan.Value, len(rows))
+		src := env.cols[f.Name]
+		for k, r := range rows {
+			if r < len(src) {
+				col[k] = src[r]
+			} else {
+				col[k] = plan.NullValue(f.Type)
+			}
+		}
+		in.Columns[i] = col
+	}
+	out, err := reference.EvalExpr(env.ctx, e, in, 0)
+	if err == nil {
+		return out, nil
+	}
+	pe, ok := plan.AsError(err)
+	if !ok {
+		return nil, &refErr{kind: plan.InvalidPlan, expr: err.Error(), row: -1}
+	}
+	row := pe.Row
+	if row >= 0 && row < int64(len(rows)) {
+		row = int64(rows[row]) + env.offset
+	}
+	return nil, &refErr{kind: pe.Kind, expr: pe.Expr, row: row}
+}
 
 // propSchema is the random expressions' input: two columns of every type.
 var propSchema = plan.MustSchema(

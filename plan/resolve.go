@@ -209,12 +209,22 @@ func exprError(err error, p *Path) error {
 	return err
 }
 
+// noWindowOrAggregate rejects an over() outside project and with_columns.
+// The error names the over() itself, the innermost offending expression,
+// as an aggregate outside an aggregate node names the aggregate call.
 func noWindowOrAggregate(e Expr, p *Path, where string) error {
-	if ContainsOver(e) {
-		return &Error{Kind: InvalidPlan, Expr: e.String(), Row: -1, Path: p.String(),
-			Msg: where + ": over() is allowed only in project and with_columns"}
+	if !ContainsOver(e) {
+		return nil
 	}
-	return nil
+	var over Expr
+	Walk(e, func(x Expr) bool {
+		if _, ok := x.(*Over); ok && over == nil {
+			over = x
+		}
+		return over == nil
+	})
+	return &Error{Kind: InvalidPlan, Expr: over.String(), Row: -1, Path: p.String(),
+		Msg: where + ": over() is allowed only in project and with_columns"}
 }
 
 func resolveScan(n *ScanNode, p *Path) (Schema, error) {
@@ -452,8 +462,10 @@ func resolveJoin(n *JoinNode, p *Path) (Schema, error) {
 			return Schema{}, exprError(err, rp)
 		}
 		if _, ok := JoinKeyType(lf.Type, rf.Type); !ok {
-			return Schema{}, &Error{Kind: TypeError, Expr: n.LeftOn[i].String() + " = " + n.RightOn[i].String(), Row: -1, Path: rp.String(),
-				Msg: fmt.Sprintf("join: cannot compare key types %s and %s", lf.Type, rf.Type)}
+			// The error names the right key, where the mismatch is found
+			// (its path), as written; the message names both.
+			return Schema{}, &Error{Kind: TypeError, Expr: n.RightOn[i].String(), Row: -1, Path: rp.String(),
+				Msg: fmt.Sprintf("join: right key `%s` (%s) cannot be compared with left key `%s` (%s)", n.RightOn[i], rf.Type, n.LeftOn[i], lf.Type)}
 		}
 	}
 	if n.How == SemiJoin || n.How == AntiJoin {

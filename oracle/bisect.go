@@ -68,7 +68,9 @@ type BisectResult struct {
 	Rules, Arms []string
 	// NoRule reports that the divergence persists with every rule and arm
 	// off: the optimizer is not involved (an executor or eager chain
-	// difference, or an ill-typed plan handled differently).
+	// difference, a reference/unoptimized difference — a bug in the
+	// semantics exec and eager share, or in the reference — or an
+	// ill-typed plan handled differently).
 	NoRule bool
 	// Applications is the number of rewrite applications under Minimal;
 	// First the first bad one in the case as given, nil when the divergence
@@ -102,12 +104,12 @@ type BisectResult struct {
 	sources map[plan.Source]*planjson.TableSpec
 }
 
-// ErrNoDivergence is returned by Bisect for a case whose three ways agree.
+// ErrNoDivergence is returned by Bisect for a case whose ways agree.
 var ErrNoDivergence = errors.New("bisect: the case does not diverge")
 
 // BisectDocument bisects a decoded plan file under its flags
 // (DocumentFlags), ignoring its "expect" object: bisection is about the
-// three ways diverging.
+// ways diverging.
 func BisectDocument(ctx context.Context, doc *planjson.Document, opts BisectOptions) (*BisectResult, error) {
 	if doc == nil {
 		return nil, fmt.Errorf("bisect: no document")

@@ -97,6 +97,11 @@ type Campaign struct {
 	Flags *rules.Flags
 	// Executor runs the optimized and unoptimized ways (nil: exec).
 	Executor Executor
+	// ReferenceEvery gives the reference way (the fourth, package
+	// reference) to the plans whose index is a multiple of it: 0 and 1
+	// mean every plan, a negative value none. Shrinking a divergence
+	// always runs all four ways.
+	ReferenceEvery int
 	// OutDir receives one minimized plan file per divergence class; ""
 	// means divergences are shrunk but not written.
 	OutDir string
@@ -253,7 +258,18 @@ func (c *Campaign) checkIndex(ctx context.Context, i int, seed int64, flags rule
 	}()
 	gc := proptest.Generate(seed, c.Config)
 	pc = &gc
-	return Check(ctx, Case{Name: name, Plan: gc.Plan, Flags: &flags, Executor: c.Executor}), pc
+	return Check(ctx, Case{Name: name, Plan: gc.Plan, Flags: &flags, Executor: c.Executor, NoReference: !c.referenceFor(i)}), pc
+}
+
+// referenceFor reports whether plan i gets the reference way.
+func (c *Campaign) referenceFor(i int) bool {
+	switch {
+	case c.ReferenceEvery < 0:
+		return false
+	case c.ReferenceEvery <= 1:
+		return true
+	}
+	return i%c.ReferenceEvery == 0
 }
 
 // startProgress calls c.Progress periodically until the returned function

@@ -12,6 +12,7 @@ import (
 	"github.com/dfopt/dfopt/legality"
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/plan/planjson"
+	"github.com/dfopt/dfopt/reference"
 	"github.com/dfopt/dfopt/rules"
 )
 
@@ -33,8 +34,16 @@ type Case struct {
 	// Extensions implements the plan's extension operators for the eager
 	// way, and for the default executor when Executor is nil; nil means
 	// the built-ins. A host whose plans hold its own operators registers
-	// them here, so that the reference way can run them too.
+	// them here, so that the eager way can run them too.
 	Extensions *eager.Extensions
+	// ReferenceExtensions implements a host's own extension operators for
+	// the reference way, over plain values (the built-ins need nothing).
+	// A plan holding a host operator missing here is skipped by the
+	// reference way (WayResult.Skipped), not a divergence.
+	ReferenceExtensions map[string]reference.ExtensionFunc
+	// NoReference turns the reference way off for this case (the other
+	// three still run).
+	NoReference bool
 }
 
 // DefaultFlags are the flags of a Case without Flags: every rule and arm,
@@ -53,8 +62,8 @@ type Report struct {
 	Flags rules.Flags
 	// Executor names the executor of the first two ways.
 	Executor string
-	// Results holds the three ways, indexed by Way.
-	Results [3]WayResult
+	// Results holds the four ways, indexed by Way.
+	Results [4]WayResult
 	// ResolveErr is the resolution error when the plan does not resolve
 	// (then it is also the optimized way's outcome).
 	ResolveErr error
@@ -70,13 +79,14 @@ type Report struct {
 	Table    *legality.Table
 	// Divergences lists every difference found, in a fixed order: the
 	// optimizer, internal failures, the pairs unoptimized/eager,
-	// optimized/unoptimized and optimized/eager, then the memo.
+	// optimized/unoptimized, optimized/eager and reference/unoptimized,
+	// then the memo.
 	Divergences []Divergence
 	// Unmet lists the expectations (Case.Expect) that were not met.
 	Unmet []string
 }
 
-// Agree reports whether the three ways agree and every expectation holds.
+// Agree reports whether the ways agree and every expectation holds.
 func (r *Report) Agree() bool { return len(r.Divergences) == 0 && len(r.Unmet) == 0 }
 
 // Class identifies the report's divergences for shrinking: the classes of
@@ -142,8 +152,9 @@ func (c Case) executor() Executor {
 	return ExecExecutor{Options: exec.Options{Extensions: c.Extensions}}
 }
 
-// Check runs c three ways and compares the outcomes. It never panics: a
-// panic in any way is recovered and reported as a divergence.
+// Check runs c four ways (three when c.NoReference) and compares the
+// outcomes. It never panics: a panic in any way is recovered and reported
+// as a divergence.
 func Check(ctx context.Context, c Case) *Report {
 	flags := DefaultFlags()
 	if c.Flags != nil {
@@ -178,6 +189,12 @@ func Check(ctx context.Context, c Case) *Report {
 	}
 	r.Results[Unoptimized] = runWay(ctx, Unoptimized, func(ctx context.Context) (Outcome, error) { return x.Collect(ctx, unopt) })
 	r.Results[Eager] = runWay(ctx, Eager, func(ctx context.Context) (Outcome, error) { return collectEager(ctx, c.Plan, c.Extensions) })
+	if !c.NoReference {
+		// The plan as written: the resolved input, or the plan itself
+		// when it does not resolve (the reference reports the same
+		// resolution error).
+		r.Results[Reference] = runReference(ctx, c, unopt)
+	}
 	r.compare()
 	if c.Expect != nil {
 		r.checkExpect(c.Expect)
@@ -254,8 +271,12 @@ func runWay(ctx context.Context, w Way, f func(context.Context) (Outcome, error)
 
 // comparedPairs are the pairs compared, in report order: the executor
 // against the eager chain first (a difference there is not the
-// optimizer's), then the optimizer's effect.
-var comparedPairs = [...]Pair{{Unoptimized, Eager}, {Optimized, Unoptimized}, {Optimized, Eager}}
+// optimizer's), then the optimizer's effect, then the reference against
+// the unoptimized way (a difference there, with the others agreeing, is a
+// bug shared by exec and eager — their common kernel or node semantics —
+// or in the reference; the other ways agree with the unoptimized one or
+// already diverge).
+var comparedPairs = [...]Pair{{Unoptimized, Eager}, {Optimized, Unoptimized}, {Optimized, Eager}, {Reference, Unoptimized}}
 
 func (r *Report) compare() {
 	for i := range r.Results {

@@ -16,8 +16,13 @@ import (
 type WayResult struct {
 	Way Way
 	// Ran is false when the way was not run: the optimized way after the
-	// optimizer failed on a plan that resolves.
+	// optimizer failed on a plan that resolves, the reference way when the
+	// case turned it off or it skipped the plan (see Skipped).
 	Ran bool
+	// Skipped says why the reference way did not run the plan (a host
+	// extension operator without a reference implementation, a source it
+	// cannot read); such a plan is counted, never a divergence.
+	Skipped string
 	// Outcome is the result when Ran and Err is nil.
 	Outcome Outcome
 	// Err is the failure: a *plan.Error, or for a broken contract (a panic,

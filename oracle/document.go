@@ -22,7 +22,7 @@ func DocumentFlags(doc *planjson.Document) (rules.Flags, error) {
 	return flags, nil
 }
 
-// CheckDocument checks a decoded plan file: its plan three ways under its
+// CheckDocument checks a decoded plan file: its plan four ways under its
 // flags (DocumentFlags), and its "expect" object (every listed counter
 // exactly; the error kind, or success for "error": null, of the unoptimized
 // outcome). The error is for a file that cannot be checked at all (an

@@ -32,7 +32,7 @@ import (
 // plan, optimizes it under the real table, and for every cell not yet
 // killed at a lower index optimizes it under that cell's mutant. Only when
 // the two optimizations differ (plan or counters) can the outcomes differ,
-// and only then does the oracle run the three ways. A cell's seconds to
+// and only then does the oracle run the four ways. A cell's seconds to
 // first kill add up what a campaign of that cell alone would have spent on
 // the plans up to its kill: generating and optimizing each plan, and the
 // cell's own mutant optimization and checks.

@@ -13,10 +13,10 @@ import (
 	"github.com/dfopt/dfopt/plan"
 )
 
-// Way names one of the three evaluations the oracle compares.
+// Way names one of the four evaluations the oracle compares.
 type Way int
 
-// The three ways.
+// The four ways.
 const (
 	// Optimized: rules.Optimize, then the executor collects the result.
 	Optimized Way = iota
@@ -24,12 +24,16 @@ const (
 	Unoptimized
 	// Eager: eager.FromPlan evaluates the plan step by step.
 	Eager
+	// Reference: package reference, a row-at-a-time interpreter of
+	// docs/semantics.md sharing no code with exec and eager, evaluates the
+	// plan as written.
+	Reference
 )
 
-// Ways lists the three ways in report order.
-func Ways() []Way { return []Way{Optimized, Unoptimized, Eager} }
+// Ways lists the four ways in report order.
+func Ways() []Way { return []Way{Optimized, Unoptimized, Eager, Reference} }
 
-// String returns "optimized", "unoptimized" or "eager".
+// String returns "optimized", "unoptimized", "eager" or "reference".
 func (w Way) String() string {
 	switch w {
 	case Optimized:
@@ -38,6 +42,8 @@ func (w Way) String() string {
 		return "unoptimized"
 	case Eager:
 		return "eager"
+	case Reference:
+		return "reference"
 	}
 	return fmt.Sprintf("way(%d)", int(w))
 }

@@ -34,7 +34,7 @@ func (r *Report) Summary() string {
 }
 
 // String renders the full report for people: the verdict, every divergence
-// with its go-cmp diff, every unmet expectation, the three outcomes, the
+// with its go-cmp diff, every unmet expectation, the four outcomes, the
 // flags, the input and optimized plans, the counters and the trace with the
 // reason of each cell.
 func (r *Report) String() string {
@@ -78,6 +78,8 @@ func (r *Report) String() string {
 // describe renders one way's outcome in one line.
 func (w *WayResult) describe() string {
 	switch {
+	case w.Skipped != "":
+		return "skipped: " + w.Skipped
 	case !w.Ran:
 		return "not run"
 	case w.Err != nil:

@@ -42,6 +42,14 @@ type Stats struct {
 	// IllTypedMismatch counts generator slips: a case marked ill-typed that
 	// resolves, or one marked well-typed that does not.
 	IllTypedMismatch int
+	// ReferenceRan counts the plans the reference way ran (and was
+	// compared on); ReferenceSkipped those it skipped (a host extension
+	// operator without a reference implementation, a source it cannot
+	// read), with ReferenceSkips counting them per reason. Plans the
+	// campaign did not give the reference way (Campaign.ReferenceEvery)
+	// are in neither count.
+	ReferenceRan, ReferenceSkipped int
+	ReferenceSkips                 map[string]int
 	// Fires counts, per rule, the plans in which it rewrote something (at
 	// least one allowed trace entry of that rule).
 	Fires map[string]int
@@ -67,7 +75,8 @@ type Stats struct {
 }
 
 func newStats() *Stats {
-	return &Stats{Classes: map[string]int{}, Fires: map[string]int{}, Rewrites: map[string]int{}, Cells: map[legality.CellID]*CellStats{}}
+	return &Stats{Classes: map[string]int{}, Fires: map[string]int{}, Rewrites: map[string]int{}, Cells: map[legality.CellID]*CellStats{},
+		ReferenceSkips: map[string]int{}}
 }
 
 // add folds one report into the stats.
@@ -89,6 +98,13 @@ func (s *Stats) add(r *Report, pc *proptest.Case) {
 	}
 	if pc != nil && pc.IllTyped != (r.ResolveErr != nil) {
 		s.IllTypedMismatch++
+	}
+	switch ref := &r.Results[Reference]; {
+	case ref.Skipped != "":
+		s.ReferenceSkipped++
+		s.ReferenceSkips[skipReason(ref.Skipped)]++
+	case ref.Ran:
+		s.ReferenceRan++
 	}
 	for _, rule := range r.Fired() {
 		s.Fires[rule]++
@@ -120,6 +136,11 @@ func (s *Stats) merge(o *Stats) {
 	s.ResolveFailures += o.ResolveFailures
 	s.EvalErrors += o.EvalErrors
 	s.IllTypedMismatch += o.IllTypedMismatch
+	s.ReferenceRan += o.ReferenceRan
+	s.ReferenceSkipped += o.ReferenceSkipped
+	for k, v := range o.ReferenceSkips {
+		s.ReferenceSkips[k] += v
+	}
 	for k, v := range o.Classes {
 		s.Classes[k] += v
 	}
@@ -272,6 +293,27 @@ func (s *Stats) shareSummary(m map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%s=%.1f%%", r.Name, 100*s.Share(m[r.Name])))
 	}
 	return strings.Join(parts, " ")
+}
+
+// ReferenceSummary renders the reference way's share of the campaign in
+// one line: "reference: ran=N (S%) skipped=M" followed by the skip reasons,
+// most frequent first, and the divergent plans whose classes involve it.
+func (s *Stats) ReferenceSummary() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "reference: ran=%d (%.1f%%) skipped=%d", s.ReferenceRan, 100*s.Share(s.ReferenceRan), s.ReferenceSkipped)
+	reasons := slices.Sorted(maps.Keys(s.ReferenceSkips))
+	sort.SliceStable(reasons, func(i, j int) bool { return s.ReferenceSkips[reasons[i]] > s.ReferenceSkips[reasons[j]] })
+	for _, why := range reasons {
+		fmt.Fprintf(&b, " [%s: %d]", why, s.ReferenceSkips[why])
+	}
+	n := 0
+	for class, plans := range s.Classes {
+		if strings.Contains(class, Reference.String()) {
+			n += plans
+		}
+	}
+	fmt.Fprintf(&b, " divergent=%d", n)
+	return b.String()
 }
 
 // ClassList returns the divergence classes seen, most frequent first.

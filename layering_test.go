@@ -20,11 +20,14 @@ import (
 const module = "github.com/dfopt/dfopt"
 
 // layerRule forbids every package matched by a pattern to depend, directly
-// or transitively, on any package under one of the forbidden prefixes.
+// or transitively, on any package under one of the forbidden prefixes, and,
+// when onlyModule is set, on any package of this module other than the
+// patterns' own packages and exactly those listed.
 type layerRule struct {
-	why       string
-	patterns  []string
-	forbidden []string
+	why        string
+	patterns   []string
+	forbidden  []string
+	onlyModule []string
 }
 
 var layerRules = []layerRule{
@@ -42,6 +45,13 @@ var layerRules = []layerRule{
 		why:       "exec and eager import plan and the kernel, never rules: the executors must not depend on the optimizer they check",
 		patterns:  []string{"./exec/...", "./eager/..."},
 		forbidden: []string{module + "/rules"},
+	},
+	{
+		why: "reference is the oracle's independent fourth way: it imports nothing of the module but plan (not even plan/planjson), and no Arrow, " +
+			"so that a bug in the kernel, the executors or the optimizer cannot reach it",
+		patterns:   []string{"./reference/..."},
+		forbidden:  []string{"github.com/apache/arrow-go"},
+		onlyModule: []string{module + "/plan"},
 	},
 }
 
@@ -143,11 +153,38 @@ func TestLayering(t *testing.T) {
 				t.Logf("%s: no packages yet, skipped", pattern)
 				continue
 			}
+			if rule.onlyModule != nil {
+				found = append(found, moduleViolations(t, pattern, rule.onlyModule)...)
+			}
 			for _, v := range found {
 				t.Errorf("%s\n  rule: %s", v, rule.why)
 			}
 		}
 	}
+}
+
+// moduleViolations checks that the packages pattern matches depend on no
+// package of this module but each other and the allowed ones (exact import
+// paths), and returns one line per other dependency with its import chain.
+func moduleViolations(t *testing.T, pattern string, allowed []string) []string {
+	all, roots := goList(t, pattern)
+	ok := map[string]bool{}
+	for _, p := range allowed {
+		ok[p] = true
+	}
+	for _, r := range roots {
+		ok[r] = true
+	}
+	var found []string
+	for _, root := range roots {
+		for _, dep := range all[root].Deps {
+			if under(dep, module) && !ok[dep] {
+				found = append(found, root+" depends on "+dep+", which is not among "+strings.Join(allowed, ", ")+": "+
+					strings.Join(chain(all, root, dep), " -> "))
+			}
+		}
+	}
+	return found
 }
 
 // TestLayeringCheckerCanFail runs the checker on packages known to break the
@@ -168,5 +205,10 @@ func TestLayeringCheckerCanFail(t *testing.T) {
 	// And it sees the core packages at all.
 	if _, n := violations(t, "./plan/...", nil); n == 0 {
 		t.Error("the checker lists no plan packages")
+	}
+	// The module rule sees a module dependency that is not allowed: the
+	// oracle depends on exec.
+	if v := moduleViolations(t, "./oracle", []string{module + "/plan"}); len(v) == 0 {
+		t.Error("the module rule found no dependency of oracle beyond plan, which imports exec")
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -63,11 +64,15 @@ func runBench(env *environment, args []string) int {
 		return exitBadArgs
 	}
 	if len(files) == 0 {
-		fs.Usage()
-		return exitBadArgs
+		return badArgs(env, fs, "want at least one FILE")
 	}
-	if *runs < 1 {
-		return fail(env, "bench", exitBadArgs, fmt.Errorf("-n %d: want at least 1", *runs))
+	if err := checkInt("n", int64(*runs), 1, maxRuns); err != nil {
+		return fail(env, "bench", exitBadArgs, err)
+	}
+	if *dataDir != "" {
+		if st, err := os.Stat(*dataDir); err != nil || !st.IsDir() {
+			return fail(env, "bench", exitBadArgs, fmt.Errorf("-data %s: not a directory", *dataDir))
+		}
 	}
 	if _, err := rules.FlagsFromMap(flags); err != nil {
 		return fail(env, "bench", exitBadArgs, fmt.Errorf("--flags: %w", err))

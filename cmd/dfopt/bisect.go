@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -77,9 +78,21 @@ func runBisect(env *environment, args []string) int {
 	if err != nil {
 		return exitBadArgs
 	}
-	if len(rest) != 1 || *calls < 0 {
-		fs.Usage()
-		return exitBadArgs
+	if len(rest) != 1 {
+		return badArgs(env, fs, "want exactly one FILE, got %d", len(rest))
+	}
+	outSet := false
+	fs.Visit(func(f *flag.Flag) { outSet = outSet || f.Name == "o" })
+	if err := firstError(
+		checkInt("shrink-calls", int64(*calls), 0, maxCalls),
+		checkCells("flip", flips),
+	); err != nil {
+		return fail(env, "bisect", exitBadArgs, err)
+	}
+	if outSet {
+		if err := checkNonEmpty("o", *out); err != nil {
+			return fail(env, "bisect", exitBadArgs, err)
+		}
 	}
 	file := rest[0]
 	table, err := flippedTable(flips)

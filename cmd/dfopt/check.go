@@ -24,8 +24,7 @@ func runCheck(env *environment, args []string) int {
 		return exitBadArgs
 	}
 	if len(files) == 0 {
-		fs.Usage()
-		return exitBadArgs
+		return badArgs(env, fs, "want at least one FILE")
 	}
 	var ok, divergent, unmet, bad int
 	for _, file := range files {

@@ -24,15 +24,17 @@ func runGenBench(env *environment, args []string) int {
 	if err != nil {
 		return exitBadArgs
 	}
-	if len(pos) != 0 || *out == "" {
-		fs.Usage()
-		return exitBadArgs
+	if len(pos) != 0 {
+		return badArgs(env, fs, "unexpected argument %q (the directory goes after -out)", pos[0])
 	}
-	if *rows < 1 || *rows > 1<<32 {
-		return fail(env, "gen-bench", exitBadArgs, fmt.Errorf("-rows %d: want 1 to 2^32", *rows))
+	if *out == "" {
+		return badArgs(env, fs, "-out DIR is required")
 	}
-	if *rowGroup < 1 {
-		return fail(env, "gen-bench", exitBadArgs, fmt.Errorf("-rowgroup %d: want at least 1", *rowGroup))
+	if err := firstError(
+		checkInt("rows", *rows, 1, 1<<32),
+		checkInt("rowgroup", *rowGroup, 1, 1<<32),
+	); err != nil {
+		return fail(env, "gen-bench", exitBadArgs, err)
 	}
 	start := time.Now()
 	res, err := bench.Generate(context.Background(), *out, bench.GenOptions{Rows: *rows, RowGroup: *rowGroup})

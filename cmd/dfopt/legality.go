@@ -21,8 +21,7 @@ func runLegality(env *environment, args []string) int {
 		return exitBadArgs
 	}
 	if len(rest) != 0 {
-		fs.Usage()
-		return exitBadArgs
+		return badArgs(env, fs, "unexpected argument %q (legality reads no file)", rest[0])
 	}
 	table := legality.Default()
 	if *markdown {

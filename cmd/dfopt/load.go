@@ -27,8 +27,7 @@ func loadOneFile(env *environment, fs *flag.FlagSet, args []string, format *stri
 		return "", nil, exitBadArgs
 	}
 	if len(files) != 1 {
-		fs.Usage()
-		return "", nil, exitBadArgs
+		return "", nil, badArgs(env, fs, "want exactly one FILE, got %d", len(files))
 	}
 	if !slices.Contains(formats, *format) {
 		last := len(formats) - 1

@@ -38,9 +38,16 @@ func runMutate(env *environment, args []string) int {
 	if err != nil {
 		return exitBadArgs
 	}
-	if len(rest) != 0 || *n <= 0 {
-		fs.Usage()
-		return exitBadArgs
+	if len(rest) != 0 {
+		return badArgs(env, fs, "unexpected argument %q (mutate reads no file)", rest[0])
+	}
+	if err := firstError(
+		checkInt("n", int64(*n), 1, maxPlans),
+		checkInt("workers", int64(*workers), 1, maxWorkers),
+		checkInt("rows", int64(*rows), 0, maxGenRows),
+		checkCells("cells", cells),
+	); err != nil {
+		return fail(env, "mutate", exitBadArgs, err)
 	}
 	m := &oracle.Mutation{Seed: *seed, N: *n, Workers: *workers, Cells: cells}
 	if *rows != 0 {

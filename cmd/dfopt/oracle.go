@@ -49,14 +49,25 @@ func runOracle(env *environment, args []string) int {
 	if err != nil {
 		return exitBadArgs
 	}
-	if len(rest) != 0 || *n < 0 {
-		fs.Usage()
-		return exitBadArgs
+	if len(rest) != 0 {
+		return badArgs(env, fs, "unexpected argument %q (oracle reads no file)", rest[0])
+	}
+	if err := firstError(
+		checkInt("n", int64(*n), 0, maxPlans),
+		checkInt("workers", int64(*workers), 1, maxWorkers),
+		checkNonEmpty("out", *out),
+		checkInt("rows", int64(*rows), 0, maxGenRows),
+		checkFloat("twins", *twins, 0, 1),
+		checkInt("max-shrink", int64(*maxShrink), 0, maxCalls),
+		checkInt("parallelism", int64(*parallelism), 0, maxWorkers),
+		checkInt("partition-rows", int64(*partitionRows), 0, 1<<30),
+	); err != nil {
+		return fail(env, "oracle", exitBadArgs, err)
 	}
 	c := &oracle.Campaign{Seed: *seed, N: *n, Workers: *workers, OutDir: *out, MaxShrink: *maxShrink}
 	if *shard != "" {
 		if c.Shard, err = oracle.ParseShard(*shard); err != nil {
-			return fail(env, "oracle", exitBadArgs, err)
+			return fail(env, "oracle", exitBadArgs, fmt.Errorf("-shard: %w", err))
 		}
 	}
 	c.Config = proptest.Config{MaxRows: *rows, TwinShare: *twins}

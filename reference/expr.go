@@ -23,11 +23,20 @@ type env struct {
 }
 
 func newEnv(ctx context.Context, in *Result, offset int64) *env {
-	all := make([]int, in.Rows)
-	for i := range all {
-		all[i] = i
+	return &env{ctx: ctx, in: in, offset: offset, all: iota(nil, in.Rows)}
+}
+
+// iota returns the row list 0..n-1, reusing buf when it is long enough (row
+// lists are never written, so one backing array serves every node).
+func iota(buf []int, n int) []int {
+	buf = buf[:cap(buf)]
+	if len(buf) < n {
+		buf = make([]int, max(n, 2*len(buf)))
+		for i := range buf {
+			buf[i] = i
+		}
 	}
-	return &env{ctx: ctx, in: in, offset: offset, all: all}
+	return buf[:n]
 }
 
 // isAll reports whether rows is the env's list of every row.

@@ -14,6 +14,14 @@ import (
 type collector struct {
 	ctx  context.Context
 	opts Options
+	// rows is the shared list 0, 1, 2, ... (see iota).
+	rows []int
+}
+
+// env returns an expression environment over every row of in.
+func (c *collector) env(in *Result) *env {
+	c.rows = iota(c.rows, in.Rows)
+	return &env{ctx: c.ctx, in: in, all: c.rows[:in.Rows]}
 }
 
 // node evaluates n (resolved) bottom-up: its children in order, then n.
@@ -167,7 +175,7 @@ func (c *collector) read(n *plan.ScanNode) (*Result, error) {
 // conjuncts evaluates a filter's conjuncts over every row of in, in list
 // order, and returns the rows where all are valid and true.
 func (c *collector) conjuncts(preds []plan.Expr, in *Result) ([]int, error) {
-	v := newEnv(c.ctx, in, 0)
+	v := c.env(in)
 	ok := make([]bool, in.Rows)
 	for i := range ok {
 		ok[i] = true
@@ -202,7 +210,7 @@ func (c *collector) filter(n *plan.FilterNode, in *Result) (*Result, error) {
 
 // exprs evaluates expressions over every row of in, in list order.
 func (c *collector) exprs(exprs []plan.Expr, in *Result) ([][]plan.Value, error) {
-	v := newEnv(c.ctx, in, 0)
+	v := c.env(in)
 	out := make([][]plan.Value, len(exprs))
 	for i, e := range exprs {
 		vals, err := v.eval(e, v.all)
@@ -391,7 +399,7 @@ func (c *collector) aggregate(n *plan.AggregateNode, in *Result) (*Result, error
 		}
 		cols = append(cols, col)
 	}
-	v := newEnv(c.ctx, in, 0)
+	v := c.env(in)
 	for _, a := range n.Aggs {
 		call, err := aggCall(a)
 		if err != nil {
@@ -411,7 +419,7 @@ func (c *collector) aggregate(n *plan.AggregateNode, in *Result) (*Result, error
 // reduction per partition, broadcast to the partition's rows.
 func (c *collector) window(n *plan.WindowNode, in *Result) (*Result, error) {
 	cols := append([][]plan.Value(nil), in.Columns...)
-	v := newEnv(c.ctx, in, 0)
+	v := c.env(in)
 	for _, e := range n.Exprs {
 		over, ok := plan.Unalias(e).(*plan.Over)
 		if !ok {

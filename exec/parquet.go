@@ -3,6 +3,7 @@ package exec
 import (
 	"context"
 	"fmt"
+	"os"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -73,9 +74,29 @@ func OpenParquetFile(name, path string) (*ParquetSource, error) {
 }
 
 // openParquet opens the file and pqarrow's view of it (the Arrow schema).
+// Only a regular file is read: a named pipe would block the open (or the
+// footer read) forever, and a directory or device is no Parquet file.
 func openParquet(path string, mem memory.Allocator) (*file.Reader, *pqarrow.FileReader, error) {
-	rdr, err := file.OpenParquetFile(path, false, file.WithReadProps(parquet.NewReaderProperties(mem)))
+	if st, err := os.Stat(path); err != nil {
+		return nil, nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, nil, notRegular(path, st.Mode())
+	}
+	f, err := os.Open(path)
 	if err != nil {
+		return nil, nil, err
+	}
+	// The file may have been replaced between the two looks.
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		if err == nil {
+			err = notRegular(path, st.Mode())
+		}
+		return nil, nil, err
+	}
+	rdr, err := file.NewParquetReader(f, file.WithReadProps(parquet.NewReaderProperties(mem)))
+	if err != nil {
+		f.Close()
 		return nil, nil, err
 	}
 	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, mem)
@@ -84,6 +105,23 @@ func openParquet(path string, mem memory.Allocator) (*file.Reader, *pqarrow.File
 		return nil, nil, err
 	}
 	return rdr, fr, nil
+}
+
+// notRegular is the error for a path that is not a regular file, naming
+// what it is instead.
+func notRegular(path string, mode os.FileMode) error {
+	what := "not a regular file"
+	switch {
+	case mode&os.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO), not a regular file"
+	case mode.IsDir():
+		what = "a directory, not a regular file"
+	case mode&os.ModeDevice != 0:
+		what = "a device, not a regular file"
+	case mode&os.ModeSocket != 0:
+		what = "a socket, not a regular file"
+	}
+	return fmt.Errorf("%s is %s: only regular files are read as Parquet", path, what)
 }
 
 // Name returns the source's name.

@@ -3,6 +3,7 @@ package oracle
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/dfopt/dfopt/eager"
 	"github.com/dfopt/dfopt/exec"
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/proptest"
 	"github.com/dfopt/dfopt/reference"
 )
 
@@ -215,5 +217,38 @@ func TestCampaignReferenceEvery(t *testing.T) {
 		if st.Divergences != 0 {
 			t.Errorf("ReferenceEvery=%d: %d divergent plans: %v", tc.every, st.Divergences, st.Classes)
 		}
+	}
+}
+
+// TestReferenceWayOverParquetCases checks generated plans whose tables are
+// backed by Parquet files (proptest.WithParquet): the reference way reads
+// them with its own reader, runs every plan, and agrees with the others.
+func TestReferenceWayOverParquetCases(t *testing.T) {
+	n := 150
+	if testing.Short() {
+		n = 30
+	}
+	dir := t.TempDir()
+	ran := 0
+	for i := 0; i < n; i++ {
+		pc := proptest.Generate(proptest.CaseSeed(11, i), proptest.DefaultConfig())
+		root, tables, err := proptest.WithParquet(pc, dir, 60)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep := Check(context.Background(), Case{Name: fmt.Sprintf("parquet case %d", i), Plan: root})
+		if !rep.Agree() {
+			t.Fatalf("%s\n%s", rep, pc)
+		}
+		ref := rep.Results[Reference]
+		if ref.Skipped != "" {
+			t.Fatalf("case %d: the reference way skipped a plan over Parquet files: %s", i, ref.Skipped)
+		}
+		if ref.Ran && len(tables) > 0 {
+			ran++
+		}
+	}
+	if ran < n/2 {
+		t.Errorf("the reference way ran only %d of %d plans over Parquet files", ran, n)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 
 	"github.com/dfopt/dfopt/legality"
@@ -232,6 +233,9 @@ func writeMinimized(path string, r *oracle.BisectResult, table *legality.Table) 
 	if err != nil {
 		return err
 	}
+	if err := relocateParquet(doc, filepath.Dir(path)); err != nil {
+		return err
+	}
 	data, err := planjson.Encode(doc)
 	if err != nil {
 		return fmt.Errorf("encode the minimized case: %w", err)
@@ -252,6 +256,35 @@ func writeMinimized(path string, r *oracle.BisectResult, table *legality.Table) 
 	}
 	if rep := oracle.Check(context.Background(), oracle.Case{Plan: back.Plan, Flags: &flags}); rep.Class() != r.Class {
 		return fmt.Errorf("%s was written but does not reproduce: it diverges as %q, not %q", path, rep.Class(), r.Class)
+	}
+	return nil
+}
+
+// relocateParquet rewrites the relative Parquet paths of doc, which are
+// relative to the directory of the file they were read from, to be
+// relative to dir, where doc is written: the written case must read the
+// same files from wherever it is opened. A path that has no relative form
+// (another volume) becomes absolute; absolute paths stay as they are. The
+// table specs are copied, not changed in place.
+func relocateParquet(doc *planjson.Document, dir string) error {
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return fmt.Errorf("relocate Parquet paths: %w", err)
+	}
+	for name, spec := range doc.Tables {
+		if spec.Parquet == "" || filepath.IsAbs(spec.Parquet) {
+			continue
+		}
+		abs, err := filepath.Abs(spec.ParquetPath)
+		if err != nil {
+			return fmt.Errorf("relocate Parquet table %q: %w", name, err)
+		}
+		moved := *spec
+		moved.Parquet = abs
+		if rel, err := filepath.Rel(absDir, abs); err == nil {
+			moved.Parquet = filepath.ToSlash(rel)
+		}
+		doc.Tables[name] = &moved
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/dfopt/dfopt/eager"
 	"github.com/dfopt/dfopt/oracle"
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/reference"
 )
 
 // hostExecutor runs dfopt plans on the host's interpreter: the oracle's
@@ -164,9 +165,32 @@ func bucketArrow(col string, width int64) eager.ExtensionFunc {
 	}
 }
 
+// bucketReference is Bucket for the oracle's reference way, over plain
+// values: the input's columns, then bucket = FloorDiv(col, width), null
+// where col is null.
+func bucketReference(col string, width int64) reference.ExtensionFunc {
+	return func(_ context.Context, n *plan.ExtensionNode, in []*reference.Result) (*reference.Result, error) {
+		src := in[0].Column(col)
+		if src == nil && in[0].Rows > 0 {
+			return nil, fmt.Errorf("bucket: no column %q", col)
+		}
+		bucket := make([]plan.Value, in[0].Rows)
+		for i, v := range src {
+			if v.IsNull() {
+				bucket[i] = plan.NullValue(plan.Int64)
+			} else {
+				bucket[i] = plan.Int64Value(FloorDiv(v.Int(), width))
+			}
+		}
+		cols := append(append([][]plan.Value(nil), in[0].Columns...), bucket)
+		return &reference.Result{Schema: n.Schema(), Rows: in[0].Rows, Columns: cols}, nil
+	}
+}
+
 // TestOracleHostOperator runs the oracle on plans holding the host's own
 // Bucket operator: oracle.Case.Extensions gives the eager way its Arrow
-// implementation, so all three ways run it.
+// implementation and Case.ReferenceExtensions the reference way its
+// implementation over values, so all four ways run it.
 func TestOracleHostOperator(t *testing.T) {
 	orders := plan.Scan(ordersTable(t))
 	col, lit := plan.Col, plan.Lit
@@ -184,6 +208,7 @@ func TestOracleHostOperator(t *testing.T) {
 			Plan: orders.Extension(bucket).Sort(plan.Desc(col("bucket"))).Head(3).Node()},
 	} {
 		c.Executor, c.Extensions = hostExecutor{}, exts
+		c.ReferenceExtensions = map[string]reference.ExtensionFunc{bucket.Name: bucketReference("qty", 3)}
 		r := oracle.Check(context.Background(), c)
 		if !r.Agree() {
 			t.Errorf("%s", r)
@@ -191,6 +216,9 @@ func TestOracleHostOperator(t *testing.T) {
 		}
 		if r.Results[oracle.Eager].Err != nil {
 			t.Errorf("%s: the eager way failed: %v", c.Name, r.Results[oracle.Eager].Err)
+		}
+		if ref := r.Results[oracle.Reference]; !ref.Ran || ref.Err != nil {
+			t.Errorf("%s: the reference way did not run Bucket: skipped=%q err=%v", c.Name, ref.Skipped, ref.Err)
 		}
 		t.Log(r.Summary())
 	}

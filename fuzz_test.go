@@ -99,7 +99,7 @@ func checkCollectError(t *testing.T, what string, err error) {
 	if !ok {
 		t.Fatalf("%s: error %v is a %T, not a *plan.Error", what, err, err)
 	}
-	if strings.Contains(pe.Msg, "panic") {
+	if strings.Contains(pe.Error(), "panic") {
 		t.Fatalf("%s: a panic was recovered: %v", what, err)
 	}
 }

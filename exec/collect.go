@@ -2,8 +2,8 @@ package exec
 
 import (
 	"context"
-	"runtime/debug"
 
+	"github.com/dfopt/dfopt/exec/internal/par"
 	"github.com/dfopt/dfopt/exec/step"
 	"github.com/dfopt/dfopt/plan"
 )
@@ -37,7 +37,9 @@ func Collect(ctx context.Context, root plan.Node, opts Options) (res *Result, er
 	defer func() {
 		if r := recover(); r != nil {
 			res = nil
-			err = env.Internal("panic: %v\n%s", r, debug.Stack())
+			pe := env.Internal("internal error")
+			pe.Err = par.Recovered("collect", r)
+			err = pe
 		}
 	}()
 	f, err := c.eval(resolved)

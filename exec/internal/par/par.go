@@ -6,7 +6,6 @@ package par
 
 import (
 	"fmt"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 )
@@ -75,7 +74,7 @@ func (p Parallel) Run(k int, fn func(i int)) error {
 	call := func(i int) {
 		defer func() {
 			if r := recover(); r != nil {
-				panics[i] = fmt.Errorf("panic in partition %d: %v\n%s", i, r, debug.Stack())
+				panics[i] = Recovered(fmt.Sprintf("partition %d", i), r)
 			}
 		}()
 		fn(i)

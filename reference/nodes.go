@@ -324,8 +324,12 @@ func sliceRows(s plan.Schema, in *Result, offset, length int64) *Result {
 	return &Result{Schema: s, Rows: int(hi - lo), Columns: cols}
 }
 
-// takeRows gathers the given rows of in, in the given order.
+// takeRows gathers the given rows of in, in the given order (sharing in's
+// columns when that is every row in order).
 func takeRows(s plan.Schema, in *Result, rows []int) *Result {
+	if len(rows) == in.Rows && isIdentity(rows) {
+		return &Result{Schema: s, Rows: in.Rows, Columns: in.Columns}
+	}
 	cols := make([][]plan.Value, len(in.Columns))
 	for i, col := range in.Columns {
 		out := make([]plan.Value, len(rows))
@@ -335,6 +339,16 @@ func takeRows(s plan.Schema, in *Result, rows []int) *Result {
 		cols[i] = out
 	}
 	return &Result{Schema: s, Rows: len(rows), Columns: cols}
+}
+
+// isIdentity reports whether rows is 0, 1, 2, ... in order.
+func isIdentity(rows []int) bool {
+	for i, r := range rows {
+		if r != i {
+			return false
+		}
+	}
+	return true
 }
 
 // aggCall returns the aggregate call of an aggregate entry or an over():
@@ -485,49 +499,63 @@ func (c *collector) join(n *plan.JoinNode, left, right *Result) (*Result, error)
 	for i := range types {
 		types[i] = promoteType(staticType(n.LeftOn[i], left.Schema), staticType(n.RightOn[i], right.Schema))
 	}
-	// keyOf encodes a row's key tuple in the promoted types; ok is false
-	// when a key is null (the row matches nothing).
-	keyOf := func(keys [][]plan.Value, r int) (string, bool) {
-		var buf []byte
+	// encode writes a row's key tuple, in the promoted types, into buf; it
+	// reports false when a key is null (the row matches nothing).
+	var buf []byte
+	encode := func(keys [][]plan.Value, r int) bool {
+		buf = buf[:0]
 		for i, k := range keys {
 			x := k[r]
 			if x.IsNull() {
-				return "", false
+				return false
 			}
 			buf = appendKey(buf, promote(x, types[i]))
 		}
-		return string(buf), true
+		return true
 	}
-	matches := map[string][]int{} // right rows by key, in right order
-	if n.How != plan.CrossJoin {
-		for r := 0; r < right.Rows; r++ {
-			if k, ok := keyOf(rk, r); ok {
-				matches[k] = append(matches[k], r)
+	// index lists the rows of one side by key, each list in that side's
+	// order.
+	index := func(keys [][]plan.Value, rows int) map[string][]int {
+		m := map[string][]int{}
+		for r := 0; r < rows; r++ {
+			if encode(keys, r) {
+				m[string(buf)] = append(m[string(buf)], r)
+			}
+		}
+		return m
+	}
+	var rightOf, leftOf func(int) []int // the matches of one row
+	if n.How == plan.CrossJoin {
+		all := make([]int, right.Rows)
+		for i := range all {
+			all[i] = i
+		}
+		rightOf = func(int) []int { return all }
+	} else {
+		byRight := index(rk, right.Rows)
+		rightOf = func(l int) []int {
+			if encode(lk, l) {
+				return byRight[string(buf)]
+			}
+			return nil
+		}
+		if n.How == plan.RightJoin {
+			byLeft := index(lk, left.Rows)
+			leftOf = func(r int) []int {
+				if encode(rk, r) {
+					return byLeft[string(buf)]
+				}
+				return nil
 			}
 		}
 	}
-	var allRight []int
-	if n.How == plan.CrossJoin {
-		allRight = make([]int, right.Rows)
-		for i := range allRight {
-			allRight[i] = i
-		}
-	}
-	matchesOf := func(l int) []int {
-		if n.How == plan.CrossJoin {
-			return allRight
-		}
-		if k, ok := keyOf(lk, l); ok {
-			return matches[k]
-		}
-		return nil
-	}
-	var li, ri []int // pairs; -1 is the null side
+	li := make([]int, 0, max(left.Rows, right.Rows)) // pairs; -1 is the null side
+	ri := make([]int, 0, cap(li))
 	pair := func(l, r int) {
 		li = append(li, l)
 		ri = append(ri, r)
 	}
-	if err := c.pairs(n.How, left, right, lk, rk, matchesOf, keyOf, pair); err != nil {
+	if err := c.pairs(n.How, left.Rows, right.Rows, rightOf, leftOf, pair); err != nil {
 		return nil, err
 	}
 	// Output columns: the left's, then the right's but the right key
@@ -576,23 +604,24 @@ func (c *collector) join(n *plan.JoinNode, left, right *Result) (*Result, error)
 	return &Result{Schema: s, Rows: len(li), Columns: cols}, nil
 }
 
-// pairs emits the (left, right) row pairs of a join in output order.
-func (c *collector) pairs(how plan.JoinKind, left, right *Result, lk, rk [][]plan.Value,
-	matchesOf func(int) []int, keyOf func([][]plan.Value, int) (string, bool), pair func(l, r int)) error {
+// pairs emits the (left, right) row pairs of a join in output order;
+// rightOf gives a left row's matching right rows in right order, leftOf (a
+// right join's) a right row's matching left rows in left order.
+func (c *collector) pairs(how plan.JoinKind, leftRows, rightRows int, rightOf, leftOf func(int) []int, pair func(l, r int)) error {
 	switch how {
 	case plan.InnerJoin, plan.CrossJoin:
-		for l := 0; l < left.Rows; l++ {
+		for l := 0; l < leftRows; l++ {
 			if l&255 == 255 && c.ctx.Err() != nil {
 				return cancelled(c.ctx.Err())
 			}
-			for _, r := range matchesOf(l) {
+			for _, r := range rightOf(l) {
 				pair(l, r)
 			}
 		}
 	case plan.LeftJoin, plan.FullJoin:
-		matched := make([]bool, right.Rows)
-		for l := 0; l < left.Rows; l++ {
-			m := matchesOf(l)
+		matched := make([]bool, rightRows)
+		for l := 0; l < leftRows; l++ {
+			m := rightOf(l)
 			if len(m) == 0 {
 				pair(l, -1)
 			}
@@ -609,19 +638,8 @@ func (c *collector) pairs(how plan.JoinKind, left, right *Result, lk, rk [][]pla
 			}
 		}
 	case plan.RightJoin:
-		// For each right row in right order, its matching left rows in
-		// left order (the same key relation, seen from the right).
-		byKey := map[string][]int{}
-		for l := 0; l < left.Rows; l++ {
-			if k, ok := keyOf(lk, l); ok {
-				byKey[k] = append(byKey[k], l)
-			}
-		}
-		for r := 0; r < right.Rows; r++ {
-			var m []int
-			if k, ok := keyOf(rk, r); ok {
-				m = byKey[k]
-			}
+		for r := 0; r < rightRows; r++ {
+			m := leftOf(r)
 			if len(m) == 0 {
 				pair(-1, r)
 			}
@@ -630,8 +648,8 @@ func (c *collector) pairs(how plan.JoinKind, left, right *Result, lk, rk [][]pla
 			}
 		}
 	case plan.SemiJoin, plan.AntiJoin:
-		for l := 0; l < left.Rows; l++ {
-			if (len(matchesOf(l)) > 0) == (how == plan.SemiJoin) {
+		for l := 0; l < leftRows; l++ {
+			if (len(rightOf(l)) > 0) == (how == plan.SemiJoin) {
 				pair(l, -1)
 			}
 		}
@@ -644,20 +662,18 @@ func (c *collector) pairs(how plan.JoinKind, left, right *Result, lk, rk [][]pla
 // union concatenates its inputs in order.
 func union(n *plan.UnionNode, ins []*Result) (*Result, error) {
 	s := n.Schema()
-	cols := make([][]plan.Value, s.Len())
 	rows := 0
 	for _, in := range ins {
 		if len(in.Columns) != s.Len() {
 			return nil, fmt.Errorf("%w: union: an input with %d columns for the schema %s", ErrInternal, len(in.Columns), s)
 		}
-		for i, col := range in.Columns {
-			cols[i] = append(cols[i], col...)
-		}
 		rows += in.Rows
 	}
+	cols := make([][]plan.Value, s.Len())
 	for i := range cols {
-		if cols[i] == nil {
-			cols[i] = []plan.Value{}
+		cols[i] = make([]plan.Value, 0, rows)
+		for _, in := range ins {
+			cols[i] = append(cols[i], in.Columns[i]...)
 		}
 	}
 	return &Result{Schema: s, Rows: rows, Columns: cols}, nil

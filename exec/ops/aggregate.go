@@ -24,11 +24,12 @@ import (
 // value per row; it is ignored (and may be nil) for len. The result has one
 // row per group, from mem:
 //
-//   - sum: int32 and int64 sum to int64, checked — an overflow returns a
-//     *plan.Error{Kind: plan.Overflow, Expr: exprText, Row: the row whose
-//     addition overflowed first in row order}; float64 sums in row order
-//     (the fold starts from the first value, so sum([-0.0]) is -0.0); null
-//     when the group has no non-null value.
+//   - sum: int32 and int64 sum to int64, exactly (intsum.go): when a
+//     group's exact total does not fit int64, whatever the order of its
+//     rows, it returns a *plan.Error{Kind: plan.Overflow, Expr: exprText,
+//     Row: the first row of the first such group in group order}; float64
+//     sums in row order (the fold starts from the first value, so
+//     sum([-0.0]) is -0.0); null when the group has no non-null value.
 //   - mean: float64, the float64 sum of the non-null values in row order
 //     divided by their count; null when there are none.
 //   - min, max: the operand's type; non-null values, floats by the total
@@ -188,33 +189,6 @@ func aggSum(mem memory.Allocator, exprText string, arg arrow.Array, ids []int32,
 		return sumFloats(mem, a.Float64Values(), validityOf(a), ids, groups), nil
 	}
 	return nil, fmt.Errorf("sum of %s", typeName(arg))
-}
-
-// sumInts is the checked integer sum.
-func sumInts[T int32 | int64](mem memory.Allocator, exprText string, vals []T, v validity, ids []int32, groups int) (arrow.Array, error) {
-	out := newFixedOut[int64](mem, groups)
-	acc := out.vals
-	has := make([]bool, groups)
-	for i, g := range ids {
-		if !v.valid(i) {
-			continue
-		}
-		x := int64(vals[i])
-		if addOverflows(acc[g], x) {
-			out.buf.Release()
-			return nil, &plan.Error{Kind: plan.Overflow, Expr: exprText, Row: int64(i),
-				Msg: "integer sum overflows int64"}
-		}
-		acc[g] += x
-		has[g] = true
-	}
-	return out.finish(arrow.PrimitiveTypes.Int64, hasBitmap(mem, has)), nil
-}
-
-// addOverflows reports whether a + b leaves int64.
-func addOverflows(a, b int64) bool {
-	r := a + b
-	return (a^r)&(b^r) < 0
 }
 
 // sumFloats is the float sum, sequential in row order per group.

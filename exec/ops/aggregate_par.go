@@ -13,24 +13,15 @@ import (
 // whose partial results combine without changing a bit are computed per
 // partition and merged in partition order: len and count (sums of
 // counts), integer min and max, float min and max by the total order (an
-// earlier partition wins a tie, as the earlier row does), and the checked
+// earlier partition wins a tie, as the earlier row does), and the exact
 // integer sum. A float sum or mean is sequential in row order and never
 // reassociated (docs/semantics.md), so it is not split; nor are the
 // others (bool and string min/max, first, last), nor anything when there
 // are too many groups for one set of partials per partition.
 //
-// The integer sum first bounds the values: when len(ids) times the
-// largest |value| fits in int64, no running sum can overflow and the
-// partitions add unchecked. Otherwise it keeps, per partition and group,
-// the partial sum and the least and greatest running sum within the
-// partition. Sequentially the
-// running sum after a row of partition k is T + s, T the sum of the
-// earlier partitions and s a running sum within k, and the first overflow
-// is the first such value outside int64. The merge therefore checks that
-// T + least and T + greatest fit: when they do, no running sum in the
-// partition overflows; when they do not (or a partition's own running sum
-// left int64), the sum is recomputed sequentially, which finds the
-// overflowing row.
+// The integer sum is exact (intsum.go): each partition keeps a 128-bit sum
+// per group, and the partial sums add exactly, so no order of rows or of
+// partitions changes the sum or whether it overflows.
 func AggregateParallel(mem memory.Allocator, fn plan.Func, exprText string, arg arrow.Array, ids []int32, groups int, p Parallel) (arrow.Array, error) {
 	if err := checkAggregate(fn, exprText, arg, ids, groups, p); err != nil {
 		return nil, err
@@ -102,114 +93,36 @@ func countParallel(mem memory.Allocator, arg arrow.Array, ids []int32, groups in
 	return out.finish(arrow.PrimitiveTypes.Int64, nil), nil
 }
 
-// sumPartial is one partition's integer sum: per group the sum, the least
-// and greatest running sum, and whether the group had a value; wrapped
-// when a running sum left int64.
-type sumPartial struct {
-	sum, least, most []int64
-	has              []bool
-	wrapped          bool
-}
-
-// sumIntsParallel is the checked integer sum (see AggregateParallel). A
-// first pass finds the largest |value|: when no running sum of that many
-// values of that size can leave int64, the partitions add without checks
-// (the common case, and the fastest); otherwise they track their running
-// sums' bounds.
+// sumIntsParallel is the exact integer sum (intsum.go) with each
+// partition summing its rows into its own 128-bit partial sums, merged in
+// partition order. The merge is exact, so the result and the error are the
+// sequential ones.
 func sumIntsParallel[T int32 | int64](mem memory.Allocator, exprText string, a arrow.Array, vals []T, ids []int32, groups int,
 	p Parallel, parts []Range) (arrow.Array, error) {
 	v := validityOf(a)
-	bound := make([]uint64, len(parts)) // the largest |value| of a partition
-	if err := p.Run(len(parts), func(k int) {
-		lo, hi := int64(0), int64(0)
-		for i := parts[k].Lo; i < parts[k].Hi; i++ {
-			if v.all() || v.valid(i) {
-				x := int64(vals[i])
-				lo, hi = min(lo, x), max(hi, x)
-			}
-		}
-		bound[k] = max(uint64(hi), uint64(-(lo+1))+1) // |lo| without overflowing at MinInt64
-	}); err != nil {
-		return nil, err
-	}
-	// Every running sum is a sum of at most len(ids) values of at most
-	// the largest |value|: when that product fits, none can overflow.
-	largest := uint64(0)
-	for _, b := range bound {
-		largest = max(largest, b)
-	}
-	if largest == 0 || uint64(len(ids)) <= (1<<63-1)/largest {
-		partial := make([][]int64, len(parts))
-		has := make([][]bool, len(parts))
-		if err := p.Run(len(parts), func(k int) {
-			sum, h := make([]int64, groups), make([]bool, groups)
-			for i := parts[k].Lo; i < parts[k].Hi; i++ {
-				if v.all() || v.valid(i) {
-					g := ids[i]
-					sum[g] += int64(vals[i])
-					h[g] = true
-				}
-			}
-			partial[k], has[k] = sum, h
-		}); err != nil {
-			return nil, err
-		}
-		out := newFixedOut[int64](mem, groups)
-		seen := make([]bool, groups)
-		for k := range partial {
-			for g, x := range partial[k] {
-				out.vals[g] += x
-				seen[g] = seen[g] || has[k][g]
-			}
-		}
-		return out.finish(arrow.PrimitiveTypes.Int64, hasBitmap(mem, seen)), nil
-	}
-	partial := make([]sumPartial, len(parts))
-	if err := p.Run(len(parts), func(k int) {
-		sp := sumPartial{sum: make([]int64, groups), least: make([]int64, groups), most: make([]int64, groups), has: make([]bool, groups)}
-		for i := parts[k].Lo; i < parts[k].Hi; i++ {
-			if !v.valid(i) {
-				continue
-			}
-			g, x := ids[i], int64(vals[i])
-			if addOverflows(sp.sum[g], x) {
-				sp.wrapped = true
-				break
-			}
-			r := sp.sum[g] + x
-			sp.sum[g] = r
-			if !sp.has[g] {
-				sp.least[g], sp.most[g], sp.has[g] = r, r, true
-			} else {
-				sp.least[g], sp.most[g] = min(sp.least[g], r), max(sp.most[g], r)
-			}
-		}
-		partial[k] = sp
-	}); err != nil {
-		return nil, err
-	}
-	sequential := func() (arrow.Array, error) { return sumInts(mem, exprText, vals, v, ids, groups) }
+	partial := make([]*exactSums, len(parts))
 	out := newFixedOut[int64](mem, groups)
-	total := out.vals
-	has := make([]bool, groups)
-	for _, sp := range partial {
-		if sp.wrapped {
-			out.buf.Release()
-			return sequential()
+	if err := p.Run(len(parts), func(k int) {
+		var low []int64
+		if k == 0 {
+			low = out.vals // the first partition sums into the result
 		}
-		for g, h := range sp.has {
-			if !h {
-				continue
-			}
-			t := total[g]
-			if addOverflows(t, sp.least[g]) || addOverflows(t, sp.most[g]) {
-				out.buf.Release()
-				return sequential()
-			}
-			total[g], has[g] = t+sp.sum[g], true
-		}
+		s := newExactSums(groups, low)
+		sumValid(s, vals, v, ids, parts[k].Lo, parts[k].Hi)
+		partial[k] = s
+	}); err != nil {
+		out.buf.Release()
+		return nil, err
 	}
-	return out.finish(arrow.PrimitiveTypes.Int64, hasBitmap(mem, has)), nil
+	total := partial[0]
+	for _, s := range partial[1:] {
+		total.merge(s)
+	}
+	if g := total.overflowed(); g >= 0 {
+		out.buf.Release()
+		return nil, sumError(exprText, ids, g)
+	}
+	return out.finish(arrow.PrimitiveTypes.Int64, hasBitmap(mem, total.has)), nil
 }
 
 // minMaxParallel is min or max of a fixed-width column whose order is

@@ -103,12 +103,13 @@ func TestAggregateOverflow(t *testing.T) {
 	mem := newMem(t)
 	arg := build(t, mem, tI64, 1, maxInt64, 5, -3, 1, minInt64)
 	defer arg.Release()
-	// Group 1 is rows 1 and 4: MaxInt64 + 1 overflows at row 4, although
-	// group 0 (1 + 5 + -3 + MinInt64) would not.
+	// Group 1 is rows 1 and 4: MaxInt64 + 1 overflows, although group 0
+	// (1 + 5 + -3 + MinInt64) does not; the error names group 1's first
+	// row.
 	_, err := Aggregate(mem, plan.FuncSum, "sum(a)", arg, i32s(0, 1, 0, 0, 1, 0), 2)
 	var pe *plan.Error
-	if !errors.As(err, &pe) || pe.Kind != plan.Overflow || pe.Expr != "sum(a)" || pe.Row != 4 {
-		t.Fatalf("err = %v, want overflow in sum(a) at row 4", err)
+	if !errors.As(err, &pe) || pe.Kind != plan.Overflow || pe.Expr != "sum(a)" || pe.Row != 1 {
+		t.Fatalf("err = %v, want overflow in sum(a) at row 1", err)
 	}
 	// The same values in other groups do not overflow.
 	out, err := Aggregate(mem, plan.FuncSum, "sum(a)", arg, i32s(0, 1, 0, 0, 0, 0), 2)

@@ -39,6 +39,20 @@ func benchInt64(n int, card int64, nullEvery int) arrow.Array {
 	return b.NewArray()
 }
 
+// benchWide makes n int64 values drawn uniformly from [-2^50, 2^50): a sum
+// of 2^20 of them is about 2^59 away from 0, far from overflowing, but no
+// bound on magnitudes alone can tell.
+func benchWide(n int) arrow.Array {
+	rng := rand.New(rand.NewSource(5))
+	b := array.NewInt64Builder(benchMem)
+	defer b.Release()
+	b.Reserve(n)
+	for i := 0; i < n; i++ {
+		b.UnsafeAppend(rng.Int63n(1<<51) - 1<<50)
+	}
+	return b.NewArray()
+}
+
 // benchFloat64 makes n floats: card distinct values, or any finite value.
 func benchFloat64(n int, card int64) arrow.Array {
 	rng := rand.New(rand.NewSource(2))
@@ -171,6 +185,48 @@ func BenchmarkAggregate(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				out, err := Aggregate(benchMem, tc.fn, "agg", tc.arg, ids, len(first))
+				if err != nil {
+					b.Fatal(err)
+				}
+				out.Release()
+			}
+			perRow(b, benchRows)
+		})
+	}
+}
+
+// BenchmarkAggregateSumParallel is the integer sum's parallel path (two
+// workers, default partitions) over 1,000 groups and over one: small values,
+// and values in ±2^50, whose row count times magnitude leaves int64 although
+// no group's total does.
+func BenchmarkAggregateSumParallel(b *testing.B) {
+	key := benchInt64(benchRows, 1000, 0)
+	defer key.Release()
+	ids, first, err := GroupIDs([]arrow.Array{key})
+	if err != nil {
+		b.Fatal(err)
+	}
+	one := OneGroup(benchRows)
+	small := benchInt64(benchRows, 1_000_000, 0)
+	defer small.Release()
+	wide := benchWide(benchRows)
+	defer wide.Release()
+	p := Parallel{Workers: 2}
+	cases := []struct {
+		name   string
+		arg    arrow.Array
+		ids    []int32
+		groups int
+	}{
+		{"sum_int64_1000g", small, ids, len(first)},
+		{"sum_int64_wide_1000g", wide, ids, len(first)},
+		{"sum_int64_1g", small, one, 1},
+		{"sum_int64_wide_1g", wide, one, 1},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				out, err := AggregateParallel(benchMem, plan.FuncSum, "agg", tc.arg, tc.ids, tc.groups, p)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -177,9 +177,10 @@ func TestPropParallelGroupAggregate(t *testing.T) {
 }
 
 // TestParallelSumOverflowAcrossPartitions: an int64 sum whose running value
-// leaves int64 only when a later partition adds to an earlier one's total
-// (and one that comes back just in time) is the sequential sum: the same
-// overflow row, or the same total.
+// leaves int64 within a partition or when a later partition adds to an
+// earlier one's total is exact either way: it overflows exactly when the
+// group's total does not fit (at the group's first row), sequentially and
+// in parallel.
 func TestParallelSumOverflowAcrossPartitions(t *testing.T) {
 	const big = math.MaxInt64
 	// Partition 0 is rows 0-7: vs[0] then zeros; partition 1 rows 8-15:
@@ -195,12 +196,18 @@ func TestParallelSumOverflowAcrossPartitions(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		vals []any
-		row  int64 // overflow row, -1 for none
+		sum  int64 // when not ovf
+		ovf  bool
 	}{
-		{"up across the boundary", pad(int64(big-5), int64(3), int64(10), int64(-100)), 9},
-		{"the least running sum overflows", pad(int64(-big), int64(-1), int64(-1), int64(5)), 9},
-		{"back in range before overflowing", pad(int64(big), int64(-1), int64(1), int64(-7)), -1},
-		{"a partition wraps on its own", pad(int64(0), int64(big), int64(big), int64(-big)), 9},
+		{"up across the boundary and back", pad(int64(big-5), int64(3), int64(10), int64(-100)), big - 92, false},
+		{"below MinInt64 and back", pad(int64(-big), int64(-1), int64(-1), int64(5)), -big + 3, false},
+		{"back in range before the end", pad(int64(big), int64(-1), int64(1), int64(-7)), big - 7, false},
+		{"a partition wraps on its own and comes back", pad(int64(0), int64(big), int64(big), int64(-big)), big, false},
+		{"a partition wraps twice", pad(int64(big), int64(big), int64(big), int64(-big), int64(-big), int64(-big), int64(1)), 1, false},
+		{"exactly MinInt64", pad(int64(-big), int64(-1)), math.MinInt64, false},
+		{"the total leaves int64 upwards", pad(int64(big), int64(-1), int64(2)), 0, true},
+		{"the total leaves int64 downwards", pad(int64(-big), int64(-1), int64(-1)), 0, true},
+		{"the partials each fit, their sum does not", pad(int64(big), int64(big)), 0, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			mem := newMem(t)
@@ -208,25 +215,26 @@ func TestParallelSumOverflowAcrossPartitions(t *testing.T) {
 			a := build(t, mem, tI64, c.vals...)
 			defer a.Release()
 			ids := make([]int32, len(c.vals))
-			seq, serr := Aggregate(mem, plan.FuncSum, "sum(x)", a, ids, 1)
-			par, perr := AggregateParallel(mem, plan.FuncSum, "sum(x)", a, ids, 1, Parallel{Workers: 2, MinRows: 8})
-			for _, x := range []struct {
-				out arrow.Array
-				err error
-			}{{seq, serr}, {par, perr}} {
-				pe, _ := plan.AsError(x.err)
-				switch {
-				case c.row < 0 && x.err != nil:
-					t.Fatalf("unexpected error %v", x.err)
-				case c.row >= 0 && (pe == nil || pe.Row != c.row):
-					t.Fatalf("error %v, want an overflow at row %d", x.err, c.row)
+			for _, p := range []Parallel{{}, {Workers: 2, MinRows: 8}} {
+				out, err := AggregateParallel(mem, plan.FuncSum, "sum(x)", a, ids, 1, p)
+				if c.ovf {
+					pe, _ := plan.AsError(err)
+					if pe == nil || pe.Kind != plan.Overflow || pe.Expr != "sum(x)" || pe.Row != 0 {
+						t.Errorf("%+v: error %v, want an overflow in sum(x) at row 0", p, err)
+					}
+					if out != nil {
+						out.Release()
+					}
+					continue
 				}
-				if x.out != nil {
-					defer x.out.Release()
+				if err != nil {
+					t.Errorf("%+v: unexpected error %v", p, err)
+					continue
 				}
-			}
-			if c.row < 0 && !slices.Equal(cellsOf(par), cellsOf(seq)) {
-				t.Errorf("sum %v, sequential %v", cellsOf(par), cellsOf(seq))
+				if got, want := cellsOf(out), expectCells(tI64, c.sum); !slices.Equal(got, want) {
+					t.Errorf("%+v: sum %v, want %v", p, got, want)
+				}
+				out.Release()
 			}
 		})
 	}

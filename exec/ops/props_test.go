@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"slices"
 	"sort"
 	"strings"
@@ -258,19 +259,22 @@ func genAggCase() gopter.Gen {
 // the expected cells (in cellsOf form) or the overflow row.
 func refAggregate(fn plan.Func, arg tcol, ids []int32, groups int) (cells []any, overflowRow int) {
 	cells = make([]any, groups)
-	// Integer sums run over all rows in row order, so the first overflow in
-	// row order is the one reported.
+	// Integer sums are exact (big.Int): the first group, in group order,
+	// whose total leaves int64 fails, at its first row, whatever the order
+	// of its rows.
 	intSums := make([]int64, groups)
 	if fn == plan.FuncSum && arg.dt.ID() != arrow.FLOAT64 {
+		exact := make([]big.Int, groups)
 		for i, g := range ids {
-			if arg.vals[i] == nil {
-				continue
+			if arg.vals[i] != nil {
+				exact[g].Add(&exact[g], big.NewInt(toInt64(arg.vals[i])))
 			}
-			x, s := toInt64(arg.vals[i]), intSums[g]
-			if (x > 0 && s > math.MaxInt64-x) || (x < 0 && s < math.MinInt64-x) {
-				return nil, i
+		}
+		for g := range exact {
+			if !exact[g].IsInt64() {
+				return nil, slices.Index(ids, int32(g))
 			}
-			intSums[g] = s + x
+			intSums[g] = exact[g].Int64()
 		}
 	}
 	for g := 0; g < groups; g++ {

@@ -212,6 +212,9 @@ func (s *ParquetSource) Scan(ctx context.Context, req ScanRequest) (array.Record
 		}
 		return rr, nil
 	}
+	if err := s.verifyChecksums(rdr, groups, idx); err != nil {
+		return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
+	}
 	cols, err := pqColumns(rdr, s.schema, idx)
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
@@ -229,6 +232,25 @@ func (s *ParquetSource) Scan(ctx context.Context, req ScanRequest) (array.Record
 		return nil, err
 	}
 	return rr, nil
+}
+
+// verifyChecksums checks the page checksums of the column chunks a scan
+// is about to decode (parquet_checksum.go), through a second handle on the
+// file: arrow-go's reader does not expose its own.
+func (s *ParquetSource) verifyChecksums(rdr *file.Reader, groups, leaves []int) error {
+	f, err := os.Open(s.path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if !st.Mode().IsRegular() {
+		return notRegular(s.path, st.Mode())
+	}
+	return verifyPageChecksums(f, st.Size(), rdr.MetaData(), groups, leaves)
 }
 
 // sameParquetSchema compares the declared schema with the file's by name,

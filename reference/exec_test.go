@@ -126,25 +126,16 @@ func compareWithExec(root plan.Node) (d, bug string) {
 // of, or "". Each entry is a precise predicate over the two outcomes, names
 // a bug with a minimal plan file in testdata/ (listed in
 // knownDisagreements), and is listed in docs/oracle.md ("The fourth way").
-func knownExecBug(ref, ex outcomeOf) string {
-	// B-REF-1: the executor's integer sum raises overflow when a running
-	// total leaves int64 although the exact total fits (docs/semantics.md:
-	// an integer sum is exact). testdata/kernel_sum_not_exact.json.
-	if pe, ok := plan.AsError(ex.err); ok && pe.Kind == plan.Overflow && strings.HasPrefix(pe.Expr, "sum(") {
-		if pr, ok := plan.AsError(ref.err); !ok || !pr.Same(pe) {
-			return "B-REF-1 (integer sum not exact)"
-		}
-	}
-	return ""
-}
+// None today: B-REF-1, the integer sum that overflowed on a running total
+// (testdata/kernel_sum_not_exact.json), is fixed, and the file is now a
+// case that must agree.
+func knownExecBug(ref, ex outcomeOf) string { return "" }
 
 // knownDisagreements lists the plan files of testdata/ on which the
 // reference and the executor disagree because of a known executor bug
 // (see knownExecBug), with the bug. When the executor is fixed the test
 // says so, and the entry goes.
-var knownDisagreements = map[string]string{
-	"kernel_sum_not_exact.json": "B-REF-1 (integer sum not exact)",
-}
+var knownDisagreements = map[string]string{}
 
 // TestCorpusAgreesWithExec replays the regression corpus and the examples
 // through the reference and the executor: every file must agree bit for

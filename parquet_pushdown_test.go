@@ -132,4 +132,7 @@ func writeGroups(t *testing.T, path string, tbl *plan.Table, group int64) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
+	if err := exec.AddPageChecksums(path); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/dfopt/dfopt/exec"
 )
 
 // Default sizes of the generated data: the published figures
@@ -157,6 +159,10 @@ func writeParquetFile(path string, schema *arrow.Schema, rowGroup int64, mem mem
 	}
 	// Close writes the footer and closes the file.
 	if err = w.Close(); err != nil {
+		return 0, fmt.Errorf("gen-bench: %s: %w", path, err)
+	}
+	// arrow-go writes no page checksums; the scan verifies them.
+	if err = exec.AddPageChecksums(tmp.Name()); err != nil {
 		return 0, fmt.Errorf("gen-bench: %s: %w", path, err)
 	}
 	st, err := os.Stat(tmp.Name())

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -34,6 +35,20 @@ type ParquetSource struct {
 
 	rowGroupsRead    atomic.Int64
 	rowGroupsSkipped atomic.Int64
+
+	// verified holds the column chunks whose page checksums matched, for
+	// the file as it was at stamp; a file with another stamp is verified
+	// afresh.
+	verifyMu sync.Mutex
+	stamp    fileStamp
+	verified map[chunkID]bool
+}
+
+// fileStamp identifies a version of a file: its size and modification
+// time.
+type fileStamp struct {
+	size  int64
+	mtime int64
 }
 
 // ParquetStats counts, over the source's lifetime, the row groups its scans
@@ -212,7 +227,7 @@ func (s *ParquetSource) Scan(ctx context.Context, req ScanRequest) (array.Record
 		}
 		return rr, nil
 	}
-	if err := s.verifyChecksums(rdr, groups, idx); err != nil {
+	if err := s.verifyChecksums(rdr, groups, idx, ops.Parallel{Workers: req.Parallelism}); err != nil {
 		return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
 	}
 	cols, err := pqColumns(rdr, s.schema, idx)
@@ -236,8 +251,10 @@ func (s *ParquetSource) Scan(ctx context.Context, req ScanRequest) (array.Record
 
 // verifyChecksums checks the page checksums of the column chunks a scan
 // is about to decode (parquet_checksum.go), through a second handle on the
-// file: arrow-go's reader does not expose its own.
-func (s *ParquetSource) verifyChecksums(rdr *file.Reader, groups, leaves []int) error {
+// file (arrow-go's reader does not expose its own). Each chunk is verified
+// once while the file keeps its size and modification time; a file that
+// changed is verified again, chunk by chunk.
+func (s *ParquetSource) verifyChecksums(rdr *file.Reader, groups, leaves []int, par ops.Parallel) error {
 	f, err := os.Open(s.path)
 	if err != nil {
 		return err
@@ -250,7 +267,35 @@ func (s *ParquetSource) verifyChecksums(rdr *file.Reader, groups, leaves []int) 
 	if !st.Mode().IsRegular() {
 		return notRegular(s.path, st.Mode())
 	}
-	return verifyPageChecksums(f, st.Size(), rdr.MetaData(), groups, leaves)
+	stamp := fileStamp{size: st.Size(), mtime: st.ModTime().UnixNano()}
+	s.verifyMu.Lock()
+	if s.stamp != stamp || s.verified == nil {
+		s.stamp, s.verified = stamp, map[chunkID]bool{}
+	}
+	var todo []chunkID
+	for _, g := range groups {
+		for _, leaf := range leaves {
+			if id := (chunkID{g, leaf}); !s.verified[id] {
+				todo = append(todo, id)
+			}
+		}
+	}
+	s.verifyMu.Unlock()
+	errs, err := verifyPageChecksums(f, st.Size(), rdr.MetaData(), todo, par)
+	if err != nil {
+		return err
+	}
+	s.verifyMu.Lock()
+	defer s.verifyMu.Unlock()
+	for i, id := range todo {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		if s.stamp == stamp {
+			s.verified[id] = true
+		}
+	}
+	return nil
 }
 
 // sameParquetSchema compares the declared schema with the file's by name,

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -214,4 +215,45 @@ func FuzzParsePageHeader(f *testing.F) {
 			t.Fatalf("parsed %d bytes of %d", n, len(b))
 		}
 	})
+}
+
+// A source verifies a chunk once, but a file rewritten since (another size
+// or modification time) is verified again.
+func TestParquetChecksumsReverifyAChangedFile(t *testing.T) {
+	data, bodies := crcParquet([]crcPage{{values: []int64{1, 2}, crc: true}, {values: []int64{3}, crc: true}})
+	path := filepath.Join(t.TempDir(), "t.parquet")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src, err := OpenParquetFile("t", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scan := func() error {
+		res, err := Collect(context.Background(), plan.Scan(src).Node(), Options{Mem: checked(t)})
+		if err == nil {
+			res.Release()
+		}
+		return err
+	}
+	for i := 0; i < 2; i++ {
+		if err := scan(); err != nil {
+			t.Fatalf("scan %d of the intact file: %v", i, err)
+		}
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[bodies[0]] ^= 0x01
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := st.ModTime().Add(time.Second)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if err := scan(); !errors.Is(err, errChecksum) {
+		t.Errorf("scan of the file corrupted since the last scan: %v; want a checksum mismatch", err)
+	}
 }

@@ -11,8 +11,20 @@ import (
 )
 
 // writeParquet writes rec to path in row groups of at most groupRows rows,
-// with statistics (and the writer properties more).
+// with statistics (and the writer properties more), and page checksums
+// (AddPageChecksums), as dfopt's writers do: every scan in the tests then
+// verifies them.
 func writeParquet(tb testing.TB, path string, rec arrow.RecordBatch, groupRows int64, more ...parquet.WriterProperty) {
+	tb.Helper()
+	writeParquetRaw(tb, path, rec, groupRows, more...)
+	if err := AddPageChecksums(path); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// writeParquetRaw is writeParquet without page checksums: the file as
+// arrow-go writes it.
+func writeParquetRaw(tb testing.TB, path string, rec arrow.RecordBatch, groupRows int64, more ...parquet.WriterProperty) {
 	tb.Helper()
 	f, err := os.Create(path)
 	if err != nil {

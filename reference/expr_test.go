@@ -71,6 +71,14 @@ var exprCases = register(func(t testing.TB) []tcase {
 				{bits(quietNaN), bits(quietNaN), bits(quietNaN), bits(quietNaN)},
 				{bits(sNaNq), bits(negNaNq), bits(negNaNq), bits(sNaNq)},
 			}},
+		{name: "nan: made from non-NaN operands, the machine's NaN", plan: sc(table(t, "inf",
+			c("i", plan.Float64, f64(inf), f64(0)), c("z", plan.Float64, f64(0), f64(0))),
+			col("i").Sub(col("i")), col("z").Mul(lit(inf)).Alias("m"), col("z").Div(col("z")).Alias("d")),
+			want: [][]plan.Value{
+				{bits(machineNaN(infVar - infVar)), f64(0)},
+				{bits(machineNaN(zeroVar * infVar)), bits(machineNaN(zeroVar * infVar))},
+				{bits(machineNaN(zeroVar / zeroVar)), bits(machineNaN(zeroVar / zeroVar))},
+			}},
 		{name: "nan: mod is math.Mod", plan: sc(nanT, col("x").Mod(col("y")), col("y").Mod(lit(0.0)).Alias("m")),
 			want: [][]plan.Value{
 				{bits(goNaN), bits(goNaN), bits(goNaN), bits(goNaN)},
@@ -220,6 +228,13 @@ var exprCases = register(func(t testing.TB) []tcase {
 			want: [][]plan.Value{{i64(minI64)}}},
 	}
 })
+
+// infVar and zeroVar are variables, so that arithmetic on them happens at
+// run time, on the machine, not in the compiler.
+var infVar, zeroVar = math.Inf(1), 0.0
+
+// machineNaN returns the bits of a NaN the machine's float operators made.
+func machineNaN(f float64) uint64 { return math.Float64bits(f) }
 
 // udf returns a built-in UDF.
 func udf(t testing.TB, name string) *plan.UDF {

@@ -110,6 +110,9 @@ var aggregateCases = register(func(t testing.TB) []tcase {
 			c("a", plan.Int64, ints(1, 2)...), c("b", plan.Int64, ints(0, 0)...))).
 			Select(col("a").Div(col("b")).Sum().Over(col("a").Add(lit(int64(maxI64))))).Node(),
 			err: plan.DivideByZero, expr: "a / b"},
+		{name: "window: a reduction error names the call without its alias", plan: plan.Scan(sumT(maxI64, 1)).
+			Select(plan.Wrap(&plan.Over{Agg: &plan.Alias{Expr: col("a").Sum().Expr(), Name: "s"}, PartitionBy: []plan.Expr{lit(1).Expr()}})).Node(),
+			err: plan.Overflow, expr: "sum(a)"},
 		{name: "window: over()s in list order", plan: plan.Scan(table(t, "w",
 			c("a", plan.Int64, ints(maxI64, 2)...), c("b", plan.Int64, ints(0, 0)...))).
 			Select(col("a").Sum().Over(col("b")).Alias("s"), col("a").Div(col("b")).Count().Over(col("b")).Alias("c")).Node(),
@@ -257,6 +260,16 @@ var extensionCases = register(func(t testing.TB) []tcase {
 			want: [][]plan.Value{{nI, nI, nI}, strs("x", "y", "z")}},
 		{name: "lag_first", plan: in.Extension(ext(t, "lag_first")).Node(),
 			want: [][]plan.Value{{nI, i64(1), nI}, strs("x", "y", "z")}},
+		{name: "built-ins over an input with no column", plan: full.Select().Extension(ext(t, "passthrough_tag")).
+			Extension(ext(t, "identity")).Node(),
+			names: []string{"tag"}, want: [][]plan.Value{{F, F, F, F, F}}},
+		{name: "checked_tag over an input with no column never raises", plan: full.Select().Extension(ext(t, "checked_tag")).Node(),
+			want: [][]plan.Value{{F, F, F, F, F}}},
+		{name: "null_first and lag_first over an input with no column", plan: full.Head(2).Select().Extension(ext(t, "null_first")).
+			Extension(ext(t, "lag_first")).Extension(ext(t, "nd_tag")).Node(),
+			want: [][]plan.Value{ints(0, 1)}},
+		{name: "swap_pairs over an even count", plan: full.Head(4).Extension(ext(t, "swap_pairs")).Node(),
+			want: [][]plan.Value{ints(2, 1, 4, 3)}},
 		{name: "nd_seq: one counter per collect, per row, expressions in list order", plan: full.Select(nd, nd.Alias("b")).Node(),
 			want: [][]plan.Value{ints(1, 3, 5, 7, 9), ints(6, 8, 10, 12, 14)}},
 		{name: "nd_seq: a null row advances the counter; the addition wraps", plan: plan.Scan(table(t, "z",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -36,22 +37,12 @@ func (x *evalCtx) arith(e *plan.Call, in *input, a0, b0 datum) (datum, error) {
 	}
 	va, vb := viewOf(a), viewOf(b)
 	valid, nulls := andValidity(x.mem, in.n, &va, &vb)
-	// An integer div or mod never writes over its divisor: once a row
-	// overflows it searches the whole divisor for a zero (divide_by_zero
-	// wins, docs/semantics.md), and a quotient written over the divisor
-	// would be read as one (a 0 quotient before a MinInt / -1 row reported
-	// "0 / 0" at the quotient's row). Float div and mod raise nothing and
-	// may reuse either operand.
-	reuseB := b
-	if e.Fn == plan.FuncDiv || e.Fn == plan.FuncMod {
-		reuseB = datum{} // not a temporary: never reused
-	}
 	switch t {
 	case plan.Int32:
-		buf, out, inPlace := outFixed[int32](x.mem, in.n, a, reuseB)
+		buf, out, inPlace := outFixed[int32](x.mem, in.n, a, b)
 		return intArith(x, e, in, t, &va, &vb, valid, nulls, buf, out, inPlace, math.MinInt32)
 	case plan.Int64:
-		buf, out, inPlace := outFixed[int64](x.mem, in.n, a, reuseB)
+		buf, out, inPlace := outFixed[int64](x.mem, in.n, a, b)
 		return intArith(x, e, in, t, &va, &vb, valid, nulls, buf, out, inPlace, math.MinInt64)
 	default:
 		buf, out, _ := outFixed[float64](x.mem, in.n, a, b)
@@ -112,11 +103,11 @@ func is32[T integer]() bool {
 // overwrites one of them). If that row is valid it is the error; if it is
 // null the kernel resumes after it. The hot loops carry no validity test.
 //
-// Rows before a partition's stop hold results, so nothing may read an
-// operand that out overwrites at such a row after the kernels ran: the
-// failing row's operands are read at the failing row only (unwritten), and
-// the zero-divisor search of div and mod reads b, which out never
-// overwrites (see arith).
+// Rows before a partition's stop hold results, and out may be either
+// operand's buffer, so no operand is read at such a row once the kernel
+// has run: the failing row's operands are read at that row only (it is
+// never written), and div and mod look for a zero divisor only among the
+// rows their run has not written (see below).
 func intArith[T integer](x *evalCtx, e *plan.Call, in *input, t plan.Type, va, vb *view, valid *memory.Buffer, nulls int,
 	buf *memory.Buffer, out []T, inPlace bool, minv T) (datum, error) {
 	n := in.n
@@ -192,31 +183,43 @@ func intArith[T integer](x *evalCtx, e *plan.Call, in *input, t plan.Type, va, v
 		}
 		return ia, ib
 	}
+	// A division's error depends on its rows as a set (docs/semantics.md):
+	// when some row divides by zero, divide_by_zero wins over an overflow
+	// (MinInt / -1) on an earlier row, and names the first zero divisor.
+	// A partition that stops therefore looks for its first zero divisor
+	// from its stop on (the stop itself, or a later row after an
+	// overflow), among the rows its run has not written: out may be b's
+	// own buffer (a temporary divisor such as `b + 0`), and a written row
+	// holds a quotient, not its divisor (a quotient of 0 would pass for a
+	// zero divisor). Its earlier rows need no look: a valid zero divisor
+	// there would have stopped the run.
+	var zero *firstRow // nil unless e divides
+	if e.Fn == plan.FuncDiv || e.Fn == plan.FuncMod {
+		zero = &firstRow{row: -1}
+	}
 	// Partitions stop at their first valid failing row: the lowest over
 	// all of them is the row a sequential run fails at.
 	i := x.firstStop(n, func(lo, hi int) int {
 		for i := run(lo, hi); i < hi; i = run(i+1, hi) {
-			if ia, ib := operands(i); va.isValid(ia) && vb.isValid(ib) {
-				return i
+			ia, ib := operands(i)
+			if !va.isValid(ia) || !vb.isValid(ib) {
+				out[i] = 0 // a null row: its value is unspecified
+				continue
 			}
-			out[i] = 0 // a null row: its value is unspecified
+			if zero != nil {
+				for j := i; j < hi; j++ {
+					if ja, jb := operands(j); b[jb] == 0 && va.isValid(ja) && vb.isValid(jb) {
+						zero.found(j)
+						break
+					}
+				}
+			}
+			return i
 		}
 		return -1
 	})
-	if _, ib := operands(max(i, 0)); i >= 0 && (e.Fn == plan.FuncDiv || e.Fn == plan.FuncMod) && b[ib] != 0 {
-		// The first failure is an overflow (MinInt / -1). The error must
-		// not depend on the order of the rows (docs/semantics.md), so a
-		// division by zero anywhere wins: report the first such row.
-		if z := x.firstStop(n, func(lo, hi int) int {
-			for j := lo; j < hi; j++ {
-				if ja, jb := operands(j); b[jb] == 0 && va.isValid(ja) && vb.isValid(jb) {
-					return j
-				}
-			}
-			return -1
-		}); z >= 0 {
-			i = z
-		}
+	if i >= 0 && zero != nil && zero.row >= 0 {
+		i = zero.row // divide_by_zero wins (zero.row >= i: a zero divisor stops a run)
 	}
 	if i >= 0 {
 		ia, ib := operands(i)
@@ -228,6 +231,21 @@ func intArith[T integer](x *evalCtx, e *plan.Call, in *input, t plan.Type, va, v
 		return datum{}, x.fail(kind, e, in, i, msg, nil)
 	}
 	return freshDatum(t, makeArray(t, n, nulls, valid, buf)), nil
+}
+
+// firstRow is the lowest row partitions report concurrently (-1: none).
+type firstRow struct {
+	mu  sync.Mutex
+	row int
+}
+
+// found reports row j.
+func (f *firstRow) found(j int) {
+	f.mu.Lock()
+	if f.row < 0 || j < f.row {
+		f.row = j
+	}
+	f.mu.Unlock()
 }
 
 // checkedBlock is how many rows a checked kernel computes into a scratch

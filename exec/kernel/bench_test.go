@@ -122,6 +122,12 @@ func BenchmarkDivInt64(b *testing.B) {
 	benchEval(b, plan.If(col("b").Ne(lit(0)), col("a").Div(col("b")), lit(0)), 16)
 }
 
+// BenchmarkDivInt64TempDivisor divides by a computed divisor, a temporary
+// whose buffer the division reuses for its quotients.
+func BenchmarkDivInt64TempDivisor(b *testing.B) {
+	benchEval(b, col("a").Div(col("b").Abs().Add(lit(1))), 16)
+}
+
 func BenchmarkPredicate2(b *testing.B) {
 	for _, pct := range []int{0, 10} {
 		name := map[int]string{0: "nonull", 10: "nulls10"}[pct]

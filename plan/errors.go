@@ -3,7 +3,9 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // ErrorKind classifies an evaluation or resolution error. Together with the
@@ -55,24 +57,27 @@ type Error struct {
 }
 
 // Error renders the error with its location first, then the kind, the
-// message and the expression.
+// message and the expression. Each part is cut to MaxEcho bytes (Abbrev),
+// so that a node label of thousands of columns or an expression of a
+// million levels makes a message of a few kilobytes; the fields keep the
+// whole text.
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.Path != "" {
-		b.WriteString(e.Path)
+		b.WriteString(Abbrev(e.Path, MaxEcho))
 		b.WriteString(": ")
 	}
 	if e.Node != "" {
-		b.WriteString(e.Node)
+		b.WriteString(Abbrev(e.Node, MaxEcho))
 		b.WriteString(": ")
 	}
 	b.WriteString(string(e.Kind))
 	if e.Msg != "" {
 		b.WriteString(": ")
-		b.WriteString(e.Msg)
+		b.WriteString(Abbrev(e.Msg, MaxEcho))
 	}
-	if e.Expr != "" && !strings.Contains(e.Msg, "`"+e.Expr+"`") {
-		fmt.Fprintf(&b, " in `%s`", e.Expr)
+	if e.Expr != "" && (len(e.Msg) > MaxEcho || !strings.Contains(e.Msg, "`"+e.Expr+"`")) {
+		fmt.Fprintf(&b, " in `%s`", Abbrev(e.Expr, MaxEcho))
 	}
 	if e.Row >= 0 {
 		fmt.Fprintf(&b, " (first failing row %d)", e.Row)
@@ -111,4 +116,23 @@ func errorf(kind ErrorKind, e Expr, format string, args ...any) *Error {
 		text = e.String()
 	}
 	return &Error{Kind: kind, Expr: text, Row: -1, Msg: fmt.Sprintf(format, args...)}
+}
+
+// MaxEcho is how many bytes of an input text (a node label, an expression,
+// a literal, a path) a message repeats: Abbrev cuts longer ones.
+const MaxEcho = 512
+
+// Abbrev returns s when it has at most max bytes, else its first max bytes
+// or fewer (cut at a UTF-8 character boundary) followed by "… (N more
+// bytes)": messages and traces stay short whatever the plan holds, and say
+// how much they left out.
+func Abbrev(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "… (" + strconv.Itoa(len(s)-cut) + " more bytes)"
 }

@@ -1,10 +1,16 @@
 package plan
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Explain renders a plan as an indented tree, one node per line, each line
 // the node's Label, children indented two spaces under their parent in
-// evaluation order. The output is stable: it depends only on the plan.
+// evaluation order. Indentation stops growing at ExplainMaxIndent levels:
+// a deeper line is indented like that level and starts with its depth,
+// "[depth 41] ", so the output stays linear in the plan's size however deep
+// it nests. The output is stable: it depends only on the plan.
 func Explain(n Node) string {
 	var b strings.Builder
 	explainInto(&b, n, 0, false)
@@ -19,9 +25,21 @@ func ExplainSchemas(n Node) string {
 	return b.String()
 }
 
+// ExplainMaxIndent is the deepest level Explain indents (two spaces per
+// level); deeper lines carry their depth instead.
+const ExplainMaxIndent = 40
+
+// explainIndent is the indentation of the deepest indented level.
+var explainIndent = strings.Repeat("  ", ExplainMaxIndent)
+
 func explainInto(b *strings.Builder, n Node, depth int, schemas bool) {
-	for i := 0; i < depth; i++ {
-		b.WriteString("  ")
+	if depth <= ExplainMaxIndent {
+		b.WriteString(explainIndent[:2*depth])
+	} else {
+		b.WriteString(explainIndent)
+		b.WriteString("[depth ")
+		b.WriteString(strconv.Itoa(depth))
+		b.WriteString("] ")
 	}
 	if isNilNode(n) {
 		b.WriteString("<nil>\n")

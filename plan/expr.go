@@ -259,21 +259,53 @@ func (e *Over) String() string { return render(e, 0) }
 // String renders "name(args)".
 func (e *UDFCall) String() string { return render(e, 0) }
 
-// render writes e, parenthesised when its precedence is below min.
+// render returns e's text, parenthesised when its precedence is below min.
+// It writes into one builder, so the cost is linear in the text's length
+// however deep e nests (concatenating each level's operands' strings would
+// copy a deep chain's text once per level).
 func render(e Expr, min int) string {
-	var s string
-	prec := precAtom
+	var b strings.Builder
+	renderTo(&b, e, min)
+	return b.String()
+}
+
+// precOf is the precedence of e's text, the one renderTo writes it with.
+func precOf(e Expr) int {
 	switch e := e.(type) {
-	case *Column:
-		s = e.String()
 	case *Literal:
-		s = e.String()
-		if strings.HasPrefix(s, "-") {
-			prec = precUnary
+		if strings.HasPrefix(e.String(), "-") {
+			return precUnary
 		}
 	case *Alias:
-		prec = precAlias
-		s = render(e.Expr, precAlias+1) + " as " + quoteName(e.Name)
+		return precAlias
+	case *Call:
+		switch {
+		case e.Fn == FuncNeg && len(e.Args) == 1:
+			return precUnary
+		case e.Fn < funcCount && funcs[e.Fn].symbol != "" && len(e.Args) == 2:
+			return funcs[e.Fn].prec
+		}
+	}
+	return precAtom
+}
+
+// renderTo writes e's text to b, parenthesised when its precedence is below
+// min.
+func renderTo(b *strings.Builder, e Expr, min int) {
+	prec := precOf(e)
+	if prec < min {
+		b.WriteByte('(')
+		defer b.WriteByte(')')
+	}
+	switch e := e.(type) {
+	case *Column:
+		b.WriteString(e.String())
+	case *Literal:
+		b.WriteString(e.String())
+	case *Alias:
+		renderTo(b, e.Expr, precAlias+1)
+		b.WriteString(" as ")
+		b.WriteString(quoteName(e.Name))
 	case *Call:
 		var info funcInfo
 		if e.Fn < funcCount {
@@ -281,54 +313,71 @@ func render(e Expr, min int) string {
 		}
 		switch {
 		case e.Fn == FuncNeg && len(e.Args) == 1:
-			prec = precUnary
 			if _, lit := e.Args[0].(*Literal); lit {
 				// "-(5)", so that neg(5) never reads as the literal -5.
-				s = "-(" + render(e.Args[0], 0) + ")"
+				b.WriteString("-(")
+				renderTo(b, e.Args[0], 0)
+				b.WriteByte(')')
 			} else {
-				s = "-" + render(e.Args[0], precAtom)
+				b.WriteByte('-')
+				renderTo(b, e.Args[0], precAtom)
 			}
 		case info.symbol != "" && len(e.Args) == 2:
-			prec = info.prec
 			// Left-associative, except that comparisons do not chain: a
 			// comparison on the left is parenthesised too.
 			left := prec
 			if e.Fn.IsComparison() {
 				left = prec + 1
 			}
-			s = render(e.Args[0], left) + " " + info.symbol + " " + render(e.Args[1], prec+1)
+			renderTo(b, e.Args[0], left)
+			b.WriteString(" " + info.symbol + " ")
+			renderTo(b, e.Args[1], prec+1)
 		default:
-			s = e.Fn.String() + "(" + renderList(e.Args) + ")"
+			b.WriteString(e.Fn.String())
+			b.WriteByte('(')
+			renderListTo(b, e.Args)
+			b.WriteByte(')')
 		}
 	case *Cast:
-		s = "cast(" + render(e.Expr, 0) + ", " + e.To.String()
+		b.WriteString("cast(")
+		renderTo(b, e.Expr, 0)
+		b.WriteString(", " + e.To.String())
 		if !e.Strict {
-			s += ", strict=false"
+			b.WriteString(", strict=false")
 		}
-		s += ")"
+		b.WriteByte(')')
 	case *Over:
-		s = render(e.Agg, precAtom) + ".over(" + renderList(e.PartitionBy) + ")"
+		renderTo(b, e.Agg, precAtom)
+		b.WriteString(".over(")
+		renderListTo(b, e.PartitionBy)
+		b.WriteByte(')')
 	case *UDFCall:
 		name := "udf"
 		if e.UDF != nil {
 			name = e.UDF.Name
 		}
-		s = name + "(" + renderList(e.Args) + ")"
+		b.WriteString(name)
+		b.WriteByte('(')
+		renderListTo(b, e.Args)
+		b.WriteByte(')')
 	case nil:
-		s = "<nil>"
+		b.WriteString("<nil>")
 	}
-	if prec < min {
-		return "(" + s + ")"
-	}
-	return s
 }
 
 func renderList(args []Expr) string {
-	parts := make([]string, len(args))
+	var b strings.Builder
+	renderListTo(&b, args)
+	return b.String()
+}
+
+func renderListTo(b *strings.Builder, args []Expr) {
 	for i, a := range args {
-		parts[i] = render(a, 0)
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		renderTo(b, a, 0)
 	}
-	return strings.Join(parts, ", ")
 }
 
 func quoteName(name string) string {

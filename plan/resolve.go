@@ -3,7 +3,6 @@ package plan
 import (
 	"fmt"
 	"strconv"
-	"strings"
 )
 
 // Resolve checks a plan's names and types and returns an equivalent tree in
@@ -23,7 +22,15 @@ func Resolve(root Node) (Node, error) {
 	if w, ok := root.(*WindowNode); ok && w != nil {
 		return nil, strayWindow(w, nil, "the root")
 	}
-	return resolveAt(root, nil)
+	r := resolver{done: map[Node]Node{}}
+	return r.at(root, nil)
+}
+
+// resolver is one Resolve call. done maps each unresolved node already
+// resolved to its result, so that a subtree shared by pointer (union(S, S),
+// nested) is resolved once, not once per path to it, and stays shared.
+type resolver struct {
+	done map[Node]Node
 }
 
 // Path is a location in a plan in plan-file syntax ("plan.input.left",
@@ -34,24 +41,22 @@ func Resolve(root Node) (Node, error) {
 type Path struct {
 	parent *Path
 	seg    string
+	n      int32 // segments from the root
 }
 
-// String renders the path: "plan" followed by every segment.
+// String renders the path: "plan" followed by every segment. A run of eight
+// or more equal segments is written once with its count, "plan.input*20000",
+// so that the path of a node deep in a long chain stays short.
 func (p *Path) String() string {
-	var segs []string
-	for q := p; q != nil; q = q.parent {
-		segs = append(segs, q.seg)
+	segs := make([]string, p.depth())
+	for q := p; q != nil && q.n > 0; q = q.parent { // the zero Path is the root
+		segs[q.n-1] = q.seg
 	}
-	var b strings.Builder
-	b.WriteString("plan")
-	for i := len(segs) - 1; i >= 0; i-- {
-		b.WriteString(segs[i])
-	}
-	return b.String()
+	return writePath(segs)
 }
 
 // Child returns the path of seg (".input", ".keys[0].expr") below p.
-func (p *Path) Child(seg string) *Path { return &Path{parent: p, seg: seg} }
+func (p *Path) Child(seg string) *Path { return &Path{parent: p, seg: seg, n: int32(p.depth() + 1)} }
 
 // Index returns the path of the i-th entry of a list field below p
 // (".predicates[1]").
@@ -98,12 +103,18 @@ func located(err error, n Node, p *Path) error {
 	return &c
 }
 
-func resolveAt(n Node, p *Path) (Node, error) {
+func (r *resolver) at(n Node, p *Path) (Node, error) {
 	if isNilNode(n) {
 		return nil, &Error{Kind: InvalidPlan, Row: -1, Path: p.String(), Msg: "missing input node"}
 	}
 	if n.Resolved() {
 		return n, nil
+	}
+	if out, ok := r.done[n]; ok {
+		return out, nil
+	}
+	if err := checkDepth(n, p); err != nil {
+		return nil, located(err, n, p)
 	}
 	children := n.Children()
 	resolved := make([]Node, len(children))
@@ -111,7 +122,7 @@ func resolveAt(n Node, p *Path) (Node, error) {
 		if w, ok := c.(*WindowNode); ok && w != nil && !canOwnWindow(n) {
 			return nil, strayWindow(w, p.Input(n, i), "the input of "+n.Kind().String()+" "+n.Label())
 		}
-		r, err := resolveAt(c, p.Input(n, i))
+		res, err := r.at(c, p.Input(n, i))
 		if err != nil {
 			if isNilNode(c) {
 				// A missing input is the parent's fault: name the parent.
@@ -119,20 +130,22 @@ func resolveAt(n Node, p *Path) (Node, error) {
 			}
 			return nil, err
 		}
-		resolved[i] = r
+		resolved[i] = res
 	}
 	// Always a fresh copy: Resolve never writes into a caller's node.
+	orig := n
 	n = n.WithChildren(resolved)
-	out, err := resolveNode(n, p)
+	out, err := r.node(n, p)
 	if err != nil {
 		return nil, located(err, n, p)
 	}
+	r.done[orig] = out
 	return out, nil
 }
 
-// resolveNode computes n's schema from its resolved children and stores it
-// with the fingerprint. n is a fresh copy owned by the caller.
-func resolveNode(n Node, p *Path) (Node, error) {
+// node computes n's schema from its resolved children and stores it with
+// the fingerprint. n is a fresh copy owned by the caller.
+func (r *resolver) node(n Node, p *Path) (Node, error) {
 	var schema Schema
 	var err error
 	switch n := n.(type) {
@@ -142,12 +155,12 @@ func resolveNode(n Node, p *Path) (Node, error) {
 		schema, err = resolveFilter(n, p)
 	case *ProjectNode:
 		if hasOver(n.Exprs) {
-			return synthesizeWindow(n, n.Input, n.Exprs, p)
+			return r.synthesizeWindow(n, n.Input, n.Exprs, p)
 		}
 		schema, err = resolveProject(n.Exprs, n.Input.Schema(), p)
 	case *WithColumnsNode:
 		if hasOver(n.Exprs) {
-			return synthesizeWindow(n, n.Input, n.Exprs, p)
+			return r.synthesizeWindow(n, n.Input, n.Exprs, p)
 		}
 		schema, err = resolveWithColumns(n, p)
 	case *SortNode:
@@ -688,7 +701,7 @@ func WindowNames(in Schema, n int) []string {
 // the same node over a window node computing each over() once, in the order
 // they appear, as a temporary column. Type errors are reported against the
 // expressions as written, before anything is rewritten.
-func synthesizeWindow(parent Node, input Node, exprs []Expr, p *Path) (Node, error) {
+func (r *resolver) synthesizeWindow(parent Node, input Node, exprs []Expr, p *Path) (Node, error) {
 	in := input.Schema()
 	if _, err := typeFields(exprs, in, p, "exprs"); err != nil {
 		return nil, err
@@ -731,7 +744,7 @@ func synthesizeWindow(parent Node, input Node, exprs []Expr, p *Path) (Node, err
 		}
 		rewritten[i] = r
 	}
-	win, err := resolveAt(&WindowNode{Input: input, Exprs: windows}, p.Child(".input"))
+	win, err := r.at(&WindowNode{Input: input, Exprs: windows}, p.Child(".input"))
 	if err != nil {
 		return nil, err
 	}
@@ -742,7 +755,7 @@ func synthesizeWindow(parent Node, input Node, exprs []Expr, p *Path) (Node, err
 	default:
 		n = &WithColumnsNode{Input: win, Exprs: rewritten}
 	}
-	return resolveNode(n, p)
+	return r.node(n, p)
 }
 
 // Unresolved returns a copy of the plan with every node's resolution

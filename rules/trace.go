@@ -72,6 +72,18 @@ func (e Entry) Path() string {
 	return e.path.String()
 }
 
+// tracePathSegments is how many trailing segments of a path a JSON trace
+// entry renders (plan.Path.Tail).
+const tracePathSegments = 32
+
+// shortPath is Path cut to its last tracePathSegments segments.
+func (e Entry) shortPath() string {
+	if e.path == nil {
+		return ""
+	}
+	return e.path.Tail(tracePathSegments)
+}
+
 // Subject returns the canonical text of the conjunct or expression
 // concerned ("" when the subject is a whole node).
 func (e Entry) Subject() string {
@@ -95,17 +107,22 @@ func (e Entry) Subject() string {
 // "predicate_pushdown: `a / b > 1` stopped at limit 10: cell pp.limit".
 func (e Entry) String() string { return e.line("") }
 
+// traceEcho is how many bytes of a node label, subject or detail a trace
+// line repeats (plan.Abbrev): a trace names the same big node on many
+// lines, and its text must stay linear in the plan's size.
+const traceEcho = 160
+
 func (e Entry) line(reason string) string {
 	var b strings.Builder
 	b.WriteString(e.Rule)
 	b.WriteString(": ")
 	subj := e.Subject()
 	if subj != "" {
-		b.WriteString("`" + subj + "` ")
+		b.WriteString("`" + plan.Abbrev(subj, traceEcho) + "` ")
 	}
 	b.WriteString(e.verb())
 	if n := e.Node(); n != "" {
-		b.WriteString(" " + n)
+		b.WriteString(" " + plan.Abbrev(n, traceEcho))
 	}
 	if e.Count > 1 {
 		fmt.Fprintf(&b, " (and %d more)", e.Count-1)
@@ -122,7 +139,7 @@ func (e Entry) line(reason string) string {
 		b.WriteString(" — " + reason)
 	}
 	if e.Detail != "" {
-		b.WriteString(" (" + e.Detail + ")")
+		b.WriteString(" (" + plan.Abbrev(e.Detail, traceEcho) + ")")
 	}
 	return b.String()
 }
@@ -183,10 +200,13 @@ type entryJSON struct {
 	Detail  string `json:"detail,omitempty"`
 }
 
-// MarshalJSON renders the entry with its node label, path and subject text.
+// MarshalJSON renders the entry with its node label, path and subject text,
+// each cut (to plan.MaxEcho bytes, the path to its last 32 segments), so
+// that a trace stays linear in the plan's size.
 func (e Entry) MarshalJSON() ([]byte, error) {
 	return json.Marshal(entryJSON{Rule: e.Rule, Cell: string(e.Cell), Flag: e.Flag, Limited: e.Limited, Allowed: e.Allowed, Item: e.Item,
-		Count: e.Count, Node: e.Node(), Path: e.Path(), Subject: e.Subject(), Detail: e.Detail})
+		Count: e.Count, Node: plan.Abbrev(e.Node(), plan.MaxEcho), Path: e.shortPath(),
+		Subject: plan.Abbrev(e.Subject(), plan.MaxEcho), Detail: plan.Abbrev(e.Detail, plan.MaxEcho)})
 }
 
 // Trace is the list of entries in the order the rules recorded them.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -83,10 +84,30 @@ func explainJSON(before plan.Node, res rules.Result) ([]byte, error) {
 	if trace == nil {
 		trace = rules.Trace{}
 	}
-	return json.MarshalIndent(struct {
-		Plan      json.RawMessage `json:"plan"`
-		Optimized json.RawMessage `json:"optimized"`
-		Counters  rules.Counters  `json:"counters"`
-		Trace     rules.Trace     `json:"trace"`
-	}{rawPlan, optimized, res.Counters, trace}, "", "  ")
+	counters, err := json.Marshal(res.Counters)
+	if err != nil {
+		return nil, fmt.Errorf("encode counters: %w", err)
+	}
+	entries, err := json.Marshal(trace)
+	if err != nil {
+		return nil, fmt.Errorf("encode trace: %w", err)
+	}
+	// The plans nest as deep as the plan does: encoding/json, which stops
+	// at 10,000 levels, must not parse them again, so the document is
+	// assembled here and indented by the plan-file printer.
+	var b bytes.Buffer
+	b.WriteString(`{"plan": `)
+	b.Write(rawPlan)
+	b.WriteString(`, "optimized": `)
+	b.Write(optimized)
+	b.WriteString(`, "counters": `)
+	b.Write(counters)
+	b.WriteString(`, "trace": `)
+	b.Write(entries)
+	b.WriteString("}")
+	out, err := planjson.Indent(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("explain json: %w", err)
+	}
+	return bytes.TrimRight(out, "\n"), nil
 }

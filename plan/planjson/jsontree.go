@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/dfopt/dfopt/plan"
 )
 
-// maxDepth bounds JSON nesting. A plan nests one level per node, so this
-// admits chains of ~100,000 nodes while keeping recursion far below Go's
-// stack limit (whose overflow would be a crash, not an error).
-const maxDepth = 100_000
+// maxDepth bounds JSON nesting: plan.MaxDepth, the limit Resolve applies to
+// plans however they are built. A plan nests one level per node, so this
+// admits chains as deep as Resolve accepts while keeping recursion below
+// Go's stack limit (whose overflow would be a crash, not an error).
+const maxDepth = plan.MaxDepth
 
 // jkind is the kind of a JSON value.
 type jkind uint8

@@ -252,3 +252,16 @@ func writeString(b *bytes.Buffer, s string) int {
 	b.WriteByte('"')
 	return b.Len() - start
 }
+
+// Indent parses a JSON document with the plan-file parser (nesting up to
+// plan.MaxDepth, where encoding/json stops at 10,000) and prints it as plan
+// files are printed: short values on one line, indentation capped so the
+// output stays linear in the input. Tools that wrap encoded plans in a
+// larger document (explain --format json) pretty-print it with Indent.
+func Indent(data []byte) ([]byte, error) {
+	v, err := parseJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	return printDocument(v), nil
+}

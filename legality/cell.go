@@ -78,6 +78,22 @@ type Cell struct {
 	Condition string
 	// Reason is one line naming the counterexample the cell exists for.
 	Reason string
+	// Equivalent, when set, is the argument that flipping the cell (Flip)
+	// cannot change any outcome of any plan: an equivalent mutant. The
+	// mutation campaign still runs it, leaves it out of its score, and
+	// reports a killed one as a refutation of the argument.
+	Equivalent string
+	// NeverAllows and NeverRefuses, when set, say why the cell, under its
+	// own verdict, cannot allow (refuse) in any resolved plan: outcomes its
+	// condition rules out by construction, beyond those its verdict rules
+	// out (a barrier never allows, crosses never refuses). A campaign does
+	// not report them as unexercised, and flags one it sees anyway as a
+	// stale argument (Table.Outcomes).
+	NeverAllows, NeverRefuses string
+	// TwinsReach says that twin sources — two different sources of one
+	// name and schema, which a plan file cannot hold — make the outcomes
+	// NeverAllows and NeverRefuses rule out possible after all.
+	TwinsReach bool
 }
 
 // Decision is the table's answer to one question: whether the rewrite may

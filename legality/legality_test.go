@@ -90,28 +90,17 @@ func TestStarterCells(t *testing.T) {
 }
 
 func TestCellsWellFormed(t *testing.T) {
+	// Every cell is well declared (Cell.validate, which Table.With applies
+	// to a host's cells) and unique; that each names a registered rule is
+	// package rules' test (TestRegistryDeclaresEveryRule).
 	seen := map[CellID]bool{}
-	rules := map[string]bool{RulePredicatePushdown: true, RuleFilterFusion: true, RuleProjectionFusion: true,
-		RuleProjectionPruning: true, RuleSharedSubplans: true}
 	for _, c := range Default().Cells() {
 		if seen[c.ID] {
 			t.Errorf("duplicate cell %s", c.ID)
 		}
 		seen[c.ID] = true
-		if !rules[c.Rule] {
-			t.Errorf("%s: unknown rule %q", c.ID, c.Rule)
-		}
-		if c.Reason == "" || c.Node == "" {
-			t.Errorf("%s: missing reason or node", c.ID)
-		}
-		if c.Verdict == CrossesIf && c.Condition == "" {
-			t.Errorf("%s: crosses-if without a condition", c.ID)
-		}
-		if c.Verdict == Barrier && c.Condition != "" {
-			t.Errorf("%s: a barrier with a condition", c.ID)
-		}
-		if strings.Contains(c.Reason, "\n") || strings.Contains(c.Condition, "\n") {
-			t.Errorf("%s: reason and condition must be one line", c.ID)
+		if err := c.validate(); err != nil {
+			t.Error(err)
 		}
 	}
 	// Every node kind has a predicate pushdown cell (closed world made

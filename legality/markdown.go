@@ -35,22 +35,45 @@ crosses-if cell becomes crosses, removing exactly the guard the cell stands
 for, and the oracle must then find a divergence (` + "`dfopt mutate`" + `,
 docs/oracle.md). A cell whose mutant provably cannot change any outcome is
 marked **EQUIVALENT MUTANT** in its counterexample column, with the reason
-(legality.EquivalentMutant); the campaign leaves it out of its score.
+(legality.Cell.Equivalent); the campaign leaves it out of its score.
+
+An outcome a cell's condition rules out by construction is marked **NEVER
+ALLOWS** or **NEVER REFUSES**, with the reason (legality.Cell.NeverAllows,
+NeverRefuses; "unless twin sources" when two different sources of one name
+and schema make it possible after all): a campaign does not report it as
+unexercised, and flags one it sees anyway.
 
 | cell | rule | node | verdict | condition | counterexample |
 |---|---|---|---|---|---|
 `)
 	for _, c := range t.cells {
-		reason := c.Reason
-		if eq := EquivalentMutant(c.ID); eq != "" {
-			reason = strings.TrimSpace(reason + " **EQUIVALENT MUTANT**: " + eq + ".")
-		}
+		reason := c.Reason + notes(c)
 		b.WriteString("| `" + string(c.ID) + "` | " + c.Rule + " | " + esc(c.Node) + " | " + c.Verdict.String() + " | " +
 			esc(c.Condition) + " | " + esc(reason) + " |\n")
 	}
 	if ov := t.Overrides(); len(ov) > 0 {
 		b.WriteString("\nOverridden cells (this table differs from the default): ")
 		b.WriteString("`" + strings.Join(idStrings(ov), "`, `") + "`\n")
+	}
+	return b.String()
+}
+
+// notes renders a cell's arguments for the counterexample column: why its
+// mutant is equivalent and which outcomes it never has.
+func notes(c Cell) string {
+	var b strings.Builder
+	unlessTwins := ""
+	if c.TwinsReach {
+		unlessTwins = " (unless twin sources)"
+	}
+	for _, n := range []struct{ mark, why, suffix string }{
+		{"EQUIVALENT MUTANT", c.Equivalent, ""},
+		{"NEVER ALLOWS", c.NeverAllows, unlessTwins},
+		{"NEVER REFUSES", c.NeverRefuses, unlessTwins},
+	} {
+		if n.why != "" {
+			b.WriteString(" **" + n.mark + "**" + n.suffix + ": " + n.why + ".")
+		}
 	}
 	return b.String()
 }

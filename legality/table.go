@@ -12,12 +12,24 @@ import (
 type Table struct {
 	cells []Cell
 	index map[CellID]int
+	// defaults holds each cell's verdict before any override (the verdict
+	// it was declared with), by position: what Overrides compares with and
+	// what Outcomes' by-construction arguments assume.
+	defaults []Verdict
 }
 
 var defaultTable = newTable(defaultCells)
 
 func newTable(cells []Cell) *Table {
-	t := &Table{cells: cells, index: make(map[CellID]int, len(cells))}
+	defaults := make([]Verdict, len(cells))
+	for i, c := range cells {
+		defaults[i] = c.Verdict
+	}
+	return withDefaults(cells, defaults)
+}
+
+func withDefaults(cells []Cell, defaults []Verdict) *Table {
+	t := &Table{cells: cells, index: make(map[CellID]int, len(cells)), defaults: defaults}
 	for i, c := range cells {
 		t.index[c.ID] = i
 	}
@@ -82,7 +94,101 @@ func (t *Table) WithOverride(id CellID, v Verdict) (*Table, error) {
 	}
 	cells := append([]Cell(nil), t.cells...)
 	cells[i].Verdict = v
-	return newTable(cells), nil
+	return withDefaults(cells, t.defaults), nil
+}
+
+// With returns a new table holding t's cells and then cells, whose declared
+// verdicts become their defaults; t is not changed. It is how a host's own
+// rule brings its cells into the table its rules consult (rules.Registry):
+// they are then flipped, overridden, rendered and counted like the
+// built-in ones. A cell must have an ID no other cell has, a rule, a node,
+// a reason, a condition exactly when it is crosses-if, and no argument its
+// verdict makes void (NeverAllows on a barrier, NeverRefuses on crosses).
+func (t *Table) With(cells ...Cell) (*Table, error) {
+	t = t.orDefault()
+	all := append(append([]Cell(nil), t.cells...), cells...)
+	defaults := append([]Verdict(nil), t.defaults...)
+	seen := make(map[CellID]bool, len(all))
+	for _, c := range t.cells {
+		seen[c.ID] = true
+	}
+	for _, c := range cells {
+		if err := c.validate(); err != nil {
+			return nil, err
+		}
+		if seen[c.ID] {
+			return nil, fmt.Errorf("legality: cell %s is already in the table", c.ID)
+		}
+		seen[c.ID] = true
+		defaults = append(defaults, c.Verdict)
+	}
+	return withDefaults(all, defaults), nil
+}
+
+// validate checks a cell's declaration (see With).
+func (c Cell) validate() error {
+	switch {
+	case c.ID == "" || strings.ContainsAny(string(c.ID), " \t\n,"):
+		return fmt.Errorf("legality: cell ID %q is empty or holds a space or comma", c.ID)
+	case c.Rule == "" || c.Node == "" || c.Reason == "":
+		return fmt.Errorf("legality: cell %s needs a rule, a node and a reason (its counterexample)", c.ID)
+	case c.Verdict > Crosses:
+		return fmt.Errorf("legality: cell %s: invalid verdict %d", c.ID, c.Verdict)
+	case (c.Verdict == CrossesIf) != (c.Condition != ""):
+		return fmt.Errorf("legality: cell %s: a condition is needed exactly for a crosses-if verdict", c.ID)
+	case c.Verdict == Barrier && c.NeverAllows != "", c.Verdict == Crosses && c.NeverRefuses != "":
+		return fmt.Errorf("legality: cell %s: its verdict already rules out the outcome NeverAllows or NeverRefuses argues for", c.ID)
+	case c.TwinsReach && c.NeverAllows == "" && c.NeverRefuses == "":
+		return fmt.Errorf("legality: cell %s: TwinsReach without an outcome ruled out", c.ID)
+	}
+	for _, s := range []string{c.Node, c.Condition, c.Reason, c.Equivalent, c.NeverAllows, c.NeverRefuses} {
+		if strings.Contains(s, "\n") {
+			return fmt.Errorf("legality: cell %s: every text must be one line", c.ID)
+		}
+	}
+	return nil
+}
+
+// DefaultVerdict returns the verdict cell id was declared with, before any
+// override; an ID the table does not hold is a Barrier (closed world).
+func (t *Table) DefaultVerdict(id CellID) Verdict {
+	t = t.orDefault()
+	i, ok := t.index[id]
+	if !ok {
+		return Barrier
+	}
+	return t.defaults[i]
+}
+
+// Outcomes reports which outcomes cell id can produce under t: a barrier
+// never allows, a crosses cell never refuses, and a crosses-if cell can do
+// both unless its condition rules one out by construction (NeverAllows,
+// NeverRefuses). Those arguments hold only while the cell keeps its
+// declared verdict, and not at all for TwinsReach cells when twins says
+// that twin sources may occur. An ID the table does not hold is a barrier.
+func (t *Table) Outcomes(id CellID, twins bool) (canAllow, canRefuse bool) {
+	t = t.orDefault()
+	v := t.Verdict(id)
+	canAllow, canRefuse = v != Barrier, v != Crosses
+	c, ok := t.Lookup(id)
+	if !ok || v != t.DefaultVerdict(id) || (twins && c.TwinsReach) {
+		return canAllow, canRefuse
+	}
+	if c.NeverAllows != "" {
+		canAllow = false
+	}
+	if c.NeverRefuses != "" {
+		canRefuse = false
+	}
+	return canAllow, canRefuse
+}
+
+// EquivalentMutant returns why flipping cell id of the default table cannot
+// change any outcome (Cell.Equivalent: an equivalent mutant, rendered in
+// docs/legality.md), or "" for a cell the mutation campaign must kill.
+func EquivalentMutant(id CellID) string {
+	c, _ := defaultTable.Lookup(id)
+	return c.Equivalent
 }
 
 // Flipped returns a new table with cell id's verdict replaced by its mutant
@@ -91,11 +197,13 @@ func (t *Table) Flipped(id CellID) (*Table, error) {
 	return t.WithOverride(id, Flip(t.Verdict(id)))
 }
 
-// Overrides lists the cells whose verdict differs from Default's, sorted.
+// Overrides lists the cells whose verdict differs from the one they were
+// declared with (Default's for the built-in cells), sorted.
 func (t *Table) Overrides() []CellID {
+	t = t.orDefault()
 	ids := []CellID{}
-	for _, c := range t.orDefault().cells {
-		if c.Verdict != defaultTable.Verdict(c.ID) {
+	for i, c := range t.cells {
+		if c.Verdict != t.defaults[i] {
 			ids = append(ids, c.ID)
 		}
 	}
@@ -114,9 +222,18 @@ func (t *Table) CellsOf(rule string) []CellID {
 	return ids
 }
 
-// decide applies cell id's verdict: a Barrier refuses, Crosses allows
-// without evaluating cond, CrossesIf evaluates cond, which returns whether
-// the condition holds and what it found.
+// Decide applies the verdict in force for cell id: a Barrier refuses,
+// Crosses allows without evaluating cond, CrossesIf evaluates cond, which
+// returns whether the condition holds and what it found. It is the one way
+// a decision is taken, by this package's queries for the built-in cells
+// and by a host's rule for its own cells (Table.With), so that an override
+// or a mutant reaches every cell alike. An ID the table does not hold is a
+// Barrier.
+func (t *Table) Decide(id CellID, cond func() (bool, string)) Decision {
+	return t.decide(id, cond)
+}
+
+// decide is Decide.
 func (t *Table) decide(id CellID, cond func() (bool, string)) Decision {
 	v := t.Verdict(id)
 	switch v {

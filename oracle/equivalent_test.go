@@ -10,7 +10,7 @@ import (
 )
 
 // TestPFOnceEquivalentMutant backs the equivalent-mutant note of pf.once
-// (legality.EquivalentMutant): its mutant is reachable — a value read twice
+// (legality.Cell.Equivalent): its mutant is reachable — a value read twice
 // is inlined into both readers — yet changes no outcome while
 // pf.deterministic stands, because only a non-deterministic value can
 // differ between two evaluations; with both cells flipped the oracle sees

@@ -24,7 +24,7 @@ import (
 // the real table agrees. A cell that survives N plans is a gap in the
 // generators or an unnecessary cell; the cells whose mutant provably cannot
 // change any outcome are documented as equivalent mutants
-// (legality.EquivalentMutant) and left out of the score.
+// (legality.Cell.Equivalent) and left out of the score.
 //
 // Plan i is proptest.Generate(proptest.CaseSeed(Seed, i), Config) for every
 // cell, so a cell's plans-to-first-kill does not depend on the other cells
@@ -83,7 +83,7 @@ type MutantResult struct {
 	// code path.
 	Changed int
 	// Equivalent is the documented reason the mutant cannot be killed
-	// (legality.EquivalentMutant), "" for a cell the campaign must kill.
+	// (legality.Cell.Equivalent), "" for a cell the campaign must kill.
 	Equivalent string
 }
 
@@ -317,7 +317,7 @@ func sameOptimization(a rules.Result, aErr error, b rules.Result, bErr error) bo
 func (c *cellState) result(realTable *legality.Table, n int, shared []int64, seed int64) MutantResult {
 	cell, _ := realTable.Lookup(c.id)
 	r := MutantResult{Cell: c.id, Rule: cell.Rule, From: realTable.Verdict(c.id), To: c.flags.Table.Verdict(c.id),
-		Index: -1, Plans: n, Equivalent: legality.EquivalentMutant(c.id)}
+		Index: -1, Plans: n, Equivalent: cell.Equivalent}
 	last := n - 1
 	if k := int(c.kill.Load()); k < n {
 		r.Killed, r.Index, r.Plans, r.Class, r.Seed = true, k, k+1, c.class, proptest.CaseSeed(seed, k)

@@ -25,12 +25,16 @@ const (
 	InvalidPlan     ErrorKind = "invalid_plan"
 	SourceError     ErrorKind = "source_error"
 	Cancelled       ErrorKind = "cancelled"
+	// ResourceExhausted is a collect that would exceed its memory limit
+	// (exec.Options.MemoryLimit) with work that cannot spill to disk; the
+	// error names the node.
+	ResourceExhausted ErrorKind = "resource_exhausted"
 )
 
 // ErrorKinds lists every kind, for plan files and generators.
 func ErrorKinds() []ErrorKind {
 	return []ErrorKind{DivideByZero, Overflow, InvalidCast, UDFError, TypeError, UnknownColumn,
-		DuplicateColumn, InvalidPlan, SourceError, Cancelled}
+		DuplicateColumn, InvalidPlan, SourceError, Cancelled, ResourceExhausted}
 }
 
 // Error is an error as a value: what went wrong (Kind), in which expression

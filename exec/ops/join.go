@@ -42,6 +42,16 @@ func JoinIndices(kind plan.JoinKind, left, right []arrow.Array) (li, ri []int32,
 // partition counts its output rows first). The pairs are JoinIndices's
 // exactly.
 func JoinIndicesParallel(kind plan.JoinKind, left, right []arrow.Array, p Parallel) (li, ri []int32, err error) {
+	return joinIndices(kind, left, right, p, nil)
+}
+
+// reserveFunc is asked for the bytes of an output before it is allocated
+// (a join's pair vectors); a nil reserveFunc allows everything.
+type reserveFunc func(n int64) error
+
+// joinIndices is JoinIndicesParallel asking reserve for its output
+// vectors' bytes before allocating them.
+func joinIndices(kind plan.JoinKind, left, right []arrow.Array, p Parallel, reserve reserveFunc) (li, ri []int32, err error) {
 	if kind == plan.CrossJoin {
 		return nil, nil, fmt.Errorf("join: a cross join has no keys; use CrossIndices")
 	}
@@ -64,7 +74,7 @@ func JoinIndicesParallel(kind plan.JoinKind, left, right []arrow.Array, p Parall
 		if err != nil {
 			return nil, nil, fmt.Errorf("join: %w", err)
 		}
-		pr, pl, err := probe(rids, lids, g, true, false, p)
+		pr, pl, err := probe(rids, lids, g, true, false, p, reserve)
 		if err != nil {
 			return nil, nil, fmt.Errorf("join: %w", err)
 		}
@@ -76,13 +86,13 @@ func JoinIndicesParallel(kind plan.JoinKind, left, right []arrow.Array, p Parall
 		}
 		switch kind {
 		case plan.SemiJoin, plan.AntiJoin:
-			out, err := semiAnti(lids, kind == plan.SemiJoin, p)
+			out, err := semiAnti(lids, kind == plan.SemiJoin, p, reserve)
 			if err != nil {
 				return nil, nil, fmt.Errorf("join: %w", err)
 			}
 			return out, nil, nil
 		}
-		li, ri, err := probe(lids, rids, g, kind != plan.InnerJoin, kind == plan.FullJoin, p)
+		li, ri, err := probe(lids, rids, g, kind != plan.InnerJoin, kind == plan.FullJoin, p, reserve)
 		if err != nil {
 			return nil, nil, fmt.Errorf("join: %w", err)
 		}
@@ -162,7 +172,7 @@ func joinIDs(probeKeys, buildKeys []arrow.Array, pids, bids []int32, p Parallel)
 
 // semiAnti returns the probe rows with (semi) or without (anti) a match,
 // each partition of the probe rows counting, then writing, its own.
-func semiAnti(pids []int32, semi bool, p Parallel) ([]int32, error) {
+func semiAnti(pids []int32, semi bool, p Parallel, reserve reserveFunc) ([]int32, error) {
 	parts := p.Split(len(pids))
 	starts := make([]int, len(parts)+1)
 	if err := p.Run(len(parts), func(k int) {
@@ -178,6 +188,11 @@ func semiAnti(pids []int32, semi bool, p Parallel) ([]int32, error) {
 	}
 	for k := range parts {
 		starts[k+1] += starts[k]
+	}
+	if reserve != nil {
+		if err := reserve(4 * int64(starts[len(parts)])); err != nil {
+			return nil, err
+		}
 	}
 	out := make([]int32, starts[len(parts)])
 	if err := p.Run(len(parts), func(k int) {
@@ -200,7 +215,7 @@ func semiAnti(pids []int32, semi bool, p Parallel) ([]int32, error) {
 // with -1, in build order. Without trailing the probe rows are split over
 // goroutines as p says: each partition counts its output rows, then
 // writes its pairs at its place.
-func probe(pids, bids []int32, groups int, outer, trailing bool, p Parallel) (pout, bout []int32, err error) {
+func probe(pids, bids []int32, groups int, outer, trailing bool, p Parallel, reserve reserveFunc) (pout, bout []int32, err error) {
 	// Ids are shifted by one below so that -1 (no match) indexes slot 0 and
 	// the hot loops need no branch on it. cnt1[g+1] is the number of output
 	// rows a probe row of id g yields; cnt1[0] is what an unmatched one does.
@@ -253,6 +268,11 @@ func probe(pids, bids []int32, groups int, outer, trailing bool, p Parallel) (po
 	}
 	if total > maxRows {
 		return nil, nil, fmt.Errorf("%d output rows exceed %d", total, maxRows)
+	}
+	if reserve != nil {
+		if err := reserve(8 * (total + 1)); err != nil {
+			return nil, nil, err
+		}
 	}
 	// One spare slot lets the unique-key loop write before it knows whether
 	// the row is kept.

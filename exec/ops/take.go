@@ -299,3 +299,30 @@ func takeStringParallel(mem memory.Allocator, a *array.String, idx []int32, p Pa
 	}
 	return finishArray(a.DataType(), len(idx), valid, obuf.buf, dbuf), nil
 }
+
+// TakeBytes is the number of bytes Take(mem, arr, idx) allocates (the
+// sizes it requests, before any alignment the allocator adds), computed
+// without allocating: the check a caller under a memory limit makes
+// before a gather. For strings it sums the selected values' lengths.
+func TakeBytes(arr arrow.Array, idx []int32) int64 {
+	n := int64(len(idx))
+	valid := (n + 7) / 8
+	switch a := arr.(type) {
+	case *array.Int64, *array.Float64:
+		return valid + 8*n
+	case *array.Int32:
+		return valid + 4*n
+	case *array.Boolean:
+		return 2 * valid
+	case *array.String:
+		offs := a.ValueOffsets()
+		data := int64(0)
+		for _, i := range idx {
+			if i >= 0 && int(i) < a.Len() {
+				data += int64(offs[i+1] - offs[i])
+			}
+		}
+		return valid + 4*(n+1) + data
+	}
+	return valid + 8*n
+}

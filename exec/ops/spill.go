@@ -1,0 +1,557 @@
+package ops
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"hash/maphash"
+	"os"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/exec/internal/memlimit"
+)
+
+// This file is what the hash join and the grouping share to run under a
+// memory limit (exec.Options.MemoryLimit): the budget they draw from,
+// upper bounds of what their in-memory forms would hold, the partitioning
+// of key rows by hash, and spill files — Arrow IPC files of record
+// batches, each batch belonging to one partition, replayed partition by
+// partition. The join (join_spill.go) and the grouping (group_spill.go)
+// keep their rows in row order inside every partition and restore the
+// global order from row ids, so their results are the in-memory ones bit
+// for bit.
+
+// Spill is what an operator needs to run under a memory limit: the
+// context (cancellation between batches and partitions), the allocator
+// (counting, Budget.Allocator), the budget, and a forced partition count
+// for tests. A nil *Spill, or one with a nil Budget, means no limit: the
+// operators take their in-memory paths unchanged.
+type Spill struct {
+	// Ctx is checked between batches and partitions; nil means
+	// context.Background().
+	Ctx context.Context
+	// Mem allocates every Arrow buffer, spill batches read back included.
+	Mem memory.Allocator
+	// Budget is the collect's limit and spill directory.
+	Budget *memlimit.Budget
+	// Partitions, when positive, forces the spilled path with this many
+	// partitions (rounded up to a power of two) whatever the budget says:
+	// tests use it to spill small inputs.
+	Partitions int
+}
+
+// limited reports whether s imposes a limit (or forces spilling).
+func (s *Spill) limited() bool { return s != nil && s.Budget != nil }
+
+// ctxErr returns the context's error, if it is done.
+func (s *Spill) ctxErr() error {
+	if s.Ctx == nil {
+		return nil
+	}
+	return s.Ctx.Err()
+}
+
+// maxSpillParts bounds the number of partitions: beyond it the merge's
+// per-partition cursors alone would outgrow any limit small enough to need
+// them, and the limit is reported as too small instead.
+const maxSpillParts = 1 << 12
+
+// dictBound is an upper bound of the bytes per distinct key of one
+// dictionary level (keys.go): the open-addressing table is sized to at
+// least twice the expected keys, a power of two, after an estimate that
+// may overshoot by an eighth (so up to 4.5 slots of 16 bytes per key),
+// and while it grows the old slots live beside the new ones.
+const dictBound = 112
+
+// keyCopyBytes is the bytes per row newKeyCol allocates for a key column
+// in domain dom: int64 in its own domain and strings are read in place,
+// everything else becomes a word per row.
+func keyCopyBytes(a arrow.Array, dom domain) int64 {
+	switch {
+	case dom == domString, dom == domInt && a.DataType().ID() == arrow.INT64:
+		return 0
+	}
+	return 8
+}
+
+// stringBytes is the value bytes of a string column (0 for other types).
+func stringBytes(a arrow.Array) int64 {
+	s, ok := a.(*array.String)
+	if !ok || s.Len() == 0 {
+		return 0
+	}
+	offs := s.ValueOffsets()
+	return int64(offs[len(offs)-1] - offs[0])
+}
+
+// encodeBound is an upper bound of the Go heap encoding n rows of the key
+// columns keys (domains doms) holds: ids, word copies, one dictionary per
+// column and per pairwise fold, the folded words and their bitmaps.
+func encodeBound(keys []arrow.Array, doms []domain) int64 {
+	if len(keys) == 0 {
+		return 0
+	}
+	n := int64(keys[0].Len())
+	b := 4 * n // ids
+	for k, a := range keys {
+		b += keyCopyBytes(a, doms[k]) * n
+		b += dictBound*n + 4096
+		if doms[k] == domString {
+			b += 2*stringBytes(a) + 16*n // the arena's appends, key offsets
+		}
+		if k > 0 {
+			b += 4*n + 8*n + n/8 + 1 + dictBound*n + 4096 // id column, folded words, bitmap, fold dictionary
+		}
+	}
+	return b
+}
+
+// groupBound is an upper bound of the Go heap GroupIDsParallel holds for
+// these keys besides the ids (which encodeBound counts): first rows, and
+// the parallel path's per-partition first rows and representatives.
+func groupBound(keys []arrow.Array) int64 {
+	if len(keys) == 0 {
+		return 0
+	}
+	doms := make([]domain, len(keys))
+	for k, a := range keys {
+		d, err := keyDomain(a)
+		if err != nil {
+			return 0
+		}
+		doms[k] = d
+	}
+	n := int64(keys[0].Len())
+	return encodeBound(keys, doms) + 4*n + 4*n + 4*n
+}
+
+// joinBound is an upper bound of the Go heap the in-memory join of these
+// keys holds besides its output pairs (which it reserves when it knows
+// their number): both sides' ids and word copies, the build dictionary,
+// the probe's per-id counts and CSR lists, and the outer joins' flags.
+func joinBound(probe, build []arrow.Array) (int64, error) {
+	doms := make([]domain, len(build))
+	for k := range build {
+		d, err := joinDomain(probe[k], build[k])
+		if err != nil {
+			return 0, fmt.Errorf("key %d: %w", k, err)
+		}
+		doms[k] = d
+	}
+	np, nb := int64(probe[0].Len()), int64(build[0].Len())
+	b := encodeBound(build, doms)
+	b += 4 * np
+	for k, a := range probe {
+		b += keyCopyBytes(a, doms[k]) * np
+		if k > 0 {
+			b += 4*np + 8*np + np/8 + 1
+		}
+	}
+	b += 4*(nb+1)*4 + 2*nb + 2 // cnt1, start, rows, next; hit and matched flags
+	b += 4 * np                // a semi or anti join's output rows
+	return b, nil
+}
+
+// spillShape is how a partitioned pass is laid out: parts partitions (a
+// power of two), each buffering up to bufRows row ids before it writes a
+// batch, and keys hashed chunkRows rows at a time.
+type spillShape struct {
+	parts, bufRows, chunkRows int
+}
+
+// planSpill sizes a partitioned pass over n rows whose in-memory form
+// would hold work bytes, with avail bytes left under the limit: enough
+// partitions that one partition's share of work takes at most a quarter
+// of avail, and buffers that take at most an eighth. It fails when even
+// maxSpillParts partitions would not do.
+func planSpill(s *Spill, work, avail int64, n int, what string) (spillShape, error) {
+	parts := 2
+	if s.Partitions > 0 {
+		parts = s.Partitions
+	} else {
+		for parts < maxSpillParts && int64(parts)*avail < 4*work {
+			parts *= 2
+		}
+		if int64(parts)*avail < 4*work {
+			return spillShape{}, &memlimit.ExceededError{What: what + " cannot be split finely enough to fit",
+				Need: work / maxSpillParts, Used: s.Budget.Used(), Limit: s.Budget.Limit()}
+		}
+	}
+	p2 := 1
+	for p2 < parts {
+		p2 *= 2
+	}
+	parts = p2
+	// 16 bytes per buffered row: its id here, its id and keys in the
+	// batch written from the buffer.
+	buf := int(min(max(avail/(8*int64(parts)*16), 8), 8192))
+	chunk := int(min(max(avail/(8*24), 64), 4096))
+	if n < chunk {
+		chunk = max(n, 1)
+	}
+	return spillShape{parts: parts, bufRows: buf, chunkRows: chunk}, nil
+}
+
+// partHasher assigns key rows to partitions by a hash of their keys in
+// the comparison domain, so rows whose keys are equal (all NaNs one key,
+// -0.0 equal to +0.0, an int32 equal to the int64 or float64 of its
+// value in a join) land in the same partition. The partition is taken
+// from the low bits of a splitmix64 finalizer, independent of the high
+// bits of the Fibonacci hash the dictionaries inside a partition use (a
+// partition whose keys shared those bits would crowd one end of its
+// table).
+type partHasher struct {
+	doms []domain
+	seed maphash.Seed
+	mask uint64
+	// nullKey makes a null a key like any other (grouping); otherwise a
+	// row with a null key is in no partition (-1: a join matches it to
+	// nothing).
+	nullKey bool
+}
+
+// newPartHasher returns the hasher of parts partitions (a power of two)
+// over key columns of these domains.
+func newPartHasher(doms []domain, parts int, nullKey bool) *partHasher {
+	return &partHasher{doms: doms, seed: maphash.MakeSeed(), mask: uint64(parts - 1), nullKey: nullKey}
+}
+
+// mix64 is the splitmix64 finalizer.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
+
+// nullWord is what a null key hashes as when nulls are keys.
+const nullWord = 0x6e756c6c6b6579 // "nullkey"
+
+// parts sets out[i] to the partition of row lo+i of keys, for the rows
+// [lo, hi), using hs as scratch (both at least hi-lo long).
+func (h *partHasher) parts(keys []arrow.Array, lo, hi int, hs []uint64, out []int32) error {
+	n := hi - lo
+	hs, out = hs[:n], out[:n]
+	for i := range hs {
+		hs[i] = 0
+		out[i] = 0
+	}
+	for k, a := range keys {
+		sl := array.NewSlice(a, int64(lo), int64(hi))
+		c, err := newKeyCol(sl, h.doms[k])
+		if err != nil {
+			sl.Release()
+			return fmt.Errorf("key %d: %w", k, err)
+		}
+		salt := uint64(k+1) * fib
+		if c.dom == domString {
+			offs, data := stringParts(c.strs)
+			for i := 0; i < n; i++ {
+				var w uint64
+				switch {
+				case c.valid.valid(i):
+					w = maphash.Bytes(h.seed, data[offs[i]:offs[i+1]])
+				case h.nullKey:
+					w = nullWord
+				default:
+					out[i] = -1
+				}
+				hs[i] = mix64(hs[i] ^ (w + salt))
+			}
+		} else {
+			for i, x := range c.words[:n] {
+				w := uint64(x)
+				if !c.valid.valid(i) {
+					if !h.nullKey {
+						out[i] = -1
+					}
+					w = nullWord
+				}
+				hs[i] = mix64(hs[i] ^ (w + salt))
+			}
+		}
+		sl.Release()
+	}
+	for i, x := range hs {
+		if out[i] == 0 {
+			out[i] = int32(mix64(x) & h.mask)
+		}
+	}
+	return nil
+}
+
+// int32Array wraps Go int32s as an Arrow array without copying (for a
+// batch that is written and released at once).
+func int32Array(v []int32) arrow.Array {
+	data := array.NewData(arrow.PrimitiveTypes.Int32, len(v),
+		[]*memory.Buffer{nil, memory.NewBufferBytes(arrow.Int32Traits.CastToBytes(v))}, nil, 0, 0)
+	defer data.Release()
+	return array.MakeFromData(data)
+}
+
+// int32Values returns the values of an int32 column read back from a
+// spill file.
+func int32Values(a arrow.Array) ([]int32, error) {
+	c, ok := a.(*array.Int32)
+	if !ok {
+		return nil, fmt.Errorf("spill: column of type %s, want int32", typeName(a))
+	}
+	return c.Int32Values(), nil
+}
+
+// spillFile is one Arrow IPC file of record batches under one schema,
+// each batch belonging to one partition; a partition's batches are
+// written, and read back, in order. It holds the file open until close,
+// which also removes it.
+type spillFile struct {
+	s      *Spill
+	f      *os.File
+	bw     *bufio.Writer
+	w      *ipc.FileWriter
+	r      *ipc.FileReader
+	schema *arrow.Schema
+	parts  [][]int // batch indices per partition
+	n      int     // batches written
+	rows   []int   // rows per partition
+	held   int64   // the write buffer's reservation
+}
+
+// newSpillFile creates a spill file of parts partitions.
+func newSpillFile(s *Spill, prefix string, schema *arrow.Schema, parts int) (*spillFile, error) {
+	bufSize := int(min(max(s.Budget.Available()/16, 512), 64<<10))
+	if err := s.Budget.Reserve(int64(bufSize), "a spill file's write buffer"); err != nil {
+		return nil, err
+	}
+	f, err := s.Budget.CreateTemp(prefix)
+	if err != nil {
+		s.Budget.Release(int64(bufSize))
+		return nil, err
+	}
+	sf := &spillFile{s: s, f: f, bw: bufio.NewWriterSize(f, bufSize), schema: schema,
+		parts: make([][]int, parts), rows: make([]int, parts), held: int64(bufSize)}
+	sf.w, err = ipc.NewFileWriter(sf.bw, ipc.WithSchema(schema), ipc.WithAllocator(s.Mem))
+	if err != nil {
+		sf.close()
+		return nil, fmt.Errorf("spill: %w", err)
+	}
+	return sf, nil
+}
+
+// write appends rec as a batch of partition p.
+func (f *spillFile) write(p int, rec arrow.RecordBatch) error {
+	if err := f.w.Write(rec); err != nil {
+		return fmt.Errorf("spill: writing %s: %w", f.f.Name(), err)
+	}
+	f.parts[p] = append(f.parts[p], f.n)
+	f.n++
+	f.rows[p] += int(rec.NumRows())
+	return nil
+}
+
+// finish ends the writing and opens the file for reading.
+func (f *spillFile) finish() error {
+	if err := f.w.Close(); err != nil {
+		return fmt.Errorf("spill: closing %s: %w", f.f.Name(), err)
+	}
+	f.w = nil
+	if err := f.bw.Flush(); err != nil {
+		return fmt.Errorf("spill: writing %s: %w", f.f.Name(), err)
+	}
+	f.bw = nil
+	f.s.Budget.Release(f.held)
+	f.held = 0
+	if st, err := f.f.Stat(); err == nil {
+		f.s.Budget.NoteWritten(st.Size())
+	}
+	r, err := ipc.NewFileReader(f.f, ipc.WithAllocator(f.s.Mem))
+	if err != nil {
+		return fmt.Errorf("spill: reading %s: %w", f.f.Name(), err)
+	}
+	f.r = r
+	return nil
+}
+
+// batch reads batch i back (the caller releases it).
+func (f *spillFile) batch(i int) (arrow.RecordBatch, error) {
+	rec, err := f.r.RecordBatchAt(i)
+	if err != nil {
+		return nil, fmt.Errorf("spill: reading %s: %w", f.f.Name(), err)
+	}
+	return rec, nil
+}
+
+// read returns every row of partition p as one batch (nil when the
+// partition has none); the caller releases it.
+func (f *spillFile) read(p int) (arrow.RecordBatch, error) {
+	idx := f.parts[p]
+	if len(idx) == 0 {
+		return nil, nil
+	}
+	recs := make([]arrow.RecordBatch, 0, len(idx))
+	defer func() {
+		for _, r := range recs {
+			r.Release()
+		}
+	}()
+	for _, i := range idx {
+		rec, err := f.batch(i)
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, rec)
+	}
+	if len(recs) == 1 {
+		recs[0].Retain()
+		return recs[0], nil
+	}
+	return ConcatRecords(f.s.Mem, f.schema, recs)
+}
+
+// close closes and removes the file; it is safe on nil and more than once.
+func (f *spillFile) close() {
+	if f == nil || f.f == nil {
+		return
+	}
+	if f.w != nil {
+		_ = f.w.Close()
+	}
+	if f.r != nil {
+		_ = f.r.Close()
+	}
+	f.s.Budget.Release(f.held)
+	f.held = 0
+	name := f.f.Name()
+	_ = f.f.Close()
+	_ = os.Remove(name)
+	f.f = nil
+}
+
+// cursor reads one partition of a spill file batch by batch: the merge
+// holds one batch per partition.
+type cursor struct {
+	f    *spillFile
+	p    int
+	next int // the next batch of the partition to load
+	rec  arrow.RecordBatch
+	cols [][]int32
+	i    int
+}
+
+// ok reports whether the cursor is on a row, loading the partition's
+// next batch when the current one is used up.
+func (c *cursor) ok() (bool, error) {
+	for c.rec == nil || c.i >= int(c.rec.NumRows()) {
+		if c.rec != nil {
+			c.rec.Release()
+			c.rec = nil
+		}
+		if c.next >= len(c.f.parts[c.p]) {
+			return false, nil
+		}
+		rec, err := c.f.batch(c.f.parts[c.p][c.next])
+		if err != nil {
+			return false, err
+		}
+		c.next++
+		c.rec, c.i = rec, 0
+		c.cols = c.cols[:0]
+		for _, col := range rec.Columns() {
+			v, err := int32Values(col)
+			if err != nil {
+				return false, err
+			}
+			c.cols = append(c.cols, v)
+		}
+	}
+	return true, nil
+}
+
+// close releases the cursor's batch.
+func (c *cursor) close() {
+	if c.rec != nil {
+		c.rec.Release()
+		c.rec = nil
+	}
+}
+
+// keyBatchSchema is the schema of a batch of row ids and their keys.
+func keyBatchSchema(keys []arrow.Array) *arrow.Schema {
+	fields := []arrow.Field{{Name: "row", Type: arrow.PrimitiveTypes.Int32}}
+	for k, a := range keys {
+		fields = append(fields, arrow.Field{Name: fmt.Sprintf("k%d", k), Type: a.DataType(), Nullable: true})
+	}
+	return arrow.NewSchema(fields, nil)
+}
+
+// partitionKeys writes the rows of keys to f, each to the partition h
+// gives it (rows in no partition are skipped), in row order within every
+// partition: a batch holds row ids and the rows' keys, written when a
+// partition has buffered shape.bufRows rows.
+func partitionKeys(s *Spill, h *partHasher, shape spillShape, keys []arrow.Array, f *spillFile) error {
+	n := keys[0].Len()
+	bufBytes := int64(shape.parts)*int64(shape.bufRows)*4 + int64(shape.chunkRows)*20
+	if err := s.Budget.Reserve(bufBytes, "the partition buffers"); err != nil {
+		return err
+	}
+	defer s.Budget.Release(bufBytes)
+	bufs := make([][]int32, shape.parts)
+	cols := make([]arrow.Array, len(keys)+1)
+	flush := func(p int) error {
+		rows := bufs[p]
+		if len(rows) == 0 {
+			return nil
+		}
+		cols[0] = int32Array(rows)
+		for k, a := range keys {
+			c, err := Take(s.Mem, a, rows)
+			if err != nil {
+				releaseAll(cols[:k+1])
+				return fmt.Errorf("spill: %w", err)
+			}
+			cols[k+1] = c
+		}
+		rec := array.NewRecordBatch(f.schema, cols, int64(len(rows)))
+		releaseAll(cols)
+		err := f.write(p, rec)
+		rec.Release()
+		bufs[p] = rows[:0]
+		return err
+	}
+	hs := make([]uint64, shape.chunkRows)
+	ps := make([]int32, shape.chunkRows)
+	for lo := 0; lo < n; lo += shape.chunkRows {
+		if err := s.ctxErr(); err != nil {
+			return err
+		}
+		hi := min(lo+shape.chunkRows, n)
+		if err := h.parts(keys, lo, hi, hs, ps); err != nil {
+			return err
+		}
+		for i, p := range ps[:hi-lo] {
+			if p < 0 {
+				continue
+			}
+			if bufs[p] == nil {
+				bufs[p] = make([]int32, 0, shape.bufRows)
+			}
+			bufs[p] = append(bufs[p], int32(lo+i))
+			if len(bufs[p]) == shape.bufRows {
+				if err := flush(int(p)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for p := range bufs {
+		if err := flush(p); err != nil {
+			return err
+		}
+	}
+	return f.finish()
+}

@@ -195,7 +195,7 @@ func Lit(v any) E {
 	case Value:
 		return E{&Literal{Value: v}}
 	}
-	return E{&Literal{Value: NullValue(Invalid)}}
+	return E{&Literal{Value: NullValue(Invalid), bad: fmt.Sprintf("%T %s", v, Abbrev(fmt.Sprint(v), 40))}}
 }
 
 // Null is the typed null literal.

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -149,6 +150,36 @@ func TestLitAndWrap(t *testing.T) {
 		c, ok := tc.e.Expr().(*Call)
 		if !ok || c.Fn != tc.fn || len(c.Args) != tc.n {
 			t.Errorf("%s: built %v, want %s with %d args", tc.e, tc.e.Expr(), tc.fn, tc.n)
+		}
+	}
+}
+
+// TestLitRejectsUnsupportedGoTypes: a Go value Lit cannot type is an error
+// naming its Go type when the plan resolves, not a silent null.
+func TestLitRejectsUnsupportedGoTypes(t *testing.T) {
+	tbl, err := NewTable("t", MustSchema(Field{Name: "a", Type: Int64}), [][]Value{{Int64Value(1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		v    any
+		typ  string
+		text string
+	}{
+		{uint8(3), "uint8", "invalid(uint8 3)"},
+		{float32(1.5), "float32", "invalid(float32 1.5)"},
+		{uint64(1 << 63), "uint64", "invalid(uint64 9223372036854775808)"},
+		{nil, "<nil>", "invalid(<nil> <nil>)"},
+		{[]int{1}, "[]int", "invalid([]int [1])"},
+	} {
+		e := Lit(tc.v)
+		if got := e.Expr().String(); got != tc.text {
+			t.Errorf("Lit(%#v) renders %q, want %q", tc.v, got, tc.text)
+		}
+		_, err := Resolve(Scan(tbl).Select(e.Alias("x")).Node())
+		pe, ok := AsError(err)
+		if !ok || pe.Kind != TypeError || !strings.Contains(err.Error(), "a Go value of type "+tc.typ+" has no dfopt type") {
+			t.Errorf("Lit(%#v): resolve error %v", tc.v, err)
 		}
 	}
 }

@@ -23,7 +23,11 @@ type Expr interface {
 type Column struct{ Name string }
 
 // Literal is a typed constant; a typed null is a Literal whose Value is null.
-type Literal struct{ Value Value }
+type Literal struct {
+	Value Value
+	// bad says why Lit could not type its Go value (Resolve reports it).
+	bad string
+}
 
 // Alias names the output of an expression.
 type Alias struct {
@@ -238,8 +242,12 @@ func (e *Column) String() string {
 	return "col(" + strconv.Quote(e.Name) + ")"
 }
 
-// String renders the literal (see Value.String).
+// String renders the literal (see Value.String); a literal Lit could not
+// type renders as "invalid(uint8 3)".
 func (e *Literal) String() string {
+	if e.bad != "" {
+		return "invalid(" + e.bad + ")"
+	}
 	return e.Value.String()
 }
 

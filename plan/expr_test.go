@@ -30,7 +30,7 @@ func TestCanonicalText(t *testing.T) {
 		{Lit(true), "true"}, {Lit(false), "false"},
 		{Null(Int64), "null(int64)"}, {Null(Int32), "null(int32)"}, {Null(Float64), "null(float64)"},
 		{Null(String), "null(string)"}, {Null(Bool), "null(bool)"},
-		{Lit(Int32Value(7)), "int32(7)"}, {Lit(uint8(1)), "null(invalid)"},
+		{Lit(Int32Value(7)), "int32(7)"}, {Lit(uint8(1)), "invalid(uint8 1)"},
 		// arithmetic precedence and associativity
 		{a.Add(b), "a + b"}, {a.Sub(b), "a - b"}, {a.Mul(b), "a * b"}, {a.Div(b), "a / b"}, {a.Mod(b), "a % b"},
 		{a.Sub(b.Sub(cc)), "a - (b - c)"}, {a.Sub(b).Sub(cc), "a - b - c"},

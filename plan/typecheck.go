@@ -1,6 +1,9 @@
 package plan
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // TypeOf resolves e against the input schema in a row context (filter,
 // project, with_columns, sort keys, join keys): it returns the field e
@@ -49,6 +52,9 @@ func typeOf(e Expr, in Schema, ctx exprContext) (Type, bool, error) {
 		}
 		return f.Type, f.Nullable, nil
 	case *Literal:
+		if e.bad != "" {
+			return Invalid, false, errorf(TypeError, e, "plan.Lit: a Go value of type %s has no dfopt type; pass an int, int32, int64, float64, string, bool or plan.Value (plan.Null(T) for a typed null)", strings.SplitN(e.bad, " ", 2)[0])
+		}
 		if t := e.Value.Type(); t == Invalid || int(t) >= len(typeNames) {
 			return Invalid, false, errorf(TypeError, e, "literal: missing type")
 		}

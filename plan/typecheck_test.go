@@ -155,7 +155,8 @@ func TestTypeErrors(t *testing.T) {
 		// names, literals, casts, aliases
 		{Col("zz"), false, UnknownColumn, "zz", `column "zz" not found; the input has [a b i f s p k q]`, true},
 		{Col("z z").Add(a), false, UnknownColumn, `col("z z")`, `column "z z" not found`, false},
-		{Lit(uint8(1)), false, TypeError, "null(invalid)", "literal: missing type", true},
+		{Lit(uint8(1)), false, TypeError, "invalid(uint8 1)", "plan.Lit: a Go value of type uint8 has no dfopt type", false},
+		{Wrap(&Literal{Value: NullValue(Invalid)}), false, TypeError, "null(invalid)", "literal: missing type", true},
 		{Null(Type(77)), false, TypeError, "null(type(77))", "literal: missing type", true},
 		{Wrap(&Cast{Expr: a.Expr(), To: Invalid, Strict: true}), false, TypeError, "cast(a, invalid)", "cast: invalid target type", true},
 		{Wrap(&Cast{Expr: a.Expr(), To: Type(9)}), false, TypeError, "cast(a, type(9), strict=false)", "cast: invalid target type", true},

@@ -374,7 +374,7 @@ func TestExactConjunctMeetsEveryRow(t *testing.T) {
 		t.Fatal(err)
 	}
 	raises := c("id").Sub(lt(10)).Div(c("id").Sub(lt(10))).Gt(lt(0)) // divides by zero at id = 10, in row group 0
-	skips := c("id").Ge(lt(2500))                                      // proves row groups 0 and 1 empty
+	skips := c("id").Ge(lt(2500))                                    // proves row groups 0 and 1 empty
 	n := &plan.ScanNode{Source: src, SourceSchema: src.Schema(), Pushed: []plan.PushedPredicate{
 		{Expr: raises.Expr(), Support: plan.Exact}, {Expr: skips.Expr(), Support: plan.Inexact}}}
 	check(t, plan.FromNode(n).Filter(skips).Node(), want{errKind: plan.DivideByZero, errExpr: "(id - 10) / (id - 10)"})

@@ -3,6 +3,7 @@ package oracle
 import (
 	"context"
 	"fmt"
+	"os"
 	"runtime"
 	"sort"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dfopt/dfopt/internal/cputime"
+	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/proptest"
 	"github.com/dfopt/dfopt/rules"
 )
@@ -102,6 +104,14 @@ type Campaign struct {
 	// mean every plan, a negative value none. Shrinking a divergence
 	// always runs all four ways.
 	ReferenceEvery int
+	// Parquet is the share, in percent, of each case's tables that are
+	// written to Parquet files and scanned from them (proptest.WithParquet:
+	// row groups of 1 to 3 rows, statistics with NaN, nulls and ±0.0), so
+	// that the Parquet source, its pruning and its decoder meet the
+	// adversarial data; 0 scans every table in memory. The files go to a
+	// temporary directory removed when Run returns; a counterexample's
+	// files are written next to its plan file.
+	Parquet int
 	// OutDir receives one minimized plan file per divergence class; ""
 	// means divergences are shrunk but not written.
 	OutDir string
@@ -115,6 +125,9 @@ type Campaign struct {
 	// ProgressEvery (0: 200ms) and once at the end of each phase.
 	Progress      func(Progress)
 	ProgressEvery time.Duration
+
+	// parquetDir holds the Parquet tables of the cases being checked.
+	parquetDir string
 }
 
 // failure is a divergent plan remembered for shrinking.
@@ -137,9 +150,20 @@ func (c *Campaign) Run(ctx context.Context) (*Stats, error) {
 	if c.Shard.N > 1 && (c.Shard.K < 0 || c.Shard.K >= c.Shard.N) {
 		return nil, fmt.Errorf("campaign: shard %d/%d out of range", c.Shard.K, c.Shard.N)
 	}
+	if c.Parquet < 0 || c.Parquet > 100 {
+		return nil, fmt.Errorf("campaign: Parquet share %d%% out of range 0-100", c.Parquet)
+	}
 	flags := DefaultFlags()
 	if c.Flags != nil {
 		flags = *c.Flags
+	}
+	if c.Parquet > 0 {
+		dir, err := os.MkdirTemp("", "dfopt-oracle-parquet-")
+		if err != nil {
+			return nil, fmt.Errorf("campaign: a directory for Parquet tables: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		c.parquetDir = dir
 	}
 	workers := c.Workers
 	if workers <= 0 {
@@ -258,7 +282,35 @@ func (c *Campaign) checkIndex(ctx context.Context, i int, seed int64, flags rule
 	}()
 	gc := proptest.Generate(seed, c.Config)
 	pc = &gc
-	return Check(ctx, Case{Name: name, Plan: gc.Plan, Flags: &flags, Executor: c.Executor, NoReference: !c.referenceFor(i)}), pc
+	root, cleanup, err := c.scanned(gc)
+	if err != nil {
+		rep = &Report{Name: name, Flags: flags}
+		rep.Divergences = append(rep.Divergences, Divergence{Kind: DiffGenerator, Column: -1, Row: -1,
+			Detail: fmt.Sprintf("writing the tables of case %d to Parquet: %v", seed, err)})
+		return rep, pc
+	}
+	defer cleanup()
+	return Check(ctx, Case{Name: name, Plan: root, Flags: &flags, Executor: c.Executor, NoReference: !c.referenceFor(i)}), pc
+}
+
+// scanned returns the plan a case is checked as: its own, or, with Parquet
+// on, the one scanning some tables from Parquet files, and a function that
+// removes those files.
+func (c *Campaign) scanned(pc proptest.Case) (plan.Node, func(), error) {
+	if c.Parquet == 0 || c.parquetDir == "" {
+		return pc.Plan, func() {}, nil
+	}
+	dir, err := os.MkdirTemp(c.parquetDir, "case-")
+	if err != nil {
+		return nil, nil, err
+	}
+	cleanup := func() { os.RemoveAll(dir) }
+	root, _, err := proptest.WithParquet(pc, dir, c.Parquet)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	return root, cleanup, nil
 }
 
 // referenceFor reports whether plan i gets the reference way.

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/dfopt/dfopt/exec"
 	"github.com/dfopt/dfopt/legality"
 	"github.com/dfopt/dfopt/plan/planjson"
 	"github.com/dfopt/dfopt/proptest"
@@ -260,5 +261,55 @@ func TestCellOutcomesTwins(t *testing.T) {
 	}
 	if _, r := cellOutcomes(nil, legality.PRScan, true); r {
 		t.Error("twins change pr.scan")
+	}
+}
+
+// TestCampaignParquet: with Parquet on, a campaign scans the generated
+// tables from Parquet files (0 divergences under the default table), and a
+// counterexample against a mutant is written with its Parquet tables next
+// to the plan file, which reads back and reproduces the divergence.
+func TestCampaignParquet(t *testing.T) {
+	c := &Campaign{Seed: 3, N: 300, Workers: 2, Config: smallConfig, Parquet: 50}
+	st, err := c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Divergences != 0 {
+		t.Fatalf("%d divergences over Parquet tables: %v", st.Divergences, st.Counterexamples)
+	}
+	mutant, err := legality.Default().Flipped(legality.PPScan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := DefaultFlags()
+	flags.Table = mutant
+	dir := t.TempDir()
+	c = &Campaign{Seed: 1, N: 500, Workers: 2, Config: smallConfig, Flags: &flags, OutDir: dir, MaxShrink: 1, Parquet: 100}
+	st, err = c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Counterexamples) != 1 {
+		t.Fatalf("%d counterexamples against the pp.scan mutant over Parquet, want 1", len(st.Counterexamples))
+	}
+	x := st.Counterexamples[0]
+	if !x.Reproduces || x.File == "" {
+		t.Fatalf("the counterexample does not reproduce: %s", x.Summary())
+	}
+	doc, err := planjson.DecodeFile(x.File, planjson.Options{OpenParquet: exec.OpenParquet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	parquet := 0
+	for _, spec := range doc.Tables {
+		if spec.Parquet != "" {
+			parquet++
+			if filepath.IsAbs(spec.Parquet) {
+				t.Errorf("the plan file names %q, want a path relative to it", spec.Parquet)
+			}
+		}
+	}
+	if parquet == 0 {
+		t.Fatalf("the counterexample scans no Parquet table: %+v", doc.Tables)
 	}
 }

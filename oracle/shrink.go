@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/dfopt/dfopt/exec"
+	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/plan/planjson"
 	"github.com/dfopt/dfopt/proptest"
 	"github.com/dfopt/dfopt/rules"
@@ -61,7 +63,14 @@ func (c *Campaign) minimize(ctx context.Context, f failure, flags rules.Flags) C
 	}
 	orig := proptest.Generate(f.seed, c.Config)
 	check := func(pc proptest.Case) *Report {
-		return Check(ctx, Case{Name: fmt.Sprintf("seed=%d index=%d (minimized)", c.Seed, f.index), Plan: pc.Plan, Flags: &flags, Executor: c.Executor})
+		root, cleanup, err := c.scanned(pc)
+		if err != nil {
+			rep := &Report{Name: "minimized"}
+			rep.Divergences = append(rep.Divergences, Divergence{Kind: DiffGenerator, Column: -1, Row: -1, Detail: err.Error()})
+			return rep
+		}
+		defer cleanup()
+		return Check(ctx, Case{Name: fmt.Sprintf("seed=%d index=%d (minimized)", c.Seed, f.index), Plan: root, Flags: &flags, Executor: c.Executor})
 	}
 	stillFails := func(pc proptest.Case) bool { return ctx.Err() == nil && check(pc).Class() == f.class }
 	calls := c.ShrinkCalls
@@ -81,13 +90,13 @@ func (c *Campaign) minimize(ctx context.Context, f failure, flags rules.Flags) C
 	if c.OutDir == "" {
 		return x
 	}
-	file, err := writeCounterexample(c.OutDir, c.Seed, f.index, f.seed, min, flags, x.Report)
+	file, err := writeCounterexample(c.OutDir, c.Seed, f.index, f.seed, min, flags, x.Report, c.Parquet)
 	if err != nil {
 		x.Note = joinNote(x.Note, "write: "+err.Error())
 		return x
 	}
 	x.File = file
-	doc, err := planjson.DecodeFile(file, planjson.Options{})
+	doc, err := planjson.DecodeFile(file, planjson.Options{OpenParquet: exec.OpenParquet})
 	if err != nil {
 		x.Note = joinNote(x.Note, "read back: "+err.Error())
 		return x
@@ -119,8 +128,37 @@ func joinNote(a, b string) string {
 // after the campaign seed and index. "expect" holds the unoptimized
 // outcome's error kind (null for success): the plan as written is the
 // reference.
-func writeCounterexample(dir string, campaignSeed int64, index int, caseSeed int64, pc proptest.Case, flags rules.Flags, rep *Report) (string, error) {
-	doc, err := planjson.NewDocument(pc.Plan)
+func writeCounterexample(dir string, campaignSeed int64, index int, caseSeed int64, pc proptest.Case, flags rules.Flags, rep *Report,
+	parquet int) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	stem := fmt.Sprintf("oracle-s%d-i%d", campaignSeed, index)
+	root := pc.Plan
+	var files []proptest.ParquetTable
+	if parquet > 0 {
+		// The tables the campaign scanned from Parquet are written next to
+		// the plan file, which names them relative to itself.
+		pqDir, err := os.MkdirTemp(dir, stem+"-")
+		if err != nil {
+			return "", err
+		}
+		if root, files, err = proptest.WithParquet(pc, pqDir, parquet); err != nil {
+			return "", fmt.Errorf("parquet tables: %w", err)
+		}
+	}
+	doc, err := planjson.NewDocumentWith(root, func(src plan.Source) (*planjson.TableSpec, bool) {
+		for _, f := range files {
+			if src == plan.Source(f.Source) {
+				rel, err := filepath.Rel(dir, f.Path)
+				if err != nil {
+					rel = f.Path
+				}
+				return &planjson.TableSpec{Parquet: filepath.ToSlash(rel), ParquetPath: f.Path, ParquetSource: f.Source}, true
+			}
+		}
+		return nil, false
+	})
 	if err != nil {
 		return "", fmt.Errorf("plan file: %w", err)
 	}
@@ -137,10 +175,7 @@ func writeCounterexample(dir string, campaignSeed int64, index int, caseSeed int
 	if err != nil {
 		return "", fmt.Errorf("encode: %w", err)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
-	}
-	path := filepath.Join(dir, fmt.Sprintf("oracle-s%d-i%d.json", campaignSeed, index))
+	path := filepath.Join(dir, stem+".json")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		return "", err
 	}

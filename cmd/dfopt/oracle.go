@@ -32,7 +32,7 @@ var isTerminal = func(f *os.File) bool {
 }
 
 func runOracle(env *environment, args []string) int {
-	fs := newFlagSet("oracle", "oracle [-n N] [-seed S] [-workers W] [-shard K/N] [-out DIR] [-rows R] [-twins P] [-parallelism P] [-partition-rows R] [-fail-unexercised]", env.stderr)
+	fs := newFlagSet("oracle", "oracle [-n N] [-seed S] [-workers W] [-shard K/N] [-out DIR] [-rows R] [-twins P] [-parquet P] [-parallelism P] [-partition-rows R] [-fail-unexercised]", env.stderr)
 	n := fs.Int("n", 10000, "number of plans")
 	seed := fs.Int64("seed", 1, "campaign seed (plan i uses proptest.CaseSeed(seed, i))")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers (results do not depend on it)")
@@ -45,6 +45,7 @@ func runOracle(env *environment, args []string) int {
 	quiet := fs.Bool("quiet", false, "no progress output")
 	parallelism := fs.Int("parallelism", 0, "goroutines one collect of the executor may use (0: GOMAXPROCS; 1: sequential)")
 	partitionRows := fs.Int("partition-rows", 0, "fewest rows per partition of a parallel node (0: the executor's default; 1: 8-row partitions, so small tables split)")
+	parquet := fs.Int("parquet", 0, "percent of each case's tables scanned from Parquet files (row groups of 1-3 rows) instead of memory")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return exitBadArgs
@@ -61,10 +62,11 @@ func runOracle(env *environment, args []string) int {
 		checkInt("max-shrink", int64(*maxShrink), 0, maxCalls),
 		checkInt("parallelism", int64(*parallelism), 0, maxWorkers),
 		checkInt("partition-rows", int64(*partitionRows), 0, 1<<30),
+		checkInt("parquet", int64(*parquet), 0, 100),
 	); err != nil {
 		return fail(env, "oracle", exitBadArgs, err)
 	}
-	c := &oracle.Campaign{Seed: *seed, N: *n, Workers: *workers, OutDir: *out, MaxShrink: *maxShrink}
+	c := &oracle.Campaign{Seed: *seed, N: *n, Workers: *workers, OutDir: *out, MaxShrink: *maxShrink, Parquet: *parquet}
 	if *shard != "" {
 		if c.Shard, err = oracle.ParseShard(*shard); err != nil {
 			return fail(env, "oracle", exitBadArgs, fmt.Errorf("-shard: %w", err))
@@ -132,6 +134,7 @@ func report(w io.Writer, st *oracle.Stats) {
 		st.Plans, st.Workers, st.Elapsed.Round(time.Millisecond), st.CPU.Round(time.Millisecond),
 		100*st.Share(st.ResolveFailures), 100*st.Share(st.EvalErrors), st.IllTypedMismatch)
 	fmt.Fprintf(w, "rewrites (counters moved): %s\n", st.RewriteSummary())
+	fmt.Fprintf(w, "%s\n", st.ReferenceSummary())
 	for _, class := range st.ClassList() {
 		fmt.Fprintf(w, "divergence class %q: %d plans\n", class, st.Classes[class])
 	}

@@ -93,7 +93,14 @@ func EncodePlan(n plan.Node) ([]byte, error) {
 // a Document with those tables, ready to Encode (the oracle writes its
 // minimized cases this way). Two different tables with one name, or a
 // source that is not a *plan.Table, are errors.
-func NewDocument(root plan.Node) (*Document, error) {
+func NewDocument(root plan.Node) (*Document, error) { return NewDocumentWith(root, nil) }
+
+// NewDocumentWith is NewDocument for plans that also scan other sources:
+// spec, when not nil, is asked first for each scanned source and may
+// describe it (a Parquet file, whose TableSpec names its path); a source it
+// does not describe must be a *plan.Table. Tables are named by their
+// sources' names.
+func NewDocumentWith(root plan.Node, spec func(plan.Source) (*TableSpec, bool)) (*Document, error) {
 	doc := &Document{Tables: map[string]*TableSpec{}, Plan: root}
 	var err error
 	plan.WalkNodes(root, func(n plan.Node) bool {
@@ -101,16 +108,28 @@ func NewDocument(root plan.Node) (*Document, error) {
 		if !ok || err != nil {
 			return err == nil
 		}
-		t, ok := s.Source.(*plan.Table)
-		if !ok || t == nil {
-			err = fmt.Errorf("planjson: new document: scan %s does not read an inline *plan.Table", s.Label())
+		var ts *TableSpec
+		if spec != nil {
+			ts, ok = spec(s.Source)
+		}
+		if !ok {
+			t, isTable := s.Source.(*plan.Table)
+			if !isTable || t == nil {
+				err = fmt.Errorf("planjson: new document: scan %s does not read an inline *plan.Table", s.Label())
+				return false
+			}
+			ts = &TableSpec{Inline: t}
+		}
+		name, nerr := sourceName(s.Source)
+		if nerr != nil {
+			err = fmt.Errorf("planjson: new document: scan %s: %w", s.Label(), nerr)
 			return false
 		}
-		if prev, dup := doc.Tables[t.Name()]; dup && prev.Inline != t {
-			err = fmt.Errorf("planjson: new document: two different tables are named %q", t.Name())
+		if prev, dup := doc.Tables[name]; dup && !sameSource(prev.Source(), ts.Source()) {
+			err = fmt.Errorf("planjson: new document: two different tables are named %q", name)
 			return false
 		}
-		doc.Tables[t.Name()] = &TableSpec{Inline: t}
+		doc.Tables[name] = ts
 		return true
 	})
 	if err != nil {

@@ -109,10 +109,11 @@ func NewDocumentWith(root plan.Node, spec func(plan.Source) (*TableSpec, bool)) 
 			return err == nil
 		}
 		var ts *TableSpec
+		described := false
 		if spec != nil {
-			ts, ok = spec(s.Source)
+			ts, described = spec(s.Source)
 		}
-		if !ok {
+		if !described {
 			t, isTable := s.Source.(*plan.Table)
 			if !isTable || t == nil {
 				err = fmt.Errorf("planjson: new document: scan %s does not read an inline *plan.Table", s.Label())

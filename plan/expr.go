@@ -20,25 +20,31 @@ type Expr interface {
 }
 
 // Column references an input column by name.
-type Column struct{ Name string }
+type Column struct {
+	Name string
+	orig Expr
+}
 
 // Literal is a typed constant; a typed null is a Literal whose Value is null.
 type Literal struct {
 	Value Value
 	// bad says why Lit could not type its Go value (Resolve reports it).
-	bad string
+	bad  string
+	orig Expr
 }
 
 // Alias names the output of an expression.
 type Alias struct {
 	Expr Expr
 	Name string
+	orig Expr
 }
 
 // Call applies a built-in function.
 type Call struct {
 	Fn   Func
 	Args []Expr
+	orig Expr
 }
 
 // Cast converts to another type. A strict cast fails with invalid_cast where
@@ -47,6 +53,7 @@ type Cast struct {
 	Expr   Expr
 	To     Type
 	Strict bool
+	orig   Expr
 }
 
 // Over evaluates an aggregate per partition and broadcasts the result to the
@@ -54,12 +61,14 @@ type Cast struct {
 type Over struct {
 	Agg         Expr
 	PartitionBy []Expr
+	orig        Expr
 }
 
 // UDFCall applies a registered user-defined function.
 type UDFCall struct {
 	UDF  *UDF
 	Args []Expr
+	orig Expr
 }
 
 func (*Column) sealedExpr()  {}
@@ -97,24 +106,29 @@ func (e *Column) WithChildren([]Expr) Expr { return e }
 // WithChildren returns the literal itself.
 func (e *Literal) WithChildren([]Expr) Expr { return e }
 
-// WithChildren returns a copy aliasing args[0].
-func (e *Alias) WithChildren(args []Expr) Expr { return &Alias{Expr: args[0], Name: e.Name} }
+// WithChildren returns a copy aliasing args[0] (with e's origin).
+func (e *Alias) WithChildren(args []Expr) Expr {
+	return &Alias{Expr: args[0], Name: e.Name, orig: e.orig}
+}
 
-// WithChildren returns a copy with the given arguments.
-func (e *Call) WithChildren(args []Expr) Expr { return &Call{Fn: e.Fn, Args: args} }
+// WithChildren returns a copy with the given arguments (and e's origin).
+func (e *Call) WithChildren(args []Expr) Expr { return &Call{Fn: e.Fn, Args: args, orig: e.orig} }
 
-// WithChildren returns a copy casting args[0].
+// WithChildren returns a copy casting args[0] (with e's origin).
 func (e *Cast) WithChildren(args []Expr) Expr {
-	return &Cast{Expr: args[0], To: e.To, Strict: e.Strict}
+	return &Cast{Expr: args[0], To: e.To, Strict: e.Strict, orig: e.orig}
 }
 
-// WithChildren returns a copy with args[0] as the aggregate and the rest as keys.
+// WithChildren returns a copy with args[0] as the aggregate and the rest as
+// keys (and e's origin).
 func (e *Over) WithChildren(args []Expr) Expr {
-	return &Over{Agg: args[0], PartitionBy: append([]Expr(nil), args[1:]...)}
+	return &Over{Agg: args[0], PartitionBy: append([]Expr(nil), args[1:]...), orig: e.orig}
 }
 
-// WithChildren returns a copy with the given arguments.
-func (e *UDFCall) WithChildren(args []Expr) Expr { return &UDFCall{UDF: e.UDF, Args: args} }
+// WithChildren returns a copy with the given arguments (and e's origin).
+func (e *UDFCall) WithChildren(args []Expr) Expr {
+	return &UDFCall{UDF: e.UDF, Args: args, orig: e.orig}
+}
 
 // OutputName is the name a projection gives an expression: an alias's name,
 // else the name of the leftmost column (or len() call, named "len") the
@@ -297,9 +311,40 @@ func precOf(e Expr) int {
 	return precAtom
 }
 
-// renderTo writes e's text to b, parenthesised when its precedence is below
-// min.
-func renderTo(b *strings.Builder, e Expr, min int) {
+// renderTo writes e's canonical text to b, parenthesised when its
+// precedence is below min.
+func renderTo(b *strings.Builder, e Expr, min int) { renderer{b: b}.expr(e, min) }
+
+// renderer writes expression text into b; with written, every operand that
+// stands in for another expression (Origin) is written as that one
+// (Written).
+type renderer struct {
+	b       *strings.Builder
+	written bool
+}
+
+// sub writes an operand of the expression being written.
+func (r renderer) sub(c Expr, min int) {
+	if r.written {
+		if o := Origin(c); o != nil {
+			c = o
+		}
+	}
+	r.expr(c, min)
+}
+
+func (r renderer) list(args []Expr) {
+	for i, a := range args {
+		if i > 0 {
+			r.b.WriteString(", ")
+		}
+		r.sub(a, 0)
+	}
+}
+
+// expr writes e, parenthesised when its precedence is below min.
+func (r renderer) expr(e Expr, min int) {
+	b := r.b
 	prec := precOf(e)
 	if prec < min {
 		b.WriteByte('(')
@@ -311,7 +356,7 @@ func renderTo(b *strings.Builder, e Expr, min int) {
 	case *Literal:
 		b.WriteString(e.String())
 	case *Alias:
-		renderTo(b, e.Expr, precAlias+1)
+		r.sub(e.Expr, precAlias+1)
 		b.WriteString(" as ")
 		b.WriteString(quoteName(e.Name))
 	case *Call:
@@ -321,14 +366,18 @@ func renderTo(b *strings.Builder, e Expr, min int) {
 		}
 		switch {
 		case e.Fn == FuncNeg && len(e.Args) == 1:
-			if _, lit := e.Args[0].(*Literal); lit {
+			arg := e.Args[0]
+			if r.written && Origin(arg) != nil {
+				arg = Origin(arg)
+			}
+			if _, lit := arg.(*Literal); lit {
 				// "-(5)", so that neg(5) never reads as the literal -5.
 				b.WriteString("-(")
-				renderTo(b, e.Args[0], 0)
+				r.sub(e.Args[0], 0)
 				b.WriteByte(')')
 			} else {
 				b.WriteByte('-')
-				renderTo(b, e.Args[0], precAtom)
+				r.sub(e.Args[0], precAtom)
 			}
 		case info.symbol != "" && len(e.Args) == 2:
 			// Left-associative, except that comparisons do not chain: a
@@ -337,27 +386,27 @@ func renderTo(b *strings.Builder, e Expr, min int) {
 			if e.Fn.IsComparison() {
 				left = prec + 1
 			}
-			renderTo(b, e.Args[0], left)
+			r.sub(e.Args[0], left)
 			b.WriteString(" " + info.symbol + " ")
-			renderTo(b, e.Args[1], prec+1)
+			r.sub(e.Args[1], prec+1)
 		default:
 			b.WriteString(e.Fn.String())
 			b.WriteByte('(')
-			renderListTo(b, e.Args)
+			r.list(e.Args)
 			b.WriteByte(')')
 		}
 	case *Cast:
 		b.WriteString("cast(")
-		renderTo(b, e.Expr, 0)
+		r.sub(e.Expr, 0)
 		b.WriteString(", " + e.To.String())
 		if !e.Strict {
 			b.WriteString(", strict=false")
 		}
 		b.WriteByte(')')
 	case *Over:
-		renderTo(b, e.Agg, precAtom)
+		r.sub(e.Agg, precAtom)
 		b.WriteString(".over(")
-		renderListTo(b, e.PartitionBy)
+		r.list(e.PartitionBy)
 		b.WriteByte(')')
 	case *UDFCall:
 		name := "udf"
@@ -366,7 +415,7 @@ func renderTo(b *strings.Builder, e Expr, min int) {
 		}
 		b.WriteString(name)
 		b.WriteByte('(')
-		renderListTo(b, e.Args)
+		r.list(e.Args)
 		b.WriteByte(')')
 	case nil:
 		b.WriteString("<nil>")
@@ -375,17 +424,13 @@ func renderTo(b *strings.Builder, e Expr, min int) {
 
 func renderList(args []Expr) string {
 	var b strings.Builder
-	renderListTo(&b, args)
-	return b.String()
-}
-
-func renderListTo(b *strings.Builder, args []Expr) {
 	for i, a := range args {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		renderTo(b, a, 0)
+		renderTo(&b, a, 0)
 	}
+	return b.String()
 }
 
 func quoteName(name string) string {

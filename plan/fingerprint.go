@@ -243,8 +243,13 @@ func fingerprintNode(n Node) (uint64, bool, bool) {
 }
 
 // ExprEqual reports structural equality of two expressions; literals compare
-// by bits and UDFs by declaration.
+// by bits and UDFs by declaration, and the origins (WithOrigin) must be equal
+// too, so that equal expressions raise errors naming equal texts.
+// Fingerprints ignore origins.
 func ExprEqual(a, b Expr) bool {
+	if a != nil && b != nil && (Origin(a) != nil || Origin(b) != nil) && !ExprEqual(Origin(a), Origin(b)) {
+		return false // the same computation, written otherwise: its errors name other texts
+	}
 	switch a := a.(type) {
 	case nil:
 		return b == nil

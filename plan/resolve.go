@@ -723,7 +723,10 @@ func (r *resolver) synthesizeWindow(parent Node, input Node, exprs []Expr, p *Pa
 		if o, ok := e.(*Over); ok {
 			name := names[len(windows)]
 			windows = append(windows, &Alias{Expr: o, Name: name})
-			return &Column{Name: name}
+			// The column stands in for the over() as written: an error
+			// raised above it names `sum(a).over(k) - 1`, never the
+			// temporary.
+			return WithOrigin(&Column{Name: name}, o)
 		}
 		args := e.Children()
 		if len(args) == 0 {

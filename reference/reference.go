@@ -155,9 +155,10 @@ func checkResult(r *Result, s plan.Schema, what string) error {
 	return nil
 }
 
-// evalError builds the error an expression raises at one row.
+// evalError builds the error an expression raises at one row, naming the
+// expression as written (docs/semantics.md, Errors).
 func evalError(kind plan.ErrorKind, e plan.Expr, row int64, msg string) *plan.Error {
-	return &plan.Error{Kind: kind, Expr: e.String(), Row: row, Msg: msg}
+	return &plan.Error{Kind: kind, Expr: plan.Written(e), Row: row, Msg: msg}
 }
 
 // cancelled is the error of a collect whose context ended.

@@ -212,7 +212,7 @@ func firstSet(bm []byte) int {
 
 // tooLong reports a string result Arrow's utf8 layout cannot hold.
 func tooLong(e plan.Expr, err error) *plan.Error {
-	return &plan.Error{Kind: plan.Overflow, Expr: e.String(), Row: -1, Msg: err.Error()}
+	return &plan.Error{Kind: plan.Overflow, Expr: plan.Written(e), Row: -1, Msg: err.Error()}
 }
 
 // coalesce returns, per row, the first non-null operand (all operands have

@@ -202,9 +202,10 @@ func internalError(e plan.Expr, msg string) *plan.Error {
 	return &plan.Error{Kind: plan.InvalidPlan, Expr: text, Row: -1, Msg: "internal evaluator error: " + msg}
 }
 
-// fail builds the error for expression e failing first at row i of in.
+// fail builds the error for expression e failing first at row i of in; it
+// names e as written (plan.Written).
 func (x *evalCtx) fail(kind plan.ErrorKind, e plan.Expr, in *input, i int, msg string, cause error) *plan.Error {
-	return &plan.Error{Kind: kind, Expr: e.String(), Row: in.origRow(i) + x.rowOffset, Msg: msg, Err: cause}
+	return &plan.Error{Kind: kind, Expr: plan.Written(e), Row: in.origRow(i) + x.rowOffset, Msg: msg, Err: cause}
 }
 
 // checkCancel reports a cancelled context as an error naming e.

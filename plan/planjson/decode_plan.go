@@ -370,8 +370,24 @@ func (d *decoder) exprList(v *jvalue, p *path) ([]plan.Expr, *Error) {
 	return out, nil
 }
 
-// expr decodes an expression.
+// expr decodes an expression, with the "written" field optimizer output
+// may carry: the expression it stands in for as written (plan.WithOrigin).
 func (d *decoder) expr(v *jvalue, p *path) (plan.Expr, *Error) {
+	x, err := d.exprBody(v, p)
+	if err != nil {
+		return nil, err
+	}
+	if w := v.get("written"); w != nil {
+		o, err := d.exprBody(w, p.field("written"))
+		if err != nil {
+			return nil, err
+		}
+		x = plan.WithOrigin(x, o)
+	}
+	return x, nil
+}
+
+func (d *decoder) exprBody(v *jvalue, p *path) (plan.Expr, *Error) {
 	if v.kind != jObject {
 		return nil, errAt(v, p, `expected an expression (an object such as {"col": "a"}), got %s`, v.kind)
 	}
@@ -404,7 +420,7 @@ func (d *decoder) expr(v *jvalue, p *path) (plan.Expr, *Error) {
 	if k.key == "alias" || k.key == "over" {
 		what = "an " + k.key + " expression"
 	}
-	if err := checkFields(v, p, what, append([]string{k.key}, k.extra...)); err != nil {
+	if err := checkFields(v, p, what, append([]string{k.key, "written"}, k.extra...)); err != nil {
 		return nil, err
 	}
 	body, bp := v.get(k.key), p.field(k.key)

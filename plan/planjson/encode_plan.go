@@ -276,7 +276,26 @@ func (e *encoder) exprs(es []plan.Expr, p *path, always bool) (*jvalue, error) {
 	return out, nil
 }
 
+// expr writes an expression; one that stands in for another as written
+// (plan.Origin: an inlined value, a window column) gets that one as its
+// "written" field, so that a printed optimized plan reads back raising
+// errors with the same texts.
 func (e *encoder) expr(x plan.Expr, p *path) (*jvalue, error) {
+	v, err := e.exprBody(x, p)
+	if err != nil {
+		return nil, err
+	}
+	if o := plan.Origin(x); o != nil {
+		w, err := e.exprBody(o, p.field("written"))
+		if err != nil {
+			return nil, err
+		}
+		v.obj = append(v.obj, jmember{key: "written", val: w})
+	}
+	return v, nil
+}
+
+func (e *encoder) exprBody(x plan.Expr, p *path) (*jvalue, error) {
 	switch x := x.(type) {
 	case *plan.Column:
 		if err := checkName(p.field("col"), "column name", x.Name); err != nil {

@@ -84,3 +84,45 @@ func TestTableZoneMapPolicy(t *testing.T) {
 		}
 	}
 }
+
+// TestWrittenOrigins: an expression's "written" field is its origin
+// (plan.WithOrigin): it decodes, errors raised around it name the written
+// text, and it encodes back.
+func TestWrittenOrigins(t *testing.T) {
+	const file = `{"format": "dfopt-plan/1",
+	  "tables": {"t": {"columns": [{"name": "a", "type": "int64", "values": [1]}, {"name": "b", "type": "int64", "values": [2]}]}},
+	  "plan": {"op": "project", "exprs": [{"alias": {"fn": "add", "args": [{"col": "a", "written": {"col": "x"}}, {"col": "b"}]}, "name": "y"}],
+	           "input": {"op": "scan", "table": "t"}}}`
+	doc, err := Decode([]byte(file), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := plan.Unalias(doc.Plan.(*plan.ProjectNode).Exprs[0])
+	if got := sum.String(); got != "a + b" {
+		t.Errorf("String = %q, want a + b", got)
+	}
+	if got := plan.Written(sum); got != "x + b" {
+		t.Errorf("Written = %q, want x + b", got)
+	}
+	out, err := Encode(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `{"col": "a", "written": {"col": "x"}}`) {
+		t.Errorf("the origin is not written back:\n%s", out)
+	}
+	back, err := Decode(out, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !plan.ExprEqual(back.Plan.(*plan.ProjectNode).Exprs[0], doc.Plan.(*plan.ProjectNode).Exprs[0]) {
+		t.Error("the origin did not survive the round trip")
+	}
+	if plan.ExprEqual(sum, plan.Col("a").Add(plan.Col("b")).Expr()) {
+		t.Error("an expression with an origin equals one without")
+	}
+	_, err = Decode([]byte(strings.Replace(file, `"written": {"col": "x"}`, `"written": {"op": "scan"}`, 1)), Options{})
+	if err == nil || !strings.Contains(err.Error(), "written") {
+		t.Errorf("a bad written field: %v", err)
+	}
+}

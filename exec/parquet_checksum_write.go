@@ -196,6 +196,9 @@ func columnChunks(meta []thriftField, footerStart int64) ([]chunkRange, error) {
 				start = dict
 			}
 			length, _ := fieldInt(md.fields, 7)
+			if length == 0 {
+				continue // an empty chunk (a table of no rows): no page to check
+			}
 			if start < 4 || length < 0 || start+length > footerStart {
 				return nil, fmt.Errorf("a column chunk's range [%d, %d) lies outside the data", start, start+length)
 			}

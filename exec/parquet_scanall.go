@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/exec/step"
 )
 
@@ -40,6 +41,19 @@ func (s *ParquetSource) ScanAll(ctx context.Context, mem memory.Allocator) (rec 
 	}
 	if err := sameParquetSchema(s.schema, got); err != nil {
 		return nil, fmt.Errorf("parquet file %q changed since it was opened: %w", s.path, err)
+	}
+	// The page checksums are dfopt's to verify (arrow-go's reader does not),
+	// as Scan does, so that a corrupted page fails both ways alike.
+	groups := make([]int, rdr.NumRowGroups())
+	for g := range groups {
+		groups[g] = g
+	}
+	leaves := make([]int, s.schema.Len())
+	for i := range leaves {
+		leaves[i] = i
+	}
+	if err := s.verifyChecksums(rdr, groups, leaves, ops.Parallel{}); err != nil {
+		return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
 	}
 	tbl, err := fr.ReadTable(ctx)
 	if err != nil {

@@ -14,7 +14,8 @@ import (
 
 // WriteParquetTable writes an in-memory table to a new Parquet file at path,
 // in row groups of at most groupRows rows (at least 1), with min/max and
-// null-count statistics per column chunk: the file OpenParquetFile reads
+// null-count statistics per column chunk and a CRC-32 in every page header
+// (AddPageChecksums): the file OpenParquetFile reads
 // back with the table's schema, and whose statistics row-group pruning
 // uses. The oracle's generators write their adversarial tables this way so
 // that campaigns also run over Parquet (NaN, nulls and ±0.0 in
@@ -47,5 +48,5 @@ func WriteParquetTable(path string, t *plan.Table, groupRows int) error {
 	if err := w.Close(); err != nil {
 		return fmt.Errorf("write parquet %q: %w", path, err)
 	}
-	return nil
+	return AddPageChecksums(path)
 }

@@ -2,7 +2,11 @@ package exec
 
 import (
 	"context"
+	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/exec/internal/memlimit"
 	"github.com/dfopt/dfopt/exec/internal/par"
 	"github.com/dfopt/dfopt/exec/step"
 	"github.com/dfopt/dfopt/plan"
@@ -19,7 +23,29 @@ func Collect(ctx context.Context, root plan.Node, opts Options) (res *Result, er
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	env := step.NewEnv(plan.WithCallCounter(ctx), opts.Mem, opts.Extensions, "executor").WithParallel(opts.parallel())
+	if opts.MemoryLimit < 0 {
+		return nil, &plan.Error{Kind: plan.InvalidPlan, Row: -1, Msg: fmt.Sprintf("collect: negative memory limit %d", opts.MemoryLimit)}
+	}
+	mem := opts.Mem
+	var budget *memlimit.Budget
+	if opts.MemoryLimit > 0 {
+		if mem == nil {
+			mem = memory.DefaultAllocator
+		}
+		budget = memlimit.New(opts.MemoryLimit, opts.SpillDir)
+		mem = budget.Allocator(mem)
+		defer func() {
+			// The spill directory goes whatever happened; failing to
+			// remove it fails a collect that otherwise succeeded.
+			if cerr := budget.Cleanup(); cerr != nil && err == nil {
+				res.Release()
+				res = nil
+				pe := &plan.Error{Kind: plan.InvalidPlan, Row: -1, Msg: "executor: " + cerr.Error(), Err: cerr}
+				err = pe
+			}
+		}()
+	}
+	env := step.NewEnv(plan.WithCallCounter(ctx), mem, opts.Extensions, "executor").WithParallel(opts.parallel()).WithBudget(budget)
 	if err := env.CheckCtx(); err != nil {
 		return nil, err
 	}
@@ -51,7 +77,12 @@ func Collect(ctx context.Context, root plan.Node, opts Options) (res *Result, er
 	if err != nil {
 		return nil, c.locate(err, resolved)
 	}
-	return &Result{Record: out, Schema: resolved.Schema(), MemoHits: c.hits}, nil
+	res = &Result{Record: out, Schema: resolved.Schema(), MemoHits: c.hits}
+	if budget != nil {
+		files, bytes := budget.Spilled()
+		res.Memory = MemoryStats{Peak: budget.Peak(), SpillFiles: files, SpillBytes: bytes}
+	}
+	return res, nil
 }
 
 // collector is the state of one collect: the plan walk, the memo and the
@@ -90,6 +121,13 @@ func (c *collector) eval(n plan.Node) (*step.Frame, error) {
 		return shared.out.Share(shared.out.Schema()), nil
 	}
 	out, err := c.evalNode(n)
+	if err == nil {
+		// Under a memory limit: the node's output is held now, its inputs
+		// are released; more than the limit fails here, naming the node.
+		if err = c.env.CheckMemory(); err != nil {
+			out.Release()
+		}
+	}
 	if err != nil {
 		return nil, c.locate(err, n)
 	}

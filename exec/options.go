@@ -35,6 +35,25 @@ type Options struct {
 	// and the oracle set it small so that even tiny tables split into
 	// several partitions.
 	PartitionRows int
+	// MemoryLimit bounds the memory one collect holds at once, in bytes;
+	// 0 means no limit (and no accounting at all), a negative value is an
+	// invalid_plan error. Under a limit the collect counts every Arrow
+	// buffer it allocates (through Mem) and reserves its large Go-heap
+	// structures (hash tables, group ids, row index vectors) before
+	// building them; a hash join's build side and an aggregate's hash
+	// table that do not fit are partitioned by key hash to spill files in
+	// SpillDir and processed partition by partition, with the same rows,
+	// order, bits and errors as in memory. What cannot spill — a node's
+	// output, evaluated expressions, a window's partitions, a cross
+	// join's pairs — fails with a resource_exhausted error naming the
+	// node instead of exhausting the process. docs/performance.md
+	// ("Memory limit") lists what is counted and what is not.
+	MemoryLimit int64
+	// SpillDir is the directory under which a collect under MemoryLimit
+	// creates its spill directory (on first use); "" means os.TempDir().
+	// The collect removes its spill directory when it ends, also when it
+	// fails or is cancelled.
+	SpillDir string
 }
 
 // parallel resolves the options' parallelism.

@@ -20,6 +20,20 @@ type Result struct {
 	// MemoHits counts the subtree results the memo served (see the package
 	// documentation for the exact rule).
 	MemoHits int
+	// Memory describes the collect under Options.MemoryLimit (all zero
+	// without a limit).
+	Memory MemoryStats
+}
+
+// MemoryStats is what a collect under a memory limit held and spilled.
+type MemoryStats struct {
+	// Peak is the most memory the limit's accounting saw counted at once,
+	// in bytes (see Options.MemoryLimit for what it counts).
+	Peak int64
+	// SpillFiles and SpillBytes count the spill files the collect wrote
+	// and their bytes; 0 when nothing spilled.
+	SpillFiles int64
+	SpillBytes int64
 }
 
 // Release frees the result's buffers; the Result must not be used after.

@@ -12,7 +12,7 @@ import (
 )
 
 // The aggregate's grouping under a memory limit. When GroupIDsParallel's
-// structures (groupBound) fit the budget the grouping is in memory. When
+// structures (GroupBound) fit the budget the grouping is in memory. When
 // they do not, the key rows are written to a spill file partitioned by a
 // hash of the key (nulls are a key here), and each partition is grouped
 // on its own: its rows in row order, so its local group ids are in
@@ -56,12 +56,29 @@ func NewGrouping(ids, first []int32, groups int) *Grouping {
 	return &Grouping{IDs: ids, First: first, groups: groups}
 }
 
+// OneGrouping is the grouping of a keyless aggregate over rows rows: one
+// group holding every row (OneGroup), its ids counted in s's budget while
+// the grouping lives (an *memlimit.ExceededError when they do not fit).
+func OneGrouping(s *Spill, rows int) (*Grouping, error) {
+	g := &Grouping{groups: 1}
+	if s.limited() {
+		if err := s.Budget.Reserve(4*int64(rows), "the group ids of a keyless aggregate"); err != nil {
+			return nil, err
+		}
+		g.s, g.held = s, 4*int64(rows)
+	}
+	g.IDs = OneGroup(rows)
+	return g, nil
+}
+
 // GroupLimited groups the rows of keys (at least one column) as
 // GroupIDsParallel does, under s's memory limit: in memory when its
-// structures fit the budget, spilled to disk by key hash when they do not.
-// With no limit it is GroupIDsParallel. The group ids (in memory) and
-// first rows are GroupIDs's exactly.
-func GroupLimited(s *Spill, keys []arrow.Array, p Parallel) (*Grouping, error) {
+// structures fit the budget, spilled to disk by key hash when they do not
+// and canSpill allows it (an aggregate; a window, which needs every row's
+// group id, does not), an *memlimit.ExceededError otherwise. With no
+// limit it is GroupIDsParallel. The group ids (in memory) and first rows
+// are GroupIDs's exactly.
+func GroupLimited(s *Spill, keys []arrow.Array, p Parallel, canSpill bool) (*Grouping, error) {
 	if !s.limited() {
 		ids, first, err := GroupIDsParallel(memOf(s), keys, p)
 		if err != nil {
@@ -69,12 +86,16 @@ func GroupLimited(s *Spill, keys []arrow.Array, p Parallel) (*Grouping, error) {
 		}
 		return NewGrouping(ids, first, len(first)), nil
 	}
-	n, err := checkKeys(keys)
-	if err != nil {
+	if _, err := checkKeys(keys); err != nil {
 		return nil, fmt.Errorf("group: %w", err)
 	}
-	work := groupBound(keys)
-	if s.Partitions <= 0 && s.Budget.Reserve(work, "") == nil {
+	work := GroupBound(keys, p)
+	if !canSpill {
+		if err := s.Budget.Reserve(work, "the grouping's hash table and group ids"); err != nil {
+			return nil, err
+		}
+	}
+	if !canSpill || (s.Partitions <= 0 && s.Budget.Reserve(work, "") == nil) {
 		ids, first, err := GroupIDsParallel(s.Mem, keys, p)
 		s.Budget.Release(work)
 		if err != nil {
@@ -84,7 +105,6 @@ func GroupLimited(s *Spill, keys []arrow.Array, p Parallel) (*Grouping, error) {
 		s.Budget.Force(kept)
 		return &Grouping{IDs: ids, First: first, groups: len(first), s: s, held: kept}, nil
 	}
-	_ = n
 	g := &Grouping{s: s}
 	sp := &groupSpill{s: s, p: p}
 	g.sp = sp
@@ -126,17 +146,36 @@ func (g *Grouping) Close() {
 func (g *Grouping) Aggregate(mem memory.Allocator, fn plan.Func, exprText string, arg arrow.Array, p Parallel) (arrow.Array, error) {
 	if g.sp == nil {
 		if g.s.limited() {
-			// The partial results of the parallel reductions, at most a
-			// few words per group per partition and no more than the rows.
-			work := min(int64(g.groups)*int64(max(len(p.Split(len(g.IDs))), 1))*24, int64(len(g.IDs))*24) + int64(g.groups)*24
-			if err := g.s.Budget.Reserve(work, fmt.Sprintf("the reduction of %s", exprText)); err != nil {
+			work, seq, err := reserveReduce(g.s, exprText, len(g.IDs), g.groups, p)
+			if err != nil {
 				return nil, err
 			}
 			defer g.s.Budget.Release(work)
+			p = seq
 		}
 		return AggregateParallel(mem, fn, exprText, arg, g.IDs, g.groups, p)
 	}
 	return g.sp.aggregate(mem, fn, exprText, arg, g)
+}
+
+// reserveReduce reserves the Go heap of reducing rows rows into groups
+// groups: per group a few words of accumulators and flags, and on the
+// parallel path one set per partition (AggregateParallel splits only
+// when they take no more words than the rows). When the parallel
+// partials do not fit it reserves for the sequential reduction instead
+// (the same bits) and returns the partitioning to use.
+func reserveReduce(s *Spill, exprText string, rows, groups int, p Parallel) (int64, Parallel, error) {
+	seq := int64(groups) * 24
+	if parts := len(p.Split(rows)); parts > 1 && groups*parts <= rows {
+		par := seq + int64(groups)*int64(parts)*24
+		if s.Budget.Reserve(par, "") == nil {
+			return par, p, nil
+		}
+	}
+	if err := s.Budget.Reserve(seq, fmt.Sprintf("the reduction of %s", exprText)); err != nil {
+		return 0, p, err
+	}
+	return seq, Parallel{}, nil
 }
 
 // groupSpill is a grouping spilled by key hash.
@@ -264,7 +303,7 @@ func (sp *groupSpill) groupPart(q int) ([]int32, error) {
 		return nil, err
 	}
 	keys := rec.Columns()[1:]
-	work := groupBound(keys)
+	work := GroupBound(keys, sp.p)
 	if err := s.Budget.Reserve(work, fmt.Sprintf("partition %d of %d of the grouping (%d rows; its keys do not split further)",
 		q, sp.shape.parts, len(rows))); err != nil {
 		return nil, err
@@ -367,12 +406,12 @@ func (sp *groupSpill) aggregatePart(mem memory.Allocator, q int, fn plan.Func, e
 		}
 		defer part.Release()
 	}
-	work := int64(groups)*24 + min(int64(groups)*int64(len(sp.p.Split(len(ids))))*24, int64(len(ids))*24)
-	if err := s.Budget.Reserve(work, fmt.Sprintf("the reduction of %s", exprText)); err != nil {
+	work, p, err := reserveReduce(s, exprText, len(ids), groups, sp.p)
+	if err != nil {
 		return nil, nil, err
 	}
 	defer s.Budget.Release(work)
-	out, err := AggregateParallel(mem, fn, exprText, part, ids, groups, sp.p)
+	out, err := AggregateParallel(mem, fn, exprText, part, ids, groups, p)
 	if err != nil {
 		if pe, ok := plan.AsError(err); ok {
 			// The first row of the failing group is its first row in

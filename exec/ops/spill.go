@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
+	"math"
 	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -60,12 +61,104 @@ func (s *Spill) ctxErr() error {
 // them, and the limit is reported as too small instead.
 const maxSpillParts = 1 << 12
 
-// dictBound is an upper bound of the bytes per distinct key of one
-// dictionary level (keys.go): the open-addressing table is sized to at
-// least twice the expected keys, a power of two, after an estimate that
-// may overshoot by an eighth (so up to 4.5 slots of 16 bytes per key),
-// and while it grows the old slots live beside the new ones.
-const dictBound = 112
+// The bounds below are upper bounds of the Go heap the in-memory kernels
+// hold, computed from the inputs before the kernels run, so that a caller
+// under a memory limit can reserve them or choose to spill. They follow
+// keys.go: a word column's dictionary is a direct map of span+1 slots
+// when its values' span is below max(2n, 1024) (and directLimit), else an
+// open-addressing table that starts at 128 slots of 16 bytes, grows to at
+// least twice its keys (a power of two, at most 4n slots) and, while it
+// rehashes, lives beside its successor; a string dictionary starts at 64
+// slots, appends each distinct key's bytes to an arena and its offset to
+// a list (both grow by doubling).
+
+// slotsBound bounds the bytes of an open-addressing table of 16-byte
+// slots that starts at start slots and holds up to n keys: its final
+// size and, when it grew, the half-size table it rehashed from.
+func slotsBound(start, n int64) int64 {
+	s := start
+	for s < 2*n {
+		s *= 2
+	}
+	if s > start {
+		return 24 * s
+	}
+	return 16 * s
+}
+
+// tableBound bounds the slots of a word table holding up to n keys.
+func tableBound(n int64) int64 { return slotsBound(128, n) }
+
+// strDictBound bounds a string dictionary over n rows of bytes value
+// bytes.
+func strDictBound(n, bytes int64) int64 {
+	return slotsBound(64, n) + 2*bytes + 2*8*(n+1)
+}
+
+// directSpan is encodeWords's limit: a span below it is direct-mapped.
+func directSpan(n int64) int64 { return min(max(2*n, 1024), directLimit) }
+
+// wordDictBound bounds the dictionary of n words whose span (max - min
+// over the valid ones) is span, or unknown (span < 0) but at most
+// maxSpan.
+func wordDictBound(n, span, maxSpan int64) int64 {
+	lim := directSpan(n)
+	switch {
+	case span >= 0 && span < lim:
+		return 4 * (span + 1)
+	case span >= 0:
+		return tableBound(n)
+	case maxSpan < lim:
+		return 4 * (maxSpan + 1)
+	}
+	return max(4*(lim+1), tableBound(n))
+}
+
+// spanOf is the span of a's key words in domain dom (min to max over the
+// valid rows; 0 when none is valid), for int32, int64 and float64
+// columns.
+func spanOf(a arrow.Array, dom domain) int64 {
+	lo, hi, seen := int64(math.MaxInt64), int64(math.MinInt64), false
+	v := validityOf(a)
+	note := func(i int, w int64) {
+		if v.valid(i) {
+			lo, hi, seen = min(lo, w), max(hi, w), true
+		}
+	}
+	switch a := a.(type) {
+	case *array.Int64:
+		for i, x := range a.Int64Values() {
+			if dom == domFloat {
+				note(i, floatWord(float64(x)))
+			} else {
+				note(i, x)
+			}
+		}
+	case *array.Int32:
+		for i, x := range a.Int32Values() {
+			if dom == domFloat {
+				note(i, floatWord(float64(x)))
+			} else {
+				note(i, int64(x))
+			}
+		}
+	case *array.Float64:
+		for i, x := range a.Float64Values() {
+			note(i, floatWord(x))
+		}
+	case *array.Boolean:
+		return 1
+	default:
+		return -1
+	}
+	if !seen {
+		return 0
+	}
+	if d := uint64(hi) - uint64(lo); d < math.MaxInt64 {
+		return int64(d)
+	}
+	return math.MaxInt64
+}
 
 // keyCopyBytes is the bytes per row newKeyCol allocates for a key column
 // in domain dom: int64 in its own domain and strings are read in place,
@@ -88,32 +181,44 @@ func stringBytes(a arrow.Array) int64 {
 	return int64(offs[len(offs)-1] - offs[0])
 }
 
-// encodeBound is an upper bound of the Go heap encoding n rows of the key
-// columns keys (domains doms) holds: ids, word copies, one dictionary per
-// column and per pairwise fold, the folded words and their bitmaps.
+// encodeBound is an upper bound of the Go heap encoding the rows of the
+// key columns keys (domains doms) holds: ids, word copies, one dictionary
+// per column and per pairwise fold, the folded words and their bitmaps.
 func encodeBound(keys []arrow.Array, doms []domain) int64 {
 	if len(keys) == 0 {
 		return 0
 	}
-	n := int64(keys[0].Len())
+	return encodeBoundRows(keys, doms, int64(keys[0].Len()))
+}
+
+// encodeBoundRows is encodeBound for n of the columns' rows (a
+// partition): the columns' spans and string bytes bound any subset's.
+func encodeBoundRows(keys []arrow.Array, doms []domain, n int64) int64 {
 	b := 4 * n // ids
 	for k, a := range keys {
 		b += keyCopyBytes(a, doms[k]) * n
-		b += dictBound*n + 4096
 		if doms[k] == domString {
-			b += 2*stringBytes(a) + 16*n // the arena's appends, key offsets
+			b += strDictBound(n, stringBytes(a))
+		} else {
+			b += wordDictBound(n, spanOf(a, doms[k]), 0)
 		}
 		if k > 0 {
-			b += 4*n + 8*n + n/8 + 1 + dictBound*n + 4096 // id column, folded words, bitmap, fold dictionary
+			// The id column, the folded words (below n*n) and their
+			// bitmap, and the fold's dictionary.
+			b += 4*n + 8*n + n/8 + 1 + wordDictBound(n, -1, n*n)
 		}
 	}
 	return b
 }
 
-// groupBound is an upper bound of the Go heap GroupIDsParallel holds for
-// these keys besides the ids (which encodeBound counts): first rows, and
-// the parallel path's per-partition first rows and representatives.
-func groupBound(keys []arrow.Array) int64 {
+// GroupBound is an upper bound of the Go heap GroupIDsParallel holds while
+// it groups these keys split as p says: the ids, word copies and
+// dictionaries (per column and per pairwise fold), the first rows, and on
+// the parallel path the partitions' own groupings (each at most one
+// sequential grouping of its rows, Workers at a time, fixed costs
+// included) and the grouping of their representatives. A caller under a
+// memory limit reserves it before grouping.
+func GroupBound(keys []arrow.Array, p Parallel) int64 {
 	if len(keys) == 0 {
 		return 0
 	}
@@ -126,13 +231,23 @@ func groupBound(keys []arrow.Array) int64 {
 		doms[k] = d
 	}
 	n := int64(keys[0].Len())
-	return encodeBound(keys, doms) + 4*n + 4*n + 4*n
+	seq := encodeBound(keys, doms) + 4*n // and the first rows
+	if parts := p.Split(int(n)); len(parts) > 1 {
+		// The partitions' own groupings, Workers at a time (each
+		// partition's spans are within the column's); the grouping of
+		// the representatives (at most every row); the partitions' first
+		// rows and the representatives' row ids.
+		local := int64(min(p.Workers, len(parts))) * encodeBoundRows(keys, doms, int64(parts[0].Len()))
+		return local + seq + 8*n
+	}
+	return seq
 }
 
 // joinBound is an upper bound of the Go heap the in-memory join of these
 // keys holds besides its output pairs (which it reserves when it knows
-// their number): both sides' ids and word copies, the build dictionary,
-// the probe's per-id counts and CSR lists, and the outer joins' flags.
+// their number): both sides' ids and word copies, the build dictionaries,
+// the probe's folded words, the per-id counts and CSR lists, and the
+// outer joins' flags.
 func joinBound(probe, build []arrow.Array) (int64, error) {
 	doms := make([]domain, len(build))
 	for k := range build {
@@ -189,7 +304,7 @@ func planSpill(s *Spill, work, avail int64, n int, what string) (spillShape, err
 	// 16 bytes per buffered row: its id here, its id and keys in the
 	// batch written from the buffer.
 	buf := int(min(max(avail/(8*int64(parts)*16), 8), 8192))
-	chunk := int(min(max(avail/(8*24), 64), 4096))
+	chunk := int(min(max(avail/(8*24), 16), 4096))
 	if n < chunk {
 		chunk = max(n, 1)
 	}

@@ -200,7 +200,7 @@ func TestPropGroupSpilled(t *testing.T) {
 				}
 				s, smem, dir := newSpill(t, budget, forced)
 				msg := func() string {
-					g, err := GroupLimited(s, keys, Parallel{Workers: 2, MinRows: 8})
+					g, err := GroupLimited(s, keys, Parallel{Workers: 2, MinRows: 8}, true)
 					if err != nil {
 						if forced == 0 && errors.As(err, new(*memlimit.ExceededError)) {
 							tooSmall++

@@ -18,17 +18,18 @@ func (e *Env) aggregate(n *plan.AggregateNode, f *Frame) (*Frame, error) {
 		return nil, err
 	}
 	defer in.Release()
-	keys, ids, first, groups, err := e.groupBy(n.Keys, in)
+	keys, g, err := e.group(n.Keys, in, true)
 	if err != nil {
 		return nil, err
 	}
 	defer releaseAll(keys)
+	defer g.Close()
 	cols := make([]arrow.Array, 0, len(keys)+len(n.Aggs))
 	defer func() { releaseAll(cols) }()
 	for _, k := range keys {
-		kc, err := ops.TakeParallel(e.Mem, k, first, e.par)
+		kc, err := e.take(k, g.First)
 		if err != nil {
-			return nil, e.Internal("%v", err)
+			return nil, err
 		}
 		cols = append(cols, kc)
 	}
@@ -37,7 +38,7 @@ func (e *Env) aggregate(n *plan.AggregateNode, f *Frame) (*Frame, error) {
 		if err != nil {
 			return nil, err
 		}
-		col, err := e.reduce(call, arg, ids, groups)
+		col, err := e.reduce(call, arg, g)
 		if arg != nil {
 			arg.Release()
 		}
@@ -46,7 +47,7 @@ func (e *Env) aggregate(n *plan.AggregateNode, f *Frame) (*Frame, error) {
 		}
 		cols = append(cols, col)
 	}
-	rec, err := e.conform(n.Schema(), cols, int64(groups))
+	rec, err := e.conform(n.Schema(), cols, int64(g.Groups()))
 	if err != nil {
 		return nil, err
 	}
@@ -54,29 +55,48 @@ func (e *Env) aggregate(n *plan.AggregateNode, f *Frame) (*Frame, error) {
 	return e.FromRecord(n.Schema(), rec)
 }
 
-// groupBy evaluates the key expressions over all rows of in, in list
+// take gathers rows idx of a (-1 gives a null), checking the result's
+// bytes against the memory limit first.
+func (e *Env) take(a arrow.Array, idx []int32) (arrow.Array, error) {
+	if e.budget != nil {
+		if err := e.budget.Fits(ops.TakeBytes(a, idx), "a gathered column"); err != nil {
+			return nil, e.exhausted(err)
+		}
+	}
+	out, err := ops.TakeParallel(e.Mem, a, idx, e.par)
+	if err != nil {
+		return nil, e.Internal("%v", err)
+	}
+	return out, nil
+}
+
+// group evaluates the key expressions over all rows of in, in list
 // order, and groups the rows by them (nulls group together, all NaNs are
 // one key, -0.0 and +0.0 are one key): the evaluated keys (the caller
-// releases them), the group of every row, the first row of every group
-// (nil without keys) and the number of groups. With no keys every row is in
-// one group, also over no rows.
-func (e *Env) groupBy(exprs []plan.Expr, in arrow.RecordBatch) (keys []arrow.Array, ids, first []int32, groups int, err error) {
+// releases them) and the grouping (the caller closes it), whose groups
+// are in first-appearance order. With no keys every row is in one group,
+// also over no rows. Under a memory limit a grouping that does not fit
+// spills when canSpill allows it (an aggregate) and fails with
+// resource_exhausted otherwise (a window, which needs every row's group).
+func (e *Env) group(exprs []plan.Expr, in arrow.RecordBatch, canSpill bool) (keys []arrow.Array, g *ops.Grouping, err error) {
 	if keys, err = e.evalExprs(exprs, in); err != nil {
-		return nil, nil, nil, 0, err
+		return nil, nil, err
 	}
 	if err = e.CheckCtx(); err == nil {
 		if len(keys) == 0 {
-			return keys, ops.OneGroup(int(in.NumRows())), nil, 1, nil
+			g, err = ops.OneGrouping(e.spill(), int(in.NumRows()))
+		} else {
+			g, err = ops.GroupLimited(e.spill(), keys, e.par, canSpill)
 		}
-		if ids, first, err = ops.GroupIDsParallel(e.Mem, keys, e.par); err != nil {
-			err = e.Internal("%v", err)
+		if err != nil {
+			err = e.opFailure(err)
 		}
 	}
 	if err != nil {
 		releaseAll(keys)
-		return nil, nil, nil, 0, err
+		return nil, nil, err
 	}
-	return keys, ids, first, len(first), nil
+	return keys, g, nil
 }
 
 // aggArg unpacks an aggregate entry (an aggregate call, possibly aliased)
@@ -97,13 +117,13 @@ func (e *Env) aggArg(x plan.Expr, in arrow.RecordBatch) (*plan.Call, arrow.Array
 }
 
 // reduce reduces an evaluated aggregate argument per group.
-func (e *Env) reduce(call *plan.Call, arg arrow.Array, ids []int32, groups int) (arrow.Array, error) {
+func (e *Env) reduce(call *plan.Call, arg arrow.Array, g *ops.Grouping) (arrow.Array, error) {
 	if err := e.CheckCtx(); err != nil {
 		return nil, err
 	}
-	out, err := ops.AggregateParallel(e.Mem, call.Fn, call.String(), arg, ids, groups, e.par)
+	out, err := g.Aggregate(e.Mem, call.Fn, call.String(), arg, e.par)
 	if err != nil {
-		return nil, e.opsError(err)
+		return nil, e.opFailure(err)
 	}
 	return out, nil
 }
@@ -165,19 +185,16 @@ func (e *Env) over(x plan.Expr, in arrow.RecordBatch) (arrow.Array, error) {
 	if arg != nil {
 		defer arg.Release()
 	}
-	keys, ids, _, groups, err := e.groupBy(o.PartitionBy, in)
+	keys, g, err := e.group(o.PartitionBy, in, false)
 	if err != nil {
 		return nil, err
 	}
 	defer releaseAll(keys)
-	per, err := e.reduce(call, arg, ids, groups)
+	defer g.Close()
+	per, err := e.reduce(call, arg, g)
 	if err != nil {
 		return nil, err
 	}
 	defer per.Release()
-	out, err := ops.TakeParallel(e.Mem, per, ids, e.par) // broadcast
-	if err != nil {
-		return nil, e.Internal("%v", err)
-	}
-	return out, nil
+	return e.take(per, g.IDs) // broadcast
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/internal/memlimit"
 	"github.com/dfopt/dfopt/exec/kernel"
 	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/plan"
@@ -31,6 +32,8 @@ type Env struct {
 	// contracts, not outcomes).
 	Who string
 	par ops.Parallel
+	// budget is the memory limit of the evaluation (nil: none).
+	budget *memlimit.Budget
 }
 
 // NewEnv returns an Env. A nil ctx means context.Background(), a nil mem
@@ -61,6 +64,66 @@ func (e *Env) WithParallel(p ops.Parallel) *Env {
 // Parallel returns how e's nodes may split their rows (see WithParallel).
 func (e *Env) Parallel() ops.Parallel { return e.par }
 
+// WithBudget returns a copy of e whose nodes hold at most what b allows
+// (docs/performance.md, "Memory limit"): e.Mem must already be
+// b.Allocator of the driver's allocator, so that every Arrow buffer is
+// counted. Joins and aggregates spill to b's directory when their hash
+// tables do not fit; what cannot spill fails with resource_exhausted. A
+// nil b is no limit. Rows, order, bits and errors are those of an Env
+// without a budget whenever the evaluation fits.
+func (e *Env) WithBudget(b *memlimit.Budget) *Env {
+	c := *e
+	c.budget = b
+	return &c
+}
+
+// spill is what the kernels need to run under the Env's memory limit (nil
+// without one).
+func (e *Env) spill() *ops.Spill {
+	if e.budget == nil {
+		return nil
+	}
+	return &ops.Spill{Ctx: e.Ctx, Mem: e.Mem, Budget: e.budget}
+}
+
+// reserve counts n bytes of Go heap for what in the budget, or returns a
+// resource_exhausted error; release gives them back. Both are no-ops
+// without a limit.
+func (e *Env) reserve(n int64, what string) error {
+	if err := e.budget.Reserve(n, what); err != nil {
+		return e.exhausted(err)
+	}
+	return nil
+}
+
+// release gives back n bytes reserved with reserve.
+func (e *Env) release(n int64) { e.budget.Release(n) }
+
+// exhausted is the resource_exhausted error of a memory limit error (the
+// driver names the node); its message is the limit error's own, without
+// the kernels' context.
+func (e *Env) exhausted(err error) *plan.Error {
+	msg := err.Error()
+	if x, ok := memlimit.AsExceeded(err); ok {
+		msg = x.Error()
+	}
+	return &plan.Error{Kind: plan.ResourceExhausted, Row: -1, Msg: msg}
+}
+
+// opFailure turns a kernel's failure into a *plan.Error: a memory limit
+// error is resource_exhausted, a cancelled context cancelled, a
+// *plan.Error (an aggregate's overflow) stays as it is, and anything else
+// is internal.
+func (e *Env) opFailure(err error) error {
+	if _, ok := memlimit.AsExceeded(err); ok {
+		return e.exhausted(err)
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return Cancelled(err)
+	}
+	return e.opsError(err)
+}
+
 // evaluator returns the expression evaluator over the Env's allocator and
 // partitioning (kernel.Evaluator holds nothing else).
 func (e *Env) evaluator() *kernel.Evaluator {
@@ -81,12 +144,28 @@ func Cancelled(cause error) *plan.Error {
 	return &plan.Error{Kind: plan.Cancelled, Row: -1, Msg: "evaluation cancelled", Err: cause}
 }
 
-// CheckCtx returns a cancelled error when the Env's context is done.
+// CheckMemory returns a resource_exhausted error when the evaluation
+// holds more than its memory limit; nil without a limit. A driver calls
+// it after each node, once the node's inputs are released.
+func (e *Env) CheckMemory() error {
+	if e.budget == nil {
+		return nil
+	}
+	if err := e.budget.Check("the arrays and index vectors the collect holds"); err != nil {
+		return e.exhausted(err)
+	}
+	return nil
+}
+
+// CheckCtx returns a cancelled error when the Env's context is done and,
+// under a memory limit, a resource_exhausted error when the evaluation
+// already holds more than the limit (an Arrow allocation no reservation
+// announced, such as an expression's result, went over it).
 func (e *Env) CheckCtx() error {
 	if err := e.Ctx.Err(); err != nil {
 		return Cancelled(err)
 	}
-	return nil
+	return e.CheckMemory()
 }
 
 // Locate fills in where an error happened — the label of the node at fault

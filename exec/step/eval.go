@@ -138,7 +138,7 @@ func (e *Env) computeExprs(exprs []plan.Expr, in *Frame) ([]fcol, error) {
 	out := make([]fcol, 0, len(exprs))
 	fail := func(err error) ([]fcol, error) {
 		for _, fc := range out {
-			fc.arr.Release()
+			fc.release()
 		}
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func (e *Env) computeExprs(exprs []plan.Expr, in *Frame) ([]fcol, error) {
 			if err != nil {
 				return fail(err)
 			}
-			fc.arr.Retain()
+			fc.retain()
 			out = append(out, fc)
 			continue
 		}

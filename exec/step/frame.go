@@ -1,9 +1,12 @@
 package step
 
 import (
+	"sync/atomic"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
+	"github.com/dfopt/dfopt/exec/internal/memlimit"
 	"github.com/dfopt/dfopt/exec/kernel"
 	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/plan"
@@ -42,7 +45,52 @@ type fcol struct {
 }
 
 // gatherIdx is a row index vector shared by the columns gathered alike.
-type gatherIdx struct{ rows []int32 }
+// Under a memory limit acct counts its bytes in the budget while any
+// column of any frame refers to it (a slice of it shares its acct, since
+// it keeps the whole vector alive); without a limit acct is nil.
+type gatherIdx struct {
+	rows []int32
+	acct *idxAcct
+}
+
+// idxAcct is the budget share of one index vector: bytes, counted until
+// the last column referring to the vector is released.
+type idxAcct struct {
+	b     *memlimit.Budget
+	bytes int64
+	refs  atomic.Int64
+}
+
+// retain adds a column's reference; it is a no-op on nil.
+func (a *idxAcct) retain() {
+	if a != nil {
+		a.refs.Add(1)
+	}
+}
+
+// release drops a column's reference, giving the bytes back to the budget
+// with the last one; it is a no-op on nil.
+func (a *idxAcct) release() {
+	if a != nil && a.refs.Add(-1) == 0 {
+		a.b.Release(a.bytes)
+	}
+}
+
+// retain adds a reference to the column's array and index vector.
+func (c fcol) retain() {
+	c.arr.Retain()
+	if c.idx != nil {
+		c.idx.acct.retain()
+	}
+}
+
+// release drops the column's references.
+func (c fcol) release() {
+	c.arr.Release()
+	if c.idx != nil {
+		c.idx.acct.release()
+	}
+}
 
 // FromRecord wraps a compact batch (retaining its columns) under schema s,
 // checking that the columns fit it (count, types, length, no null in a
@@ -85,7 +133,7 @@ func (f *Frame) NumRows() int { return f.rows }
 // retain adds a reference to every column (and to the record).
 func (f *Frame) retain() {
 	for _, c := range f.cols {
-		c.arr.Retain()
+		c.retain()
 	}
 	if f.rec != nil {
 		f.rec.Retain()
@@ -99,7 +147,7 @@ func (f *Frame) Release() {
 		return
 	}
 	for _, c := range f.cols {
-		c.arr.Release()
+		c.release()
 	}
 	f.cols = nil
 	if f.rec != nil {
@@ -127,23 +175,45 @@ func (e *Env) col(f *Frame, name string) (fcol, error) {
 
 // gather returns the frame of rows idx of f (-1 gives a row of nulls): each
 // column's index vector is composed with idx, without copying values (the
-// composition split over goroutines as p says).
-func (f *Frame) gather(s plan.Schema, idx []int32, p ops.Parallel) *Frame {
-	out := &Frame{schema: s, rows: len(idx), cols: make([]fcol, len(f.cols))}
-	fresh := &gatherIdx{rows: idx}
+// composition split over goroutines as e's partitioning says). Under a
+// memory limit the composed vectors are reserved before they are
+// allocated (resource_exhausted when they do not fit) and idx
+// itself, which the caller allocated, is counted from now on when a
+// compact column keeps it.
+func (e *Env) gather(f *Frame, s plan.Schema, idx []int32) (*Frame, error) {
 	composed := map[*gatherIdx]*gatherIdx{}
+	fresh := &gatherIdx{rows: idx}
+	if e.budget != nil {
+		for _, c := range f.cols {
+			if c.idx != nil {
+				composed[c.idx] = nil
+			}
+		}
+		need := 4 * int64(len(idx)) * int64(len(composed))
+		if err := e.reserve(need, "the row index vectors of the node's output"); err != nil {
+			return nil, err
+		}
+		for _, c := range f.cols {
+			if c.idx == nil {
+				fresh.acct = &idxAcct{b: e.budget, bytes: 4 * int64(len(idx))}
+				e.budget.Force(fresh.acct.bytes)
+				break
+			}
+		}
+	}
+	out := &Frame{schema: s, rows: len(idx), cols: make([]fcol, len(f.cols))}
 	for i, c := range f.cols {
-		c.arr.Retain()
 		if c.idx == nil {
 			out.cols[i] = fcol{arr: c.arr, idx: fresh}
+			out.cols[i].retain()
 			continue
 		}
-		g, ok := composed[c.idx]
-		if !ok {
+		g := composed[c.idx]
+		if g == nil {
 			rows := make([]int32, len(idx))
 			base := c.idx.rows
 			// The closure cannot panic (the indices are the frame's own).
-			_ = p.For(len(idx), func(lo, hi int) {
+			_ = e.par.For(len(idx), func(lo, hi int) {
 				for j, r := range idx[lo:hi] {
 					if r < 0 {
 						rows[lo+j] = -1
@@ -153,20 +223,24 @@ func (f *Frame) gather(s plan.Schema, idx []int32, p ops.Parallel) *Frame {
 				}
 			})
 			g = &gatherIdx{rows: rows}
+			if e.budget != nil {
+				g.acct = &idxAcct{b: e.budget, bytes: 4 * int64(len(idx))}
+			}
 			composed[c.idx] = g
 		}
 		out.cols[i] = fcol{arr: c.arr, idx: g}
+		out.cols[i].retain()
 	}
-	return out
+	return out, nil
 }
 
-// reorder returns the rows idx of in (-1 = a row of nulls) under s, sharing
-// the input when idx is the identity.
-func (f *Frame) reorder(s plan.Schema, idx []int32, p ops.Parallel) *Frame {
+// reorder returns the rows idx of f (-1 = a row of nulls) under s, sharing
+// the input when idx is the identity (see gather).
+func (e *Env) reorder(f *Frame, s plan.Schema, idx []int32) (*Frame, error) {
 	if isIdentity(idx, f.rows) {
-		return f.Share(s)
+		return f.Share(s), nil
 	}
-	return f.gather(s, idx, p)
+	return e.gather(f, s, idx)
 }
 
 // isIdentity reports whether idx is exactly 0, 1, ..., n-1.
@@ -201,11 +275,11 @@ func (f *Frame) Slice(s plan.Schema, offset, length int64) *Frame {
 		}
 		g, ok := sliced[c.idx]
 		if !ok {
-			g = &gatherIdx{rows: c.idx.rows[offset:end]}
+			g = &gatherIdx{rows: c.idx.rows[offset:end], acct: c.idx.acct}
 			sliced[c.idx] = g
 		}
-		c.arr.Retain()
 		out.cols[i] = fcol{arr: c.arr, idx: g}
+		out.cols[i].retain()
 	}
 	return out
 }
@@ -218,6 +292,11 @@ func (e *Env) value(col fcol) (arrow.Array, error) {
 	}
 	if err := e.CheckCtx(); err != nil {
 		return nil, err
+	}
+	if e.budget != nil {
+		if err := e.budget.Fits(ops.TakeBytes(col.arr, col.idx.rows), "a gathered column"); err != nil {
+			return nil, e.exhausted(err)
+		}
 	}
 	out, err := ops.TakeParallel(e.Mem, col.arr, col.idx.rows, e.par)
 	if err != nil {

@@ -27,22 +27,32 @@ func (e *Env) join(n *plan.JoinNode, left, right *Frame) (*Frame, error) {
 		return nil, err
 	}
 	var li, ri []int32
+	var held int64 // the pair vectors' reservation under a memory limit
 	if n.How == plan.CrossJoin {
-		li, ri, err = ops.CrossIndices(left.rows, right.rows)
+		li, ri, held, err = ops.CrossIndicesLimited(e.spill(), left.rows, right.rows)
 	} else {
-		li, ri, err = ops.JoinIndicesParallel(n.How, lk, rk, e.par)
+		li, ri, held, err = ops.JoinIndicesLimited(e.spill(), n.How, lk, rk, e.par)
 	}
 	if err != nil {
-		return nil, e.Internal("%v", err)
+		return nil, e.opFailure(err)
 	}
+	// The output frames count the vectors they keep (gather); the pairs'
+	// own reservation ends with the join.
+	defer e.release(held)
 	s := n.Schema()
 	// Every left row exactly once, in order (a lookup join against a
 	// dimension with unique keys): the left columns pass through as they are.
-	lf := left.reorder(left.schema, li, e.par)
+	lf, err := e.reorder(left, left.schema, li)
+	if err != nil {
+		return nil, err
+	}
 	defer lf.Release()
 	cols := append([]fcol(nil), lf.cols...)
 	if n.How != plan.SemiJoin && n.How != plan.AntiJoin {
-		rf := right.reorder(right.schema, ri, e.par)
+		rf, err := e.reorder(right, right.schema, ri)
+		if err != nil {
+			return nil, err
+		}
 		defer rf.Release()
 		dropped := plan.DroppedRightKeys(n)
 		for i, f := range right.schema.Fields() {
@@ -55,7 +65,7 @@ func (e *Env) join(n *plan.JoinNode, left, right *Frame) (*Frame, error) {
 		return nil, e.Internal("join produced %d columns, its schema has %d", len(cols), s.Len())
 	}
 	for _, fc := range cols {
-		fc.arr.Retain()
+		fc.retain()
 	}
 	return &Frame{schema: s, rows: len(li), cols: cols}, nil
 }

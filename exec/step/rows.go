@@ -37,7 +37,7 @@ func (e *Env) filter(n *plan.FilterNode, in *Frame) (*Frame, error) {
 		if err != nil {
 			return nil, err
 		}
-		return in.reorder(n.Schema(), rows, e.par), nil
+		return e.reorder(in, n.Schema(), rows)
 	} else if err != nil {
 		return nil, err
 	}
@@ -54,11 +54,17 @@ func (e *Env) filter(n *plan.FilterNode, in *Frame) (*Frame, error) {
 	if err := e.CheckCtx(); err != nil {
 		return nil, err
 	}
+	// The selection's bitmap words and its row vector.
+	work := int64(in.rows)/8 + 4*int64(in.rows) + 64
+	if err := e.reserve(work, "the filter's selection"); err != nil {
+		return nil, err
+	}
 	rows, err := ops.SelectTrueParallel(e.par, in.rows, sel)
+	e.release(work)
 	if err != nil {
 		return nil, e.Internal("%v", err)
 	}
-	return in.reorder(n.Schema(), rows, e.par), nil
+	return e.reorder(in, n.Schema(), rows)
 }
 
 // project computes one column per expression, each over every input row (a
@@ -83,7 +89,7 @@ func (e *Env) withColumns(n *plan.WithColumnsNode, in *Frame) (*Frame, error) {
 	}
 	defer func() {
 		for _, fc := range computed {
-			fc.arr.Release()
+			fc.release()
 		}
 	}()
 	byName := make(map[string]fcol, len(computed))
@@ -102,7 +108,7 @@ func (e *Env) withColumns(n *plan.WithColumnsNode, in *Frame) (*Frame, error) {
 		cols[i] = fc
 	}
 	for _, fc := range cols {
-		fc.arr.Retain()
+		fc.retain()
 	}
 	return &Frame{schema: s, rows: in.rows, cols: cols}, nil
 }
@@ -126,16 +132,22 @@ func (e *Env) sort(n *plan.SortNode, in *Frame, k int64) (*Frame, error) {
 	if err := e.CheckCtx(); err != nil {
 		return nil, err
 	}
+	// The permutation, per-key words, scratch and merge pairs.
+	work := int64(in.rows) * (40 + 8*int64(len(keys)))
+	if err := e.reserve(work, "the sort's permutation"); err != nil {
+		return nil, err
+	}
 	var perm []int32
 	if k >= 0 && k < int64(in.rows) {
 		perm, err = ops.TopK(keys, desc, nullsLast, int(k))
 	} else {
 		perm, err = ops.SortIndices(keys, desc, nullsLast)
 	}
+	e.release(work)
 	if err != nil {
 		return nil, e.Internal("%v", err)
 	}
-	return in.reorder(n.Schema(), perm, e.par), nil
+	return e.reorder(in, n.Schema(), perm)
 }
 
 // distinct keeps the first row of each distinct key (the Subset columns,
@@ -157,9 +169,15 @@ func (e *Env) distinct(n *plan.DistinctNode, in *Frame) (*Frame, error) {
 			return nil, err
 		}
 		defer keys.Release()
-		if _, rows, err = ops.GroupIDsParallel(e.Mem, keys.Columns(), e.par); err != nil {
+		work := ops.GroupBound(keys.Columns(), e.par)
+		if err := e.reserve(work, "the distinct's hash table"); err != nil {
+			return nil, err
+		}
+		_, rows, err = ops.GroupIDsParallel(e.Mem, keys.Columns(), e.par)
+		e.release(work)
+		if err != nil {
 			return nil, e.Internal("%v", err)
 		}
 	}
-	return in.reorder(n.Schema(), rows, e.par), nil
+	return e.reorder(in, n.Schema(), rows)
 }

@@ -189,9 +189,16 @@ func TestFrameAlgebra(t *testing.T) {
 	}
 	defer base.Release()
 	nullable := plan.MustSchema(plan.Field{Name: "x", Type: plan.Int64, Nullable: true})
-	g1 := base.gather(tb.Schema(), []int32{4, 2, 0}, ops.Parallel{})
+	must := func(f *Frame, err error) *Frame {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	g1 := must(e.gather(base, tb.Schema(), []int32{4, 2, 0}))
 	defer g1.Release()
-	g2 := g1.gather(nullable, []int32{2, -1, 0}, ops.Parallel{Workers: 2, MinRows: 1})
+	g2 := must(e.WithParallel(ops.Parallel{Workers: 2, MinRows: 1}).gather(g1, nullable, []int32{2, -1, 0}))
 	defer g2.Release()
 	for _, c := range []struct {
 		name string
@@ -204,7 +211,7 @@ func TestFrameAlgebra(t *testing.T) {
 		{"slice of a gather", g2.Slice(nullable, 1, 5), "[[null(int64)] [14]]"},
 		{"slice clamped", base.Slice(tb.Schema(), 9, 2), "[]"},
 		{"slice to the end", base.Slice(tb.Schema(), 3, -1), "[[13] [14]]"},
-		{"identity reorder shares", base.reorder(tb.Schema(), []int32{0, 1, 2, 3, 4}, ops.Parallel{}), "[[10] [11] [12] [13] [14]]"},
+		{"identity reorder shares", must(e.reorder(base, tb.Schema(), []int32{0, 1, 2, 3, 4})), "[[10] [11] [12] [13] [14]]"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if c.f != base && c.f != g1 && c.f != g2 {

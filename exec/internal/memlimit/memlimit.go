@@ -98,12 +98,14 @@ type ExceededError struct {
 	Limit int64
 }
 
-// Error says what needed how much, against which limit.
+// Error says what needed how much, against which limit: "memory limit of
+// 1.0 MiB exceeded: the join's output pairs (7.2 GiB more needed, 12.0
+// KiB in use)".
 func (e *ExceededError) Error() string {
 	if e.Need <= 0 {
 		return fmt.Sprintf("memory limit of %s exceeded: %s (%s in use)", Bytes(e.Limit), e.What, Bytes(e.Used))
 	}
-	return fmt.Sprintf("memory limit of %s exceeded: %s need %s more (%s in use)",
+	return fmt.Sprintf("memory limit of %s exceeded: %s (%s more needed, %s in use)",
 		Bytes(e.Limit), e.What, Bytes(e.Need), Bytes(e.Used))
 }
 

@@ -506,3 +506,29 @@ func TestDecodeFlagsAndExpect(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorsCutEchoedInput: a literal of a million digits, or a name of a
+// million letters, is not echoed whole by the error naming it.
+func TestErrorsCutEchoedInput(t *testing.T) {
+	digits := strings.Repeat("9", 1_000_000)
+	for _, lit := range []string{digits, `"` + digits + `"`, `"` + strings.Repeat("x", 1_000_000) + `"`} {
+		typ := "int64"
+		if strings.HasPrefix(lit, `"x`) {
+			typ = "float64"
+		}
+		doc := `{"format": "dfopt-plan/1", "tables": {"t": {"columns": [{"name": "a", "type": "int64", "values": [1]}]}},
+		  "plan": {"op": "project", "exprs": [{"lit": ` + lit + `, "type": "` + typ + `"}], "input": {"op": "scan", "table": "t"}}}`
+		_, err := Decode([]byte(doc), Options{})
+		if err == nil {
+			t.Fatal("no error")
+		}
+		if n := len(err.Error()); n > 400 || !strings.Contains(err.Error(), "more bytes") {
+			t.Errorf("a %d-byte literal gives a %d-byte message: %.200s", len(lit), n, err)
+		}
+	}
+	doc := `{"format": "dfopt-plan/1", "tables": {"t": {"columns": [{"name": "a", "type": "int64", "values": [1]}]}},
+	  "plan": {"op": "frobnicate` + strings.Repeat("z", 1_000_000) + `", "input": {"op": "scan", "table": "t"}}}`
+	if _, err := Decode([]byte(doc), Options{}); err == nil || len(err.Error()) > 4*plan.MaxEcho {
+		t.Errorf("an unknown op of a million letters: a %d-byte message", len(fmt.Sprint(err)))
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/dfopt/dfopt/plan"
 )
 
 // Error is a decoding error. It names the JSON path of the offending field
@@ -39,10 +41,12 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	if e.Path != "" {
-		b.WriteString(e.Path)
+		b.WriteString(plan.Abbrev(e.Path, plan.MaxEcho))
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Msg)
+	// Messages echo names and values from the input; cut, they keep the
+	// message short whatever the file holds.
+	b.WriteString(plan.Abbrev(e.Msg, 2*plan.MaxEcho))
 	if e.Err != nil {
 		fmt.Fprintf(&b, ": %v", e.Err)
 	}

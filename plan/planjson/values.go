@@ -77,14 +77,14 @@ func decodeInt(v *jvalue, t plan.Type) (int64, string) {
 	case jString:
 		n, err = strconv.ParseInt(v.s, 10, 64)
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
-			return 0, fmt.Sprintf("%s value %q is not a decimal integer", t, v.s)
+			return 0, fmt.Sprintf("%s value %q is not a decimal integer", t, echo(v.s))
 		}
 	default:
 		return 0, fmt.Sprintf("expected %s value (a number or a decimal string), got %s", article(t), v.kind)
 	}
-	shown := v.s
+	shown := echo(v.s)
 	if v.kind == jString {
-		shown = strconv.Quote(v.s)
+		shown = strconv.Quote(shown)
 	}
 	switch {
 	case errors.Is(err, errNotInteger):
@@ -96,6 +96,14 @@ func decodeInt(v *jvalue, t plan.Type) (int64, string) {
 	}
 	return n, ""
 }
+
+// echoLimit is how many bytes of an offending input value a message
+// repeats.
+const echoLimit = 64
+
+// echo cuts an input value a message repeats (a literal of a million
+// digits is named by its first digits and its length).
+func echo(s string) string { return plan.Abbrev(s, echoLimit) }
 
 func article(t plan.Type) string {
 	if t == plan.Int32 || t == plan.Int64 {
@@ -167,7 +175,7 @@ func decodeFloat(v *jvalue) (float64, string) {
 	case jNumber:
 		f, err := strconv.ParseFloat(v.s, 64)
 		if err != nil && (math.IsInf(f, 0) || !errors.Is(err, strconv.ErrRange)) {
-			return 0, fmt.Sprintf(`float64 value %s out of range (write "Inf" or "-Inf" for an infinity)`, v.s)
+			return 0, fmt.Sprintf(`float64 value %s out of range (write "Inf" or "-Inf" for an infinity)`, echo(v.s))
 		}
 		return f, ""
 	case jString:
@@ -181,7 +189,7 @@ func decodeFloat(v *jvalue) (float64, string) {
 		case negZero, negZeroAlt:
 			return math.Copysign(0, -1), ""
 		}
-		return 0, fmt.Sprintf(`float64 value %q is not a number; the only strings allowed are "NaN", "Inf", "-Inf" and "-0"`, v.s)
+		return 0, fmt.Sprintf(`float64 value %q is not a number; the only strings allowed are "NaN", "Inf", "-Inf" and "-0"`, echo(v.s))
 	}
 	return 0, fmt.Sprintf(`expected a float64 value (a number or "NaN", "Inf", "-Inf", "-0"), got %s`, v.kind)
 }

@@ -1,8 +1,6 @@
 package eager
 
 import (
-	"runtime/debug"
-
 	"github.com/dfopt/dfopt/exec/step"
 	"github.com/dfopt/dfopt/plan"
 )
@@ -23,7 +21,7 @@ func (df *DataFrame) apply(others []*DataFrame, build func(ins []plan.Node) plan
 	node := build(leaves)
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, step.Locate(internalError("panic: %v\n%s", r, debug.Stack()), step.Label(node), "")
+			out, err = nil, step.Locate(internalError("%v", step.Recovered("eager step", r)), step.Label(node), "")
 		}
 	}()
 	for _, f := range ins {

@@ -2,7 +2,6 @@ package eager
 
 import (
 	"context"
-	"runtime/debug"
 
 	"github.com/dfopt/dfopt/exec/step"
 	"github.com/dfopt/dfopt/plan"
@@ -34,7 +33,7 @@ func (s *Session) FromPlan(node plan.Node) (out *DataFrame, err error) {
 	defer tables.Release()
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, s.env.Internal("panic: %v\n%s", r, debug.Stack())
+			out, err = nil, s.env.Internal("%v", step.Recovered("eager evaluation", r))
 		}
 	}()
 	if err := s.env.CheckCtx(); err != nil {

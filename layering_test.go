@@ -47,6 +47,11 @@ var layerRules = []layerRule{
 		forbidden: []string{module + "/rules"},
 	},
 	{
+		why:       "the executors and the optimizer produce values, not text: result formatting (package format) belongs to the CLI and the front door",
+		patterns:  []string{"./exec/...", "./eager/...", "./plan/...", "./legality/...", "./rules/..."},
+		forbidden: []string{module + "/format"},
+	},
+	{
 		why: "reference is the oracle's independent fourth way: it imports nothing of the module but plan (not even plan/planjson), and no Arrow, " +
 			"so that a bug in the kernel, the executors or the optimizer cannot reach it",
 		patterns:   []string{"./reference/..."},

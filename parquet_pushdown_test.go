@@ -72,7 +72,7 @@ func TestParquetPushdownEndToEnd(t *testing.T) {
 	if len(scan.Pushed) != 1 || scan.Pushed[0].Support != plan.Inexact {
 		t.Fatalf("the source did not take the conjuncts as Inexact:\n%s", plan.Explain(res.Plan))
 	}
-	if !scan.Projected || len(scan.Columns) != 2 || res.Counters.ScanProjections != 1 {
+	if !scan.Projected || len(scan.Columns) != 2 || res.Counters.Get("scanProjections") != 1 {
 		t.Fatalf("the scan was not narrowed to [id x]:\n%s", plan.Explain(res.Plan))
 	}
 

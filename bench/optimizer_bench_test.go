@@ -131,20 +131,20 @@ func TestLatencyPlans(t *testing.T) {
 		{"q6like chain", chainPlan(t, 5000, false), func(c rules.Counters, size int) error {
 			// Every function is partial in the bounded tier: nothing moves
 			// or dies; only the scan narrows.
-			if c.PushedFilters != 0 || c.ScanProjections != 1 || size != 5000+2 {
+			if c.Get("pushedFilters") != 0 || c.Get("scanProjections") != 1 || size != 5000+2 {
 				return fmt.Errorf("counters %s, %d nodes", c, size)
 			}
 			return nil
 		}},
 		{"movable chain", chainPlan(t, 5000, true), func(c rules.Counters, size int) error {
 			// 2,500 filters reach the scan, 2,500 with_columns die.
-			if c.PushedFilters != 2500 || c.DroppedNodes != 2500 {
+			if c.Get("pushedFilters") != 2500 || c.Get("droppedNodes") != 2500 {
 				return fmt.Errorf("counters %s, %d nodes", c, size)
 			}
 			return nil
 		}},
 		{"select", selectPlan(t, 5000), func(c rules.Counters, size int) error {
-			if size != 2 || c.ScanProjections != 1 {
+			if size != 2 || c.Get("scanProjections") != 1 {
 				return fmt.Errorf("counters %s, %d nodes", c, size)
 			}
 			return nil

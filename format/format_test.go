@@ -163,7 +163,10 @@ func TestJSON(t *testing.T) {
 		[]plan.Value{plan.StringValue("<&>"), plan.StringValue("\x1b"), plan.StringValue(""), plan.StringValue("é"),
 			plan.StringValue("\u2028"), plan.StringValue(`"`), plan.StringValue("x")})
 	var b bytes.Buffer
-	counters := rules.Counters{PushedFilters: 2}
+	var counters rules.Counters
+	if err := counters.Set("pushedFilters", 2); err != nil {
+		t.Fatal(err)
+	}
 	if err := JSON(&b, res, &counters); err != nil {
 		t.Fatal(err)
 	}

@@ -50,6 +50,10 @@ type BisectOptions struct {
 	// ShrinkCalls bounds the oracle calls spent minimizing the case (0:
 	// 5000; negative: the case is not minimized).
 	ShrinkCalls int
+	// Registry reads a plan file's flags in BisectDocument: a host's rules
+	// are flags too (nil: rules.Builtin()). Bisect takes the registry from
+	// the case's flags.
+	Registry *rules.Registry
 }
 
 // BisectResult is what Bisect found.
@@ -114,7 +118,7 @@ func BisectDocument(ctx context.Context, doc *planjson.Document, opts BisectOpti
 	if doc == nil {
 		return nil, fmt.Errorf("bisect: no document")
 	}
-	flags, err := DocumentFlags(doc)
+	flags, err := DocumentFlagsFor(doc, opts.Registry)
 	if err != nil {
 		return nil, fmt.Errorf("bisect: %w", err)
 	}
@@ -157,20 +161,16 @@ func (b *bisector) diverges(p plan.Node, f rules.Flags) bool {
 func (b *bisector) with(names []string) rules.Flags {
 	f := b.base
 	f.Limit = 0
-	fields := map[string]bool{}
+	on := map[string]bool{}
 	for _, n := range names {
-		fields[n] = true
+		on[n] = true
 	}
-	m := f.Map()
 	for _, n := range b.flagOrder {
-		m[n] = fields[n]
+		if err := f.Set(n, on[n]); err != nil { // cannot happen: the names come from the registry
+			return b.base
+		}
 	}
-	out, err := rules.FlagsFromMap(m)
-	if err != nil { // cannot happen: the names come from rules
-		return f
-	}
-	out.Verify, out.Table = f.Verify, f.Table
-	return out
+	return f
 }
 
 // Bisect finds the rules, arms, rewrite application and legality cell
@@ -189,12 +189,9 @@ func Bisect(ctx context.Context, c Case, opts BisectOptions) (*BisectResult, err
 	if opts.Executor != nil {
 		c.Executor = opts.Executor
 	}
-	b := &bisector{ctx: ctx, x: c.executor(), exts: c.Extensions, base: flags}
-	for _, r := range rules.Rules() {
-		b.flagOrder = append(b.flagOrder, r.Name)
-		b.flagOrder = append(b.flagOrder, r.Arms...)
-	}
-	res := &BisectResult{Name: c.Name, Flags: flags, Overrides: flags.Table.Overrides()}
+	reg := flags.Rules()
+	b := &bisector{ctx: ctx, x: c.executor(), exts: c.Extensions, base: flags, flagOrder: reg.RuleFlags()}
+	res := &BisectResult{Name: c.Name, Flags: flags, Overrides: flags.LegalityTable().Overrides()}
 	first := b.check(c.Plan, flags)
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -218,14 +215,8 @@ func Bisect(ctx context.Context, c Case, opts BisectOptions) (*BisectResult, err
 	res.MinimalNames = minimal
 	res.Minimal = b.with(minimal)
 	res.NoRule = len(minimal) == 0
-	isArm := map[string]bool{}
-	for _, r := range rules.Rules() {
-		for _, a := range r.Arms {
-			isArm[a] = true
-		}
-	}
 	for _, n := range minimal {
-		if isArm[n] {
+		if _, arm := reg.ArmOf(n); arm {
 			res.Arms = append(res.Arms, n)
 		} else {
 			res.Rules = append(res.Rules, n)
@@ -408,7 +399,7 @@ func (b *bisector) firstBad(p plan.Node, f rules.Flags, noRule bool) (int, *rule
 
 // nameCell finds the necessary cells and names the culprit cell.
 func (b *bisector) nameCell(p plan.Node, res *BisectResult, rep *Report) {
-	table := res.Minimal.Table
+	table := res.Minimal.LegalityTable()
 	var cands []legality.CellID
 	seen := map[legality.CellID]bool{}
 	add := func(id legality.CellID) {
@@ -431,7 +422,7 @@ func (b *bisector) nameCell(p plan.Node, res *BisectResult, rep *Report) {
 	}
 	var culpritOverride legality.CellID
 	for _, id := range res.Overrides {
-		t, err := table.WithOverride(id, legality.Default().Verdict(id))
+		t, err := table.WithOverride(id, table.DefaultVerdict(id))
 		if err != nil {
 			continue
 		}

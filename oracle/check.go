@@ -104,15 +104,18 @@ func (r *Report) Class() string {
 }
 
 // Fired returns the rules that rewrote something: at least one allowed
-// trace entry of the rule.
+// trace entry of the rule, in the rules' order.
 func (r *Report) Fired() []string {
+	allowed := map[string]bool{}
+	for _, e := range r.Trace {
+		if e.Allowed {
+			allowed[e.Rule] = true
+		}
+	}
 	var out []string
-	for _, rule := range rules.Rules() {
-		for _, e := range r.Trace {
-			if e.Rule == rule.Name && e.Allowed {
-				out = append(out, rule.Name)
-				break
-			}
+	for _, rule := range r.Flags.Rules().Rules() {
+		if allowed[rule.Name] {
+			out = append(out, rule.Name)
 		}
 	}
 	return out
@@ -122,23 +125,7 @@ func (r *Report) Fired() []string {
 // the plan (or, for shared_subplans, predicted sharing). A rule can fire
 // (an allowed trace entry, such as projection_pruning passing requirements
 // through a sort) without rewriting anything.
-func (r *Report) Rewrote() []string {
-	c := r.Counters
-	moved := map[string]bool{
-		rules.FlagPredicatePushdown: c.PushedFilters > 0,
-		rules.FlagFilterFusion:      c.FusedFilters > 0,
-		rules.FlagProjectionFusion:  c.FusedProjections > 0,
-		rules.FlagProjectionPruning: c.PrunedProjections+c.DroppedColumns+c.DroppedNodes+c.ScanProjections > 0,
-		rules.FlagSharedSubplans:    c.SharedSubplans > 0,
-	}
-	var out []string
-	for _, rule := range rules.Rules() {
-		if moved[rule.Name] {
-			out = append(out, rule.Name)
-		}
-	}
-	return out
-}
+func (r *Report) Rewrote() []string { return r.Flags.Rules().Rewrote(r.Counters) }
 
 // Cells returns, per legality cell consulted, how many trace entries it
 // allowed and refused.
@@ -299,14 +286,19 @@ func (r *Report) compare() {
 		}
 	}
 	opt := &r.Results[Optimized]
-	if r.Flags.SharedSubplans && opt.OK() && opt.Outcome.MemoHits >= 0 && opt.Outcome.MemoHits != r.Counters.SharedSubplans {
+	predicted := r.Counters.Get(memoCounter)
+	if r.Flags.Enabled(rules.FlagSharedSubplans) && opt.OK() && opt.Outcome.MemoHits >= 0 && opt.Outcome.MemoHits != predicted {
 		r.Divergences = append(r.Divergences, Divergence{
 			Kind: DiffMemo, Pair: Pair{A: Optimized, B: Optimized}, Column: -1, Row: -1,
 			Detail: fmt.Sprintf("the optimizer predicted sharedSubplans=%d, the optimized collect's memo served %d",
-				r.Counters.SharedSubplans, opt.Outcome.MemoHits),
+				predicted, opt.Outcome.MemoHits),
 		})
 	}
 }
+
+// memoCounter is shared_subplans' prediction of the executor's memo hits,
+// which the oracle checks against the optimized collect's.
+const memoCounter = "sharedSubplans"
 
 // checkExpect checks a plan file's expectations.
 func (r *Report) checkExpect(e *planjson.Expect) {

@@ -12,7 +12,16 @@ import (
 // applied to DefaultFlags (rules.FlagsFromMap), with Verify on unless the
 // file sets "verify" itself. An unknown flag name is an error.
 func DocumentFlags(doc *planjson.Document) (rules.Flags, error) {
-	flags, err := rules.FlagsFromMap(doc.Flags)
+	return DocumentFlagsFor(doc, nil)
+}
+
+// DocumentFlagsFor is DocumentFlags for a registry holding a host's rules
+// (nil: rules.Builtin()): their flags are plan-file flags too.
+func DocumentFlagsFor(doc *planjson.Document, reg *rules.Registry) (rules.Flags, error) {
+	if reg == nil {
+		reg = rules.Builtin()
+	}
+	flags, err := reg.FlagsFromMap(doc.Flags)
 	if err != nil {
 		return rules.Flags{}, fmt.Errorf("flags: %w", err)
 	}

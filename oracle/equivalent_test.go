@@ -53,8 +53,8 @@ func TestPFOnceEquivalentMutant(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rep := Check(context.Background(), Case{Plan: tc.plan, Flags: tc.flags})
-			if rep.Counters.FusedProjections != tc.fused {
-				t.Errorf("fusedProjections=%d, want %d\n%s", rep.Counters.FusedProjections, tc.fused, rep)
+			if rep.Counters.Get("fusedProjections") != tc.fused {
+				t.Errorf("fusedProjections=%d, want %d\n%s", rep.Counters.Get("fusedProjections"), tc.fused, rep)
 			}
 			if got := !rep.Agree(); got != tc.diverge {
 				t.Errorf("diverges=%v, want %v\n%s", got, tc.diverge, rep)

@@ -42,8 +42,8 @@ func TestCaseExtensions(t *testing.T) {
 	if !rep.Agree() {
 		t.Fatalf("with Extensions the three ways disagree:\n%s", rep)
 	}
-	if rep.Counters.PushedFilters != 1 {
-		t.Errorf("pushedFilters = %d, want 1 (the filter crosses the operator)", rep.Counters.PushedFilters)
+	if rep.Counters.Get("pushedFilters") != 1 {
+		t.Errorf("pushedFilters = %d, want 1 (the filter crosses the operator)", rep.Counters.Get("pushedFilters"))
 	}
 	if got := rep.Results[Eager].Outcome.Rows; got != 2 {
 		t.Errorf("eager rows = %d, want 2", got)

@@ -10,13 +10,15 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dfopt/dfopt/eager"
 	"github.com/dfopt/dfopt/legality"
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/proptest"
+	"github.com/dfopt/dfopt/reference"
 	"github.com/dfopt/dfopt/rules"
 )
 
-// The mutation campaign (DESIGN §8, notes/verification.md R7 and R9): for
+// The mutation campaign (docs/design.md §8, notes/verification.md R7 and R9): for
 // each legality cell, the oracle runs generated plans with that one cell's
 // verdict flipped (legality.Table.Flipped: a barrier or crosses-if cell
 // becomes crosses, removing the guard; a crosses cell becomes a barrier).
@@ -56,6 +58,15 @@ type Mutation struct {
 	Flags *rules.Flags
 	// Executor runs the optimized and unoptimized ways (nil: exec).
 	Executor Executor
+	// Generate, when set, makes plan i from its case seed instead of
+	// proptest.Generate(seed, Config): a host's generator of plans holding
+	// its own operators, so that the cells of its rules (Flags.Registry)
+	// meet plans they decide.
+	Generate func(seed int64) proptest.Case
+	// Extensions and ReferenceExtensions implement a host's own operators
+	// for the eager and reference ways (see Case).
+	Extensions          *eager.Extensions
+	ReferenceExtensions map[string]reference.ExtensionFunc
 	// Progress, when set, is called (from one goroutine at a time) about
 	// every 500 ms with the plans done and the cells killed so far.
 	Progress func(done, total, killed, cells int)
@@ -147,10 +158,7 @@ func (m *Mutation) Run(ctx context.Context) (*MutationReport, error) {
 		base = *m.Flags
 	}
 	base.Limit = 0
-	realTable := base.Table
-	if realTable == nil {
-		realTable = legality.Default()
-	}
+	realTable := base.LegalityTable()
 	ids := m.Cells
 	if ids == nil {
 		ids = realTable.IDs()
@@ -241,7 +249,11 @@ func (m *Mutation) checkPlan(ctx context.Context, i int, cfg proptest.Config, ba
 				ok = false // a generator panic is the campaign's business, not a mutant's
 			}
 		}()
-		pc = proptest.Generate(seed, cfg)
+		if m.Generate != nil {
+			pc = m.Generate(seed)
+		} else {
+			pc = proptest.Generate(seed, cfg)
+		}
 		return true
 	}()
 	if !generated {
@@ -271,12 +283,12 @@ func (m *Mutation) checkPlan(ctx context.Context, i int, cfg proptest.Config, ba
 			continue
 		}
 		c.changed[i] = true
-		rep := Check(ctx, Case{Plan: pc.Plan, Flags: &c.flags, Executor: m.Executor})
+		rep := Check(ctx, m.caseOf(pc.Plan, &c.flags))
 		killed := false
 		if !rep.Agree() && ctx.Err() == nil {
 			if !realChecked {
 				realChecked = true
-				realAgrees = Check(ctx, Case{Plan: pc.Plan, Flags: &base, Executor: m.Executor}).Agree()
+				realAgrees = Check(ctx, m.caseOf(pc.Plan, &base)).Agree()
 			}
 			killed = realAgrees
 		}
@@ -291,6 +303,11 @@ func (m *Mutation) checkPlan(ctx context.Context, i int, cfg proptest.Config, ba
 		}
 	}
 	return realChecked && !realAgrees
+}
+
+// caseOf is the oracle case of plan p under flags f.
+func (m *Mutation) caseOf(p plan.Node, f *rules.Flags) Case {
+	return Case{Plan: p, Flags: f, Executor: m.Executor, Extensions: m.Extensions, ReferenceExtensions: m.ReferenceExtensions}
 }
 
 // optimizeSafe runs the optimizer, turning a panic into an error.
@@ -310,7 +327,7 @@ func sameOptimization(a rules.Result, aErr error, b rules.Result, bErr error) bo
 	if aErr != nil || bErr != nil {
 		return aErr != nil && bErr != nil
 	}
-	return a.Counters == b.Counters && plan.Equal(a.Plan, b.Plan)
+	return a.Counters.Equal(b.Counters) && plan.Equal(a.Plan, b.Plan)
 }
 
 // result summarizes a cell after the campaign.

@@ -59,8 +59,12 @@ type Stats struct {
 	// Cells counts every legality cell's decisions.
 	Cells map[legality.CellID]*CellStats
 	// Table is the legality table the optimizer consulted (its verdicts say
-	// which outcomes each cell can have).
+	// which outcomes each cell can have); nil means Registry's.
 	Table *legality.Table
+	// Registry holds the rules the campaign ran (nil: rules.Builtin()), as
+	// its reports' flags name them: the rules of Fires and Rewrites, and
+	// with their cells the rows of the cell table.
+	Registry *rules.Registry
 	// Elapsed is the wall-clock time of the checking phase; CPU is the
 	// process's CPU time over it (user and system; 0 where unavailable).
 	Elapsed, CPU time.Duration
@@ -81,6 +85,9 @@ func newStats() *Stats {
 
 // add folds one report into the stats.
 func (s *Stats) add(r *Report, pc *proptest.Case) {
+	if s.Registry == nil && r.Flags.Registry != nil {
+		s.Registry = r.Flags.Registry
+	}
 	s.Plans++
 	if !r.Agree() {
 		s.Divergences++
@@ -131,6 +138,9 @@ func (s *Stats) add(r *Report, pc *proptest.Case) {
 
 // merge adds o's counts into s.
 func (s *Stats) merge(o *Stats) {
+	if s.Registry == nil {
+		s.Registry = o.Registry
+	}
 	s.Plans += o.Plans
 	s.Divergences += o.Divergences
 	s.ResolveFailures += o.ResolveFailures
@@ -228,11 +238,22 @@ func (s *Stats) Unexercised() []Unexercised {
 	return out
 }
 
+// table is the legality table the campaign's optimizer consulted: Table,
+// else its registry's.
 func (s *Stats) table() *legality.Table {
 	if s.Table == nil {
-		return legality.Default()
+		return s.rules().Table()
 	}
 	return s.Table
+}
+
+// rules is the registry of the campaign's rules, the one its reports' flags
+// name (Builtin() before any report).
+func (s *Stats) rules() *rules.Registry {
+	if s.Registry == nil {
+		return rules.Builtin()
+	}
+	return s.Registry
 }
 
 // CellTable renders the per-cell table: one line per cell in table order
@@ -289,7 +310,7 @@ func (s *Stats) RewriteSummary() string { return s.shareSummary(s.Rewrites) }
 
 func (s *Stats) shareSummary(m map[string]int) string {
 	var parts []string
-	for _, r := range rules.Rules() {
+	for _, r := range s.rules().Rules() {
 		parts = append(parts, fmt.Sprintf("%s=%.1f%%", r.Name, 100*s.Share(m[r.Name])))
 	}
 	return strings.Join(parts, " ")

@@ -32,17 +32,8 @@ func TestRewriteShares(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: optimize: %v\n%s", c.Seed, err, c)
 		}
-		k := res.Counters
-		for rule, moved := range map[string]bool{
-			rules.FlagPredicatePushdown: k.PushedFilters > 0,
-			rules.FlagFilterFusion:      k.FusedFilters > 0,
-			rules.FlagProjectionFusion:  k.FusedProjections > 0,
-			rules.FlagProjectionPruning: k.PrunedProjections+k.DroppedColumns+k.DroppedNodes+k.ScanProjections > 0,
-			rules.FlagSharedSubplans:    k.SharedSubplans > 0,
-		} {
-			if moved {
-				rewrites[rule]++
-			}
+		for _, rule := range rules.Builtin().Rewrote(res.Counters) {
+			rewrites[rule]++
 		}
 		for id, c := range res.Trace.Cells() {
 			if c[0] > 0 {
@@ -54,7 +45,7 @@ func TestRewriteShares(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	for _, rule := range rules.Rules() {
+	for _, rule := range rules.Builtin().Rules() {
 		share := float64(rewrites[rule.Name]) / n
 		fmt.Fprintf(&b, "%-20s %5.1f%%\n", rule.Name, 100*share)
 		if share < 0.10 {

@@ -125,7 +125,7 @@ func TestPruningWideRequirementLinear(t *testing.T) {
 				t.Fatal(err)
 			}
 			allocs = append(allocs, testing.AllocsPerRun(1, func() {
-				if _, err := Optimize(in, Flags{ProjectionPruning: true}); err != nil {
+				if _, err := Optimize(in, flagsOn(FlagProjectionPruning)); err != nil {
 					t.Fatal(err)
 				}
 			}))
@@ -172,13 +172,13 @@ func TestChain100k(t *testing.T) {
 			// 50,000 filters sink to the scan (comparisons are partial in
 			// the bounded tier, so they do not fuse); 49,999 dead
 			// with_columns go.
-			if c.PushedFilters != 50000 || c.FusedFilters != 0 || c.DroppedNodes != 49999 {
+			if c.Get("pushedFilters") != 50000 || c.Get("fusedFilters") != 0 || c.Get("droppedNodes") != 49999 {
 				t.Errorf("movable chain counters: %s", c)
 			}
 			if plan.Size(res.Plan) != 50002 {
 				t.Errorf("movable chain: %d nodes left, want 50002", plan.Size(res.Plan))
 			}
-		} else if c.PushedFilters != 0 || c.FusedFilters != 0 {
+		} else if c.Get("pushedFilters") != 0 || c.Get("fusedFilters") != 0 {
 			t.Errorf("partial chain counters: %s", c)
 		}
 		again, err := Optimize(res.Plan, DefaultFlags())

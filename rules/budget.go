@@ -44,23 +44,9 @@ func (a Application) String() string {
 	return s
 }
 
-// What counts as one application (the unit Flags.Limit counts):
-//
-//	predicate_pushdown  one conjunct moving below one node (a project or
-//	                    with_columns and the window it owns count as one),
-//	                    and one conjunct handed to a source
-//	filter_fusion       one filter fused into the filter below it
-//	projection_fusion   one with_columns value inlined
-//	projection_pruning  one dead project or with_columns entry dropped, one
-//	                    emptied with_columns dropped, one scan narrowed
-//
-// Passing requirements through a node (pr.passthrough, pr.join, ...) changes
-// no node by itself, and shared_subplans only predicts: neither is counted
-// nor limited. Units are taken in the order the rules decide (each rule's
-// own traversal order, rules in Optimize's order). A unit taken for a
-// conjunct that another cell then stops anyway (pp.split, pp.filter) is not
-// given back; the plan is then the one of the limit below, so a bisection
-// over the limit never names it.
+// What counts as one application (the unit Flags.Limit counts) is each
+// rule's Rule.Application. Units are taken in the order the rules decide
+// (each rule's own traversal order, rules in Optimize's order).
 
 // limitCell is the sentinel a rule passes as a Decision's cell when the
 // rewrite limit refused the rewrite: record turns it into a Limited entry,
@@ -84,8 +70,9 @@ func (b *budget) limited() bool { return b.limit != 0 }
 // whether it may happen. Without a limit nothing is counted (predicate
 // pushdown moves whole stacks of conjuncts at once and would need a pass over
 // the stack to count them); under a positive limit the application is
-// logged.
-func (b *budget) take(e Entry, cells []legality.CellID) bool {
+// logged, as an entry of the running rule.
+func (c *Context) take(e Entry, cells []legality.CellID) bool {
+	b := &c.budget
 	switch {
 	case b.limit == 0:
 		return true
@@ -94,6 +81,7 @@ func (b *budget) take(e Entry, cells []legality.CellID) bool {
 	}
 	b.used++
 	e.Allowed = true
+	e.Rule, e.verbs = c.rule.Name, &c.rule.Verbs
 	b.log = append(b.log, Application{Index: b.used, Entry: e, Cells: cells})
 	return true
 }
@@ -102,11 +90,11 @@ func (b *budget) take(e Entry, cells []legality.CellID) bool {
 // (consuming a unit), and the limit's refusal otherwise. It is the one check
 // the rewrite sites of projection_pruning and predicate_pushdown's scan arm
 // make.
-func (r *run) budgeted(rule string, d legality.Decision, node plan.Node, path *plan.Path, subject plan.Expr) legality.Decision {
+func (c *Context) budgeted(d legality.Decision, node plan.Node, path *plan.Path, subject plan.Expr) legality.Decision {
 	if !d.Allowed {
 		return d
 	}
-	if r.budget.take(Entry{Rule: rule, Cell: d.Cell, Detail: d.Detail, node: node, path: path, subject: subject},
+	if c.take(Entry{Cell: d.Cell, Detail: d.Detail, node: node, path: path, subject: subject},
 		[]legality.CellID{d.Cell}) {
 		return d
 	}
@@ -116,7 +104,7 @@ func (r *run) budgeted(rule string, d legality.Decision, node plan.Node, path *p
 // budgetedRuling is budgeted for a multi-cell ruling (filter_fusion,
 // projection_fusion); subjectOf, when set, makes the subject a filter's
 // conjunct list.
-func (r *run) budgetedRuling(rule string, ru legality.Ruling, node plan.Node, path *plan.Path, subject plan.Expr, subjectOf *plan.FilterNode) legality.Ruling {
+func (c *Context) budgetedRuling(ru legality.Ruling, node plan.Node, path *plan.Path, subject plan.Expr, subjectOf *plan.FilterNode) legality.Ruling {
 	if !ru.Allowed {
 		return ru
 	}
@@ -126,7 +114,7 @@ func (r *run) budgetedRuling(rule string, ru legality.Ruling, node plan.Node, pa
 		cells = append(cells, d.Cell)
 		cell = d.Cell
 	}
-	if r.budget.take(Entry{Rule: rule, Cell: cell, node: node, path: path, subject: subject, subjectOf: subjectOf}, cells) {
+	if c.take(Entry{Cell: cell, node: node, path: path, subject: subject, subjectOf: subjectOf}, cells) {
 		return ru
 	}
 	return legality.Ruling{Decisions: []legality.Decision{limitDecision}}
@@ -159,7 +147,7 @@ func (p *pushdown) limitMoves(st *pdStack, x crossing, stayers []*pdConj) []*pdC
 					cell = c.stayDec.Cell
 				}
 			}
-			if p.budget.take(Entry{Rule: FlagPredicatePushdown, Cell: cell, node: at, path: atPath, subject: c.orig}, cells) {
+			if p.take(Entry{Cell: cell, node: at, path: atPath, subject: c.orig}, cells) {
 				continue
 			}
 			c.epoch = p.epoch

@@ -131,7 +131,7 @@ func TestTracePPFilterNamesTheFilter(t *testing.T) {
 			// allowed pp.filter entry names the filter it passed.
 			name:    "mutant passes the filter",
 			in:      scan(tT).WithColumns(lit(1).Alias("x")).Filter(col("x").Gt(lit(0))).Filter(col("a").Gt(lit(1))).Node(),
-			flags:   &Flags{PredicatePushdown: true, ScanPushdown: true, Verify: true, Table: flipped(legality.PPFilter)},
+			flags:   withTable(verified(flagsOn(FlagPredicatePushdown, FlagScanPushdown)), flipped(legality.PPFilter)),
 			allowed: true,
 			want:    map[string]at{"a > 1": {"filter [x > 0]", "plan.input"}},
 		},
@@ -140,7 +140,7 @@ func TestTracePPFilterNamesTheFilter(t *testing.T) {
 			// stayed above the scan.
 			name:    "mutant passes the filter over a scan",
 			in:      scan(tT).Filter(col("b").Ne(lit(0))).Filter(col("a").Div(col("b")).Gt(lit(1))).Node(),
-			flags:   &Flags{PredicatePushdown: true, ScanPushdown: true, Verify: true, Table: flipped(legality.PPFilter)},
+			flags:   withTable(verified(flagsOn(FlagPredicatePushdown, FlagScanPushdown)), flipped(legality.PPFilter)),
 			allowed: true,
 			want:    map[string]at{"a / b > 1": {"filter [b != 0]", "plan.input"}},
 		},

@@ -19,16 +19,25 @@ import (
 // linear time.
 func filterFusion() Rule {
 	return Rule{
-		Name:    FlagFilterFusion,
-		Matches: []plan.Kind{plan.KindFilter},
-		Doc:     "fuses a filter into the filter directly below it when the outer conjuncts are total",
-		rewrite: func(r *run, root plan.Node) (plan.Node, error) {
-			return (&fusion{run: r}).visit(root, &plan.Path{}), nil
+		Name:        FlagFilterFusion,
+		Doc:         "fuses a filter into the filter directly below it when the outer conjuncts are total",
+		Counters:    []CounterDef{{Name: counterFusedFilters, Position: 5}},
+		Verbs:       Verbs{Verb: Verb{Allowed: "fused into", Refused: "not fused into"}},
+		Application: "one filter fused into the filter below it",
+		Matches:     []plan.Kind{plan.KindFilter},
+		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
+			return (&fusion{Context: c}).visit(root, &plan.Path{}), nil
 		},
 	}
 }
 
-type fusion struct{ *run }
+// FlagFilterFusion is filter_fusion's flag (its name).
+const FlagFilterFusion = legality.RuleFilterFusion
+
+// counterFusedFilters counts the filters fused into the filter below them.
+const counterFusedFilters = "fusedFilters"
+
+type fusion struct{ *Context }
 
 // ffFrame is a node on the way down: a run of adjacent filters (top first)
 // or a single-input node to rebuild.
@@ -108,12 +117,12 @@ func (f *fusion) fuseRun(run []*plan.FilterNode, paths []*plan.Path, newBelow pl
 	}
 	for i := k - 1; i >= 0; i-- {
 		outer, inner := run[i], run[i+1]
-		ruling := f.budgetedRuling(FlagFilterFusion, f.table.FuseFilters(facts[i], facts[i+1]), inner, paths[i+1], nil, outer)
-		f.ruling(FlagFilterFusion, ruling, f.nextItem(), inner, paths[i+1], nil, outer)
+		ruling := f.budgetedRuling(f.table.FuseFilters(facts[i], facts[i+1]), inner, paths[i+1], nil, outer)
+		f.ruling(ruling, f.nextItem(), inner, paths[i+1], nil, outer)
 		if ruling.Allowed {
 			seg = append(seg, outer.Predicates...)
 			segFused = true
-			f.counters.FusedFilters++
+			f.Count(counterFusedFilters, 1)
 			continue
 		}
 		flush()

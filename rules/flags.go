@@ -2,157 +2,174 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/dfopt/dfopt/legality"
 )
 
-// Flag names: one per rule (the rule's name) and one per risky arm.
-const (
-	FlagPredicatePushdown = legality.RulePredicatePushdown
-	FlagFilterFusion      = legality.RuleFilterFusion
-	FlagProjectionFusion  = legality.RuleProjectionFusion
-	FlagProjectionPruning = legality.RuleProjectionPruning
-	FlagSharedSubplans    = legality.RuleSharedSubplans
-	// FlagScanPushdown gates predicate_pushdown's arm that hands conjuncts
-	// to sources (ScanNode.Pushed).
-	FlagScanPushdown = "scan_pushdown"
-	// FlagScanProjection gates projection_pruning's arm that narrows the
-	// columns a scan reads (ScanNode.Projected/Columns).
-	FlagScanProjection = "scan_projection"
-	// FlagJoinPruning gates projection_pruning's arm that narrows join
-	// inputs.
-	FlagJoinPruning = "join_pruning"
-	// FlagVerify turns Verify mode on (see Flags.Verify).
-	FlagVerify = "verify"
-)
+// FlagVerify turns Verify mode on (see Flags.Verify). The other flag names
+// are the rules' names and arms (Rule.Name, Rule.Arms), declared in each
+// rule's file.
+const FlagVerify = "verify"
 
-// Flags selects the rules and arms that run, Verify mode and the legality
-// table. The zero value runs nothing; DefaultFlags runs everything.
+// Flags selects the rules and arms that run, Verify mode, the rewrite
+// limit, the legality table and the rules themselves. Every rule and arm
+// of the registry is a flag by its name. The zero value runs nothing;
+// DefaultFlags runs everything. Flags are values: a copy is independent of
+// the original (Set never changes storage another copy shares).
 type Flags struct {
-	PredicatePushdown bool
-	FilterFusion      bool
-	ProjectionFusion  bool
-	ProjectionPruning bool
-	SharedSubplans    bool
-	// ScanPushdown, ScanProjection and JoinPruning gate risky arms of
-	// predicate_pushdown and projection_pruning; they matter only when
-	// their rule runs.
-	ScanPushdown   bool
-	ScanProjection bool
-	JoinPruning    bool
+	// all is the value of every rule and arm flag not in except: true for
+	// DefaultFlags, false for the zero value.
+	all bool
+	// except lists, sorted, the flags whose value is the opposite of all.
+	except []string
+
 	// Verify checks, after every rule, that the root schema is unchanged and
 	// that the whole plan resolves from scratch (plan.Unresolved), naming
 	// the rule that broke it. It costs a full re-resolution per rule; tests
-	// turn it on.
+	// turn it on. A host's rules (Registry.With) are always checked so.
 	Verify bool
-	// Limit bounds the rewrite applications (see Application for what one
-	// is), in the order the rules apply them, as LLVM's opt-bisect-limit
-	// does: 0 means no limit, k > 0 lets the first k happen, and a negative
-	// value (LimitNone) lets none happen. A rewrite past the limit is
-	// refused with a trace entry marked Limited instead of a cell. Bisection
-	// (oracle.Bisect) uses it to name the first bad application. It is not a
-	// plan-file flag (Map and FlagsFromMap ignore it).
+	// Limit bounds the rewrite applications (see Rule.Application for what
+	// one is), in the order the rules apply them, as LLVM's
+	// opt-bisect-limit does: 0 means no limit, k > 0 lets the first k
+	// happen, and a negative value (LimitNone) lets none happen. A rewrite
+	// past the limit is refused with a trace entry marked Limited instead
+	// of a cell. Bisection (oracle.Bisect) uses it to name the first bad
+	// application. It is not a plan-file flag (Map and FlagsFromMap ignore
+	// it).
 	Limit int
-	// Table is the legality table the rules consult; nil means
-	// legality.Default(). A mutation campaign passes a table with one cell
-	// overridden (legality.Table.WithOverride): no global state is involved.
+	// Table is the legality table the rules consult; nil means the
+	// registry's (Registry.Table: legality.Default() for the built-in
+	// rules). A mutation campaign passes a table with one cell overridden
+	// (legality.Table.WithOverride): no global state is involved. It must
+	// hold every cell of the registry's rules.
 	Table *legality.Table
+	// Registry holds the rules that may run, in their order; nil means
+	// Builtin(). A host engine passes one with its own rules
+	// (Registry.With).
+	Registry *Registry
 }
 
-// DefaultFlags runs every rule and arm, with Verify off.
-func DefaultFlags() Flags {
-	return Flags{PredicatePushdown: true, FilterFusion: true, ProjectionFusion: true, ProjectionPruning: true,
-		SharedSubplans: true, ScanPushdown: true, ScanProjection: true, JoinPruning: true}
-}
+// DefaultFlags runs every built-in rule and arm, with Verify off.
+func DefaultFlags() Flags { return Builtin().DefaultFlags() }
 
 // NoFlags runs no rule: Optimize then only resolves the plan.
 func NoFlags() Flags { return Flags{} }
 
-// fields maps each flag name to its field.
-func (f *Flags) fields() map[string]*bool {
-	return map[string]*bool{
-		FlagPredicatePushdown: &f.PredicatePushdown,
-		FlagFilterFusion:      &f.FilterFusion,
-		FlagProjectionFusion:  &f.ProjectionFusion,
-		FlagProjectionPruning: &f.ProjectionPruning,
-		FlagSharedSubplans:    &f.SharedSubplans,
-		FlagScanPushdown:      &f.ScanPushdown,
-		FlagScanProjection:    &f.ScanProjection,
-		FlagJoinPruning:       &f.JoinPruning,
-		FlagVerify:            &f.Verify,
-	}
-}
-
-// FlagNames lists every flag name FlagsFromMap accepts, sorted.
-func FlagNames() []string {
-	var f Flags
-	names := make([]string, 0, 9)
-	for n := range f.fields() {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+// FlagNames lists every flag name FlagsFromMap accepts, sorted: the
+// built-in rules, their arms and "verify".
+func FlagNames() []string { return Builtin().FlagNames() }
 
 // FlagsFromMap starts from DefaultFlags and applies m (a plan file's
 // "flags" object): each key must be a flag name (a rule, an arm, or
-// "verify"). An unknown name is an error listing the known ones.
-func FlagsFromMap(m map[string]bool) (Flags, error) {
-	f := DefaultFlags()
-	fields := f.fields()
+// "verify") of the built-in rules. An unknown name is an error listing the
+// known ones. Registry.FlagsFromMap does the same for a registry with a
+// host's rules.
+func FlagsFromMap(m map[string]bool) (Flags, error) { return Builtin().FlagsFromMap(m) }
+
+// Rules returns the registry the flags select rules from (Builtin() when
+// Registry is nil).
+func (f Flags) Rules() *Registry {
+	if f.Registry == nil {
+		return Builtin()
+	}
+	return f.Registry
+}
+
+// LegalityTable returns the table the rules consult: Table, or the
+// registry's.
+func (f Flags) LegalityTable() *legality.Table {
+	if f.Table == nil {
+		return f.Rules().Table()
+	}
+	return f.Table
+}
+
+// Enabled reports the value of the named flag: a rule or arm of the
+// registry, or "verify" (false for unknown names). It allocates nothing
+// (the driver asks it once per rule).
+func (f Flags) Enabled(name string) bool {
+	if name == FlagVerify {
+		return f.Verify
+	}
+	if !f.Rules().isFlag(name) {
+		return false
+	}
+	_, found := slices.BinarySearch(f.except, name)
+	return f.all != found
+}
+
+// Set sets the named flag (a rule or arm of the registry, or "verify").
+// An unknown name is an error listing the known ones, and changes nothing.
+func (f *Flags) Set(name string, on bool) error {
+	if name == FlagVerify {
+		f.Verify = on
+		return nil
+	}
+	reg := f.Rules()
+	if !reg.isFlag(name) {
+		return fmt.Errorf("unknown optimizer flag %q (known: %s)", name, strings.Join(reg.FlagNames(), ", "))
+	}
+	i, found := slices.BinarySearch(f.except, name)
+	switch want := on != f.all; {
+	case want && !found:
+		f.except = slices.Insert(slices.Clip(f.except), i, name)
+	case !want && found:
+		f.except = slices.Delete(slices.Clone(f.except), i, i+1)
+	}
+	return nil
+}
+
+// Map returns the flags as a map from flag name to value: every rule and
+// arm of the registry, and "verify".
+func (f Flags) Map() map[string]bool {
+	names := f.Rules().flagNames
+	m := make(map[string]bool, len(names)+1)
+	for _, n := range names {
+		m[n] = f.Enabled(n)
+	}
+	m[FlagVerify] = f.Verify
+	return m
+}
+
+// Equal reports whether f and g select the same rules and arms with the
+// same Verify, Limit, table and registry.
+func (f Flags) Equal(g Flags) bool {
+	if f.Verify != g.Verify || f.Limit != g.Limit || f.Table != g.Table || f.Rules() != g.Rules() {
+		return false
+	}
+	for _, n := range f.Rules().flagNames {
+		if f.Enabled(n) != g.Enabled(n) {
+			return false
+		}
+	}
+	return true
+}
+
+// FlagsFromMap starts from the registry's DefaultFlags and applies m (a
+// plan file's "flags" object): each key must be a flag name of the
+// registry's rules or "verify". Unknown names are an error listing the
+// known ones.
+func (r *Registry) FlagsFromMap(m map[string]bool) (Flags, error) {
+	f := r.DefaultFlags()
 	var unknown []string
 	for name, v := range m {
-		p, ok := fields[name]
-		if !ok {
+		if name != FlagVerify && !r.isFlag(name) {
 			unknown = append(unknown, name)
 			continue
 		}
-		*p = v
+		if err := f.Set(name, v); err != nil {
+			return Flags{}, err
+		}
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
 		return Flags{}, fmt.Errorf("unknown optimizer flag(s) %s (known: %s)",
-			strings.Join(quoteAll(unknown), ", "), strings.Join(FlagNames(), ", "))
+			strings.Join(quoteAll(unknown), ", "), strings.Join(r.FlagNames(), ", "))
 	}
 	return f, nil
-}
-
-// Map returns the flags as a map from flag name to value (every name
-// present).
-func (f Flags) Map() map[string]bool {
-	m := map[string]bool{}
-	for n, p := range f.fields() {
-		m[n] = *p
-	}
-	return m
-}
-
-// Enabled reports the value of the named flag (false for unknown names).
-// It allocates nothing (the driver asks it once per rule).
-func (f Flags) Enabled(name string) bool {
-	switch name {
-	case FlagPredicatePushdown:
-		return f.PredicatePushdown
-	case FlagFilterFusion:
-		return f.FilterFusion
-	case FlagProjectionFusion:
-		return f.ProjectionFusion
-	case FlagProjectionPruning:
-		return f.ProjectionPruning
-	case FlagSharedSubplans:
-		return f.SharedSubplans
-	case FlagScanPushdown:
-		return f.ScanPushdown
-	case FlagScanProjection:
-		return f.ScanProjection
-	case FlagJoinPruning:
-		return f.JoinPruning
-	case FlagVerify:
-		return f.Verify
-	}
-	return false
 }
 
 func quoteAll(s []string) []string {

@@ -24,8 +24,8 @@ func TestBusyPlanFiresEveryRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := res.Counters
-	if c.PushedFilters == 0 || c.FusedFilters == 0 || c.FusedProjections == 0 || c.PrunedProjections == 0 ||
-		c.ScanProjections == 0 || c.SharedSubplans == 0 {
+	if c.Get("pushedFilters") == 0 || c.Get("fusedFilters") == 0 || c.Get("fusedProjections") == 0 || c.Get("prunedProjections") == 0 ||
+		c.Get("scanProjections") == 0 || c.Get("sharedSubplans") == 0 {
 		t.Errorf("expected every rule to fire on the busy plan: %s\n%s", c, ExplainText(res, true))
 	}
 	golden(t, "busy", report(resolve(t, busy()), res))
@@ -33,15 +33,6 @@ func TestBusyPlanFiresEveryRule(t *testing.T) {
 }
 
 func TestFlagOffSilencesRule(t *testing.T) {
-	counterOf := map[string]func(Counters) int{
-		FlagPredicatePushdown: func(c Counters) int { return c.PushedFilters },
-		FlagFilterFusion:      func(c Counters) int { return c.FusedFilters },
-		FlagProjectionFusion:  func(c Counters) int { return c.FusedProjections },
-		FlagProjectionPruning: func(c Counters) int {
-			return c.PrunedProjections + c.DroppedColumns + c.DroppedNodes + c.ScanProjections
-		},
-		FlagSharedSubplans: func(c Counters) int { return c.SharedSubplans },
-	}
 	plans := []plan.Node{busy(), scan(tT).Filter(col("a").Gt(lit(1))).Filter(col("p")).Node()}
 	for _, rule := range Rules() {
 		for i, p := range plans {
@@ -53,8 +44,10 @@ func TestFlagOffSilencesRule(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n := counterOf[rule.Name](res.Counters); n != 0 {
-				t.Errorf("plan %d, %s off: its counters are %d", i, rule.Name, n)
+			for _, name := range Builtin().CountersOf(rule.Name) {
+				if n := res.Counters.Get(name); n != 0 {
+					t.Errorf("plan %d, %s off: its counter %s is %d", i, rule.Name, name, n)
+				}
 			}
 			for _, e := range res.Trace {
 				if e.Rule == rule.Name {
@@ -127,7 +120,7 @@ func TestFlagsFromMap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.PredicatePushdown || !f.FilterFusion || !f.Verify || !f.ScanPushdown {
+	if f.Enabled(FlagPredicatePushdown) || !f.Enabled(FlagFilterFusion) || !f.Verify || !f.Enabled(FlagScanPushdown) {
 		t.Errorf("FlagsFromMap should start from the defaults: %+v", f)
 	}
 	_, err = FlagsFromMap(map[string]bool{"predicate_pushdwn": true, "fusion": false})
@@ -139,7 +132,7 @@ func TestFlagsFromMap(t *testing.T) {
 			t.Errorf("error %q should mention %s", err, want)
 		}
 	}
-	if NoFlags() != (Flags{}) {
+	if !NoFlags().Equal(Flags{}) || DefaultFlags().Equal(NoFlags()) {
 		t.Error("NoFlags runs nothing")
 	}
 	for _, r := range Rules() {
@@ -163,6 +156,9 @@ func TestFlagsFromMap(t *testing.T) {
 
 func TestRulesAreDeclared(t *testing.T) {
 	want := []string{FlagPredicatePushdown, FlagFilterFusion, FlagProjectionFusion, FlagProjectionPruning, FlagSharedSubplans}
+	if err := Builtin().Err(); err != nil {
+		t.Fatal(err)
+	}
 	rules := Rules()
 	if len(rules) != len(want) {
 		t.Fatalf("%d rules", len(rules))
@@ -172,11 +168,11 @@ func TestRulesAreDeclared(t *testing.T) {
 		if r.Name != want[i] {
 			t.Errorf("rule %d is %s, want %s (fixed order)", i, r.Name, want[i])
 		}
-		if len(r.Cells) == 0 || len(r.Matches) == 0 || r.Doc == "" || r.rewrite == nil {
-			t.Errorf("rule %s is incompletely declared", r.Name)
+		if err := r.check(); err != nil || len(r.Matches) == 0 || r.Rewrite == nil || !r.builtin {
+			t.Errorf("rule %s is incompletely declared: %v", r.Name, err)
 		}
 		for _, c := range r.Cells {
-			seen[c] = true
+			seen[c.ID] = true
 		}
 	}
 	for _, id := range legality.Default().IDs() {
@@ -192,7 +188,7 @@ func TestNoFlagsOnlyResolves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !plan.Equal(res.Plan, resolve(t, in)) || len(res.Trace) != 0 || res.Counters != (Counters{}) {
+	if !plan.Equal(res.Plan, resolve(t, in)) || len(res.Trace) != 0 || !res.Counters.IsZero() {
 		t.Errorf("NoFlags changed something: %s", ExplainText(res, true))
 	}
 }

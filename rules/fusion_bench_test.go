@@ -35,12 +35,12 @@ func renameChain(n int) plan.Node {
 // TestRenameChainInlinesEveryValue: every value of the chain inlines, each
 // reading the input's column of the name it reads.
 func TestRenameChainInlinesEveryValue(t *testing.T) {
-	res, err := Optimize(renameChain(50), Flags{ProjectionFusion: true, Verify: true})
+	res, err := Optimize(renameChain(50), verified(flagsOn(FlagProjectionFusion)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Counters.FusedProjections != 50 {
-		t.Fatalf("fusedProjections = %d, want 50", res.Counters.FusedProjections)
+	if res.Counters.Get("fusedProjections") != 50 {
+		t.Fatalf("fusedProjections = %d, want 50", res.Counters.Get("fusedProjections"))
 	}
 	p, ok := res.Plan.(*plan.ProjectNode)
 	if !ok {
@@ -67,7 +67,7 @@ func BenchmarkFusionChain(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := Optimize(r, Flags{ProjectionFusion: true}); err != nil {
+				if _, err := Optimize(r, flagsOn(FlagProjectionFusion)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -88,7 +88,7 @@ func TestFusionChainAllocationsLinear(t *testing.T) {
 			t.Fatal(err)
 		}
 		allocs := testing.AllocsPerRun(1, func() {
-			if _, err := Optimize(r, Flags{ProjectionFusion: true}); err != nil {
+			if _, err := Optimize(r, flagsOn(FlagProjectionFusion)); err != nil {
 				t.Fatal(err)
 			}
 		})

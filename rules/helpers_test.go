@@ -100,21 +100,39 @@ func scan(s plan.Source) plan.Frame {
 
 // only runs one rule with all its arms, in Verify mode.
 func only(rule string) Flags {
-	var f Flags
-	switch rule {
-	case FlagPredicatePushdown:
-		f.PredicatePushdown, f.ScanPushdown = true, true
-	case FlagFilterFusion:
-		f.FilterFusion = true
-	case FlagProjectionFusion:
-		f.ProjectionFusion = true
-	case FlagProjectionPruning:
-		f.ProjectionPruning, f.ScanProjection, f.JoinPruning = true, true, true
-	case FlagSharedSubplans:
-		f.SharedSubplans = true
+	r, ok := Builtin().Rule(rule)
+	if !ok {
+		panic("no rule " + rule)
 	}
+	return verified(flagsOn(append([]string{rule}, r.Arms...)...))
+}
+
+// flagsOn returns the flags with exactly the named built-in rules and arms
+// on.
+func flagsOn(names ...string) Flags { return flagsIn(nil, names...) }
+
+// flagsIn returns the flags of registry reg (nil: Builtin()) with exactly
+// the named rules and arms on.
+func flagsIn(reg *Registry, names ...string) Flags {
+	f := Flags{Registry: reg}
+	for _, n := range names {
+		if err := f.Set(n, true); err != nil {
+			panic(err)
+		}
+	}
+	return f
+}
+
+// verified is f in Verify mode.
+func verified(f Flags) Flags {
 	f.Verify = true
 	return f
+}
+
+// withTable returns a pointer to f consulting table t.
+func withTable(f Flags, t *legality.Table) *Flags {
+	f.Table = t
+	return &f
 }
 
 func allFlags() Flags {
@@ -190,17 +208,17 @@ func agreement(res Result) []string {
 		counter   int
 		fromTrace int
 	}{
-		{"pushedFilters", c.PushedFilters, items(legality.PPDeterministic, nil)},
-		{"fusedFilters", c.FusedFilters, items(legality.FFBoolean, nil)},
-		{"fusedProjections", c.FusedProjections, items(legality.PFInline, nil)},
-		{"prunedProjections", c.PrunedProjections, count(func(e Entry) bool {
+		{"pushedFilters", c.Get("pushedFilters"), items(legality.PPDeterministic, nil)},
+		{"fusedFilters", c.Get("fusedFilters"), items(legality.FFBoolean, nil)},
+		{"fusedProjections", c.Get("fusedProjections"), items(legality.PFInline, nil)},
+		{"prunedProjections", c.Get("prunedProjections"), count(func(e Entry) bool {
 			return e.Allowed && (e.Cell == legality.PRProject || e.Cell == legality.PRWithColumns) && e.Subject() != ""
 		})},
-		{"droppedNodes", c.DroppedNodes, count(func(e Entry) bool {
+		{"droppedNodes", c.Get("droppedNodes"), count(func(e Entry) bool {
 			return e.Allowed && e.Cell == legality.PRWithColumnsEmpty
 		})},
-		{"scanProjections", c.ScanProjections, count(func(e Entry) bool { return e.Allowed && e.Cell == legality.PRScan })},
-		{"sharedSubplans", c.SharedSubplans, count(func(e Entry) bool { return e.Allowed && e.Cell == legality.SSStructural })},
+		{"scanProjections", c.Get("scanProjections"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.PRScan })},
+		{"sharedSubplans", c.Get("sharedSubplans"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.SSStructural })},
 	}
 	for _, ch := range checks {
 		if ch.counter != ch.fromTrace {

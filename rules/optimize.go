@@ -31,28 +31,46 @@ type Result struct {
 // ErrNilPlan is returned by Optimize for a nil plan.
 var ErrNilPlan = errors.New("optimize: no plan")
 
-// Optimize resolves root and runs the enabled rules in the fixed order of
-// DESIGN §6: predicate_pushdown, filter_fusion, projection_fusion,
-// projection_pruning, shared_subplans. After every rule that changed the
-// plan the plan is resolved again (only the new nodes) and its root schema
-// must equal the input's; with flags.Verify the whole plan is also
-// re-resolved from scratch, once for the input and once after every rule
-// that changed it. A rule that returns the very plan it was given (the same
-// root node: rules never modify a node) changed nothing, so nothing is
-// checked again.
+// Optimize resolves root and runs the enabled rules of flags.Registry
+// (Builtin() when nil) in its order — for the built-in rules the fixed order
+// of docs/design.md §6: predicate_pushdown, filter_fusion, projection_fusion,
+// projection_pruning, shared_subplans — each only when its flag is on and
+// the plan holds a node of a kind it matches (Rule.Matches), once or until
+// stable (Rule.Mode). After every rule that changed the plan the plan is
+// resolved again (only the new nodes) and its root schema must equal the
+// input's; with flags.Verify — and always after a host's rule — the whole
+// plan is also re-resolved from scratch, once for the input and once after
+// every rule that changed it. A rule that returns the very plan it was
+// given (the same root node: rules never modify a node) changed nothing, so
+// nothing is checked again.
 // A failure names the rule; the Result returned with it holds only Applied
 // and Applications (under a limit), the rewrites made before the failure. A
 // panic inside the optimizer is returned as an *InternalError (with the same
 // partial Result). The input plan is never modified.
-//
-// The rules run in order (RulesFor the table in use), each only when its
-// flag is on and the plan holds a node of a kind it matches (Rule.Matches).
 func Optimize(root plan.Node, flags Flags) (res Result, err error) {
-	table := flags.Table
-	if table == nil {
-		table = legality.Default()
+	reg := flags.Rules()
+	if reg.err != nil {
+		return Result{}, reg.err
 	}
-	return optimize(root, flags, table, RulesFor(table))
+	table := flags.LegalityTable()
+	if table != reg.table {
+		if err := covers(table, reg.table); err != nil {
+			return Result{}, err
+		}
+	}
+	return optimize(root, flags, table, reg)
+}
+
+// covers checks that table holds every cell of want for the same rule: a
+// table missing a host's cells would silently refuse every rewrite of its
+// rules (the closed world).
+func covers(table, want *legality.Table) error {
+	for _, c := range want.Cells() {
+		if got, ok := table.Lookup(c.ID); !ok || got.Rule != c.Rule {
+			return fmt.Errorf("optimize: the legality table in Flags.Table lacks cell %s of rule %s (derive it from the registry's, Registry.Table)", c.ID, c.Rule)
+		}
+	}
+	return nil
 }
 
 // InternalError is what Optimize returns when the optimizer itself panics:
@@ -77,18 +95,19 @@ func (e *InternalError) Error() string {
 	return "optimize: internal error in " + e.Stage + ": " + v
 }
 
-// optimize is Optimize with the rules to run.
-func optimize(root plan.Node, flags Flags, table *legality.Table, rules []Rule) (res Result, err error) {
+// optimize is Optimize with the registry whose rules run and the table
+// they consult.
+func optimize(root plan.Node, flags Flags, table *legality.Table, reg *Registry) (res Result, err error) {
 	if root == nil {
 		return Result{}, ErrNilPlan
 	}
 	stage, ruleName := "resolve", ""
-	var r *run
+	var c *Context
 	defer func() {
 		if p := recover(); p != nil {
 			res = Result{}
-			if r != nil {
-				res = r.partial()
+			if c != nil {
+				res = c.partial()
 			}
 			err = &InternalError{Stage: stage, Rule: ruleName, Value: p, Stack: debug.Stack()}
 		}
@@ -107,10 +126,11 @@ func optimize(root plan.Node, flags Flags, table *legality.Table, rules []Rule) 
 	}
 	// Most rules record about one entry per node or conjunct: sizing the
 	// trace once saves the copies of repeated growth on large plans.
-	r = &run{table: table, flags: flags, trace: newTraceBuf(plan.Size(cur)), budget: budget{limit: flags.Limit}}
+	c = &Context{table: table, flags: flags, reg: reg, trace: newTraceBuf(plan.Size(cur)), counters: reg.newCounters(),
+		budget: budget{limit: flags.Limit}}
 	var present map[plan.Kind]bool // the node kinds of cur, computed when needed
-	for i := range rules {
-		rule := &rules[i]
+	for i := range reg.rules {
+		rule := &reg.rules[i]
 		if !flags.Enabled(rule.Name) {
 			continue
 		}
@@ -121,20 +141,65 @@ func optimize(root plan.Node, flags Flags, table *legality.Table, rules []Rule) 
 			continue
 		}
 		stage, ruleName = "rule "+rule.Name, rule.Name
-		out, err := rule.rewrite(r, cur)
+		c.rule = rule
+		out, err := c.run(rule, cur, want)
 		if err != nil {
-			return r.partial(), fmt.Errorf("optimize: rule %s: %w", rule.Name, err)
+			return c.partial(), err
 		}
 		if out == cur {
 			continue // unchanged, and cur is already checked
 		}
-		if out, err = checkRule(rule.Name, out, want, flags.Verify); err != nil {
-			return r.partial(), err
-		}
 		cur, present = out, nil
 	}
-	return Result{Plan: cur, Counters: r.counters, Trace: r.trace.trace(), Table: table,
-		Applied: r.budget.used, Applications: r.budget.log}, nil
+	return Result{Plan: cur, Counters: Counters{reg: reg, vals: c.counters}, Trace: c.trace.trace(), Table: table,
+		Applied: c.budget.used, Applications: c.budget.log}, nil
+}
+
+// run runs one rule on cur as its Mode says and checks what it returns:
+// the plan resolved, with the root schema want (and every node's schema for
+// a local rule), verified from scratch in Verify mode or for a host's rule.
+// It returns cur itself when the rule changed nothing.
+func (c *Context) run(rule *Rule, cur plan.Node, want plan.Schema) (plan.Node, error) {
+	guard := c.flags.Verify || !rule.builtin
+	for pass := 1; ; pass++ {
+		var out plan.Node
+		var err error
+		if rule.Rewrite != nil {
+			out, err = rule.Rewrite(c, cur)
+		} else {
+			out, err = TransformUp(cur, func(n plan.Node, at *plan.Path) (plan.Node, error) {
+				if !rule.matchesKind(n.Kind()) {
+					return n, nil
+				}
+				return rule.Local(c, n, at)
+			})
+		}
+		if err == nil && c.misuse != nil {
+			err = c.misuse
+		}
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("optimize: rule %s: %w", rule.Name, err)
+		case out == cur:
+			return cur, nil
+		case rule.Analysis:
+			return nil, fmt.Errorf("optimize: rule %s is an analysis rule but returned another plan", rule.Name)
+		}
+		out, err = checkRule(rule.Name, out, want, guard)
+		if err != nil {
+			return nil, err
+		}
+		if rule.Mode == Once {
+			return out, nil
+		}
+		if plan.Equal(out, cur) {
+			return cur, nil
+		}
+		if pass == MaxPasses {
+			return nil, fmt.Errorf("optimize: rule %s still changes the plan after %d passes", rule.Name, MaxPasses)
+		}
+		cur = out
+	}
 }
 
 // kindsOf returns the node kinds the plan holds.
@@ -150,8 +215,8 @@ func kindsOf(root plan.Node) map[plan.Kind]bool {
 // partial is the Result returned with an error: only the applications made
 // before the failure, so that a bisection can name the one that broke the
 // plan.
-func (r *run) partial() Result {
-	return Result{Applied: r.budget.used, Applications: r.budget.log}
+func (c *Context) partial() Result {
+	return Result{Applied: c.budget.used, Applications: c.budget.log}
 }
 
 // checkRule resolves a rule's output (only its new nodes) and checks the root

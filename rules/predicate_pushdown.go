@@ -37,16 +37,34 @@ import (
 // recorded as one trace entry per cell it crossed under, at its landing.
 func predicatePushdown() Rule {
 	return Rule{
-		Name:    FlagPredicatePushdown,
-		Arms:    []string{FlagScanPushdown},
+		Name:     FlagPredicatePushdown,
+		Doc:      "moves filter conjuncts below total projections and sorts and into sources",
+		Arms:     []string{FlagScanPushdown},
+		Counters: []CounterDef{{Name: counterPushedFilters, Position: 1}},
+		Verbs: Verbs{Verb: Verb{Allowed: "pushed past", Refused: "stopped at"},
+			Kinds: map[plan.Kind]Verb{plan.KindScan: {Allowed: "pushed into"}}},
+		Application: "one conjunct moving below one node (a project or with_columns and the window it owns count as one), " +
+			"and one conjunct handed to a source; a unit taken for a conjunct another cell then stops anyway " +
+			"(pp.split, pp.filter) is not given back: the plan is then the one of the limit below, so a bisection never names it",
 		Matches: []plan.Kind{plan.KindFilter},
-		Doc:     "moves filter conjuncts below total projections and sorts and into sources",
-		rewrite: func(r *run, root plan.Node) (plan.Node, error) {
-			p := &pushdown{run: r, byCell: map[legality.CellID][]int{}}
+		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
+			p := &pushdown{Context: c, byCell: map[legality.CellID][]int{}}
 			return p.sink(root, &pdStack{}, &plan.Path{}), nil
 		},
 	}
 }
+
+// predicate_pushdown's flags: its name and its arm.
+const (
+	FlagPredicatePushdown = legality.RulePredicatePushdown
+	// FlagScanPushdown gates the arm that hands conjuncts to sources
+	// (ScanNode.Pushed).
+	FlagScanPushdown = "scan_pushdown"
+)
+
+// counterPushedFilters counts the conjuncts moved below a node or handed to
+// a source, each once.
+const counterPushedFilters = "pushedFilters"
 
 // pdConj is one pending conjunct.
 type pdConj struct {
@@ -120,7 +138,7 @@ type pdStep struct {
 }
 
 type pushdown struct {
-	*run
+	*Context
 	steps     []pdStep
 	byCell    map[legality.CellID][]int
 	cellOrder []legality.CellID
@@ -483,7 +501,7 @@ func (p *pushdown) cross(st *pdStack, x crossing) []*pdGroup {
 			if c.live && c.next != nil {
 				if c.next != c.expr {
 					c.stayDec.Detail = "substituted: `" + c.next.String() + "`"
-					p.record(FlagPredicatePushdown, c.stayDec, c.item, at, atPath, c.orig)
+					p.record(c.stayDec, c.item, at, atPath, c.orig)
 					c.expr, c.cols = c.next, plan.Columns(c.next)
 					c.group.intact = false
 					st.index(c)
@@ -535,7 +553,7 @@ func (p *pushdown) settle(st *pdStack, stayers []*pdConj, at plan.Node, atPath *
 			}
 			if m != nil {
 				for _, c := range m.conjs {
-					p.record(FlagPredicatePushdown, past, c.item, below.origin, below.path, c.orig)
+					p.record(past, c.item, below.origin, below.path, c.orig)
 				}
 				moving = append(moving, m)
 			}
@@ -574,11 +592,11 @@ func (p *pushdown) stopAbove(g, below *pdGroup, past legality.Decision, at plan.
 	for _, c := range g.conjs {
 		if d, ok := own(c); ok {
 			p.land(c, at, atPath)
-			p.record(FlagPredicatePushdown, d, c.item, at, atPath, c.orig)
+			p.record(d, c.item, at, atPath, c.orig)
 			continue
 		}
 		p.land(c, below.origin, below.path)
-		p.record(FlagPredicatePushdown, past, c.item, below.origin, below.path, c.orig)
+		p.record(past, c.item, below.origin, below.path, c.orig)
 	}
 }
 
@@ -605,11 +623,11 @@ func (p *pushdown) resolveGroup(g *pdGroup, at plan.Node, atPath *plan.Path) (st
 		d := p.table.PushdownSplit(exprs)
 		if d.Allowed {
 			for _, c := range movers {
-				p.record(FlagPredicatePushdown, d, c.item, at, atPath, c.orig)
+				p.record(d, c.item, at, atPath, c.orig)
 			}
 			for _, c := range stays {
 				p.land(c, at, atPath)
-				p.record(FlagPredicatePushdown, c.stayDec, c.item, at, atPath, c.orig)
+				p.record(c.stayDec, c.item, at, atPath, c.orig)
 			}
 			g.conjs = movers
 			g.intact = false
@@ -621,7 +639,7 @@ func (p *pushdown) resolveGroup(g *pdGroup, at plan.Node, atPath *plan.Path) (st
 	}
 	for _, c := range g.conjs {
 		p.land(c, at, atPath)
-		p.record(FlagPredicatePushdown, c.stayDec, c.item, at, atPath, c.orig)
+		p.record(c.stayDec, c.item, at, atPath, c.orig)
 	}
 	return g, nil
 }
@@ -637,7 +655,7 @@ func (p *pushdown) stopAll(st *pdStack, n plan.Node, path *plan.Path, d legality
 				dd = c.det
 			}
 			p.land(c, n, path)
-			p.record(FlagPredicatePushdown, dd, c.item, n, path, c.orig)
+			p.record(dd, c.item, n, path, c.orig)
 		}
 	}
 	st.clear()
@@ -658,7 +676,7 @@ func (p *pushdown) land(c *pdConj, at plan.Node, atPath *plan.Path) {
 	if c.start < len(p.steps) {
 		at, atPath = p.steps[c.start].node, p.steps[c.start].path
 	}
-	p.record(FlagPredicatePushdown, c.det, c.item, at, atPath, c.orig)
+	p.record(c.det, c.item, at, atPath, c.orig)
 	if c.start < len(p.steps) {
 		for _, cell := range p.cellOrder {
 			idx := p.byCell[cell]
@@ -667,12 +685,12 @@ func (p *pushdown) land(c *pdConj, at plan.Node, atPath *plan.Path) {
 				continue
 			}
 			s := p.steps[idx[i]]
-			p.trace.add(Entry{Rule: FlagPredicatePushdown, Cell: cell, Allowed: true, Item: c.item,
+			p.add(Entry{Cell: cell, Allowed: true, Item: c.item,
 				Count: len(idx) - i, node: s.node, path: s.path, subject: c.orig})
 		}
 	}
 	if !c.copyOf {
-		p.counters.PushedFilters++
+		p.Count(counterPushedFilters, 1)
 	}
 }
 
@@ -686,12 +704,12 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 		st.pinned = nil
 		return s
 	}
-	if !p.flags.ScanPushdown {
+	if !p.Enabled(FlagScanPushdown) {
 		groups := st.groups
 		for _, g := range groups {
 			for _, c := range g.conjs {
 				p.land(c, s, path)
-				p.recordFlag(FlagPredicatePushdown, FlagScanPushdown, c.item, s, path, c.orig)
+				p.recordFlag(FlagScanPushdown, c.item, s, path, c.orig)
 			}
 		}
 		st.clear()
@@ -736,7 +754,7 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 		if err != nil {
 			// Not a legality decision: the host's answer is discarded and
 			// every conjunct counts as Unsupported.
-			p.trace.add(Entry{Rule: FlagPredicatePushdown, Detail: "source error: " + err.Error(), node: s, path: path})
+			p.add(Entry{Detail: "source error: " + err.Error(), node: s, path: path})
 		}
 		for i, c := range offer {
 			c.support = sup[i]
@@ -768,7 +786,7 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 				continue
 			}
 			for _, c := range g.conjs {
-				p.record(FlagPredicatePushdown, *past, c.item, below.origin, below.path, c.orig)
+				p.record(*past, c.item, below.origin, below.path, c.orig)
 			}
 		}
 		fate := make([]legality.ScanFate, len(g.conjs))
@@ -781,7 +799,7 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 				decided[i] = c.det
 			case c.stay: // already pushed
 			default:
-				d := p.budgeted(FlagPredicatePushdown, p.table.PushdownScan(c.support), s, path, c.orig)
+				d := p.budgeted(p.table.PushdownScan(c.support), s, path, c.orig)
 				decided[i] = d
 				if !d.Allowed {
 					continue
@@ -846,7 +864,7 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 					continue
 				}
 				if d.Allowed {
-					p.record(FlagPredicatePushdown, d, c.item, s, path, c.orig)
+					p.record(d, c.item, s, path, c.orig)
 				} else {
 					fate[i], decided[i] = legality.ScanStays, d
 				}
@@ -860,13 +878,13 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 			}
 			p.land(c, s, path)
 			if decided[i].Cell != "" {
-				p.record(FlagPredicatePushdown, decided[i], c.item, s, path, c.orig)
+				p.record(decided[i], c.item, s, path, c.orig)
 			}
 			if fate[i] == legality.ScanExact && merged != nil && merged[i].Cell != "" {
-				p.record(FlagPredicatePushdown, merged[i], c.item, s, path, c.orig)
+				p.record(merged[i], c.item, s, path, c.orig)
 			}
 			if fate[i] == legality.ScanInexact && skip != nil {
-				p.record(FlagPredicatePushdown, *skip, c.item, s, path, c.orig)
+				p.record(*skip, c.item, s, path, c.orig)
 			}
 			c.stay = false
 			if fate[i] != legality.ScanExact {

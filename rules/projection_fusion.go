@@ -22,17 +22,26 @@ import (
 // projection continues with the with_columns below it.
 func projectionFusion() Rule {
 	return Rule{
-		Name:    FlagProjectionFusion,
-		Matches: []plan.Kind{plan.KindProject, plan.KindWithColumns},
-		Doc:     "inlines a with_columns value into the one projection expression that uses it",
-		rewrite: func(r *run, root plan.Node) (plan.Node, error) {
-			f := &projFusion{run: r}
+		Name:        FlagProjectionFusion,
+		Doc:         "inlines a with_columns value into the one projection expression that uses it",
+		Counters:    []CounterDef{{Name: counterFusedProjections, Position: 6}},
+		Verbs:       Verbs{Verb: Verb{Allowed: "inlined into", Refused: "not inlined into"}},
+		Application: "one with_columns value inlined",
+		Matches:     []plan.Kind{plan.KindProject, plan.KindWithColumns},
+		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
+			f := &projFusion{Context: c}
 			return f.visit(root, &plan.Path{}), nil
 		},
 	}
 }
 
-type projFusion struct{ *run }
+// FlagProjectionFusion is projection_fusion's flag (its name).
+const FlagProjectionFusion = legality.RuleProjectionFusion
+
+// counterFusedProjections counts the with_columns values inlined.
+const counterFusedProjections = "fusedProjections"
+
+type projFusion struct{ *Context }
 
 func (f *projFusion) visit(n plan.Node, path *plan.Path) plan.Node {
 	return bottomUp(n, path, func(orig, n plan.Node, path *plan.Path) plan.Node {
@@ -125,7 +134,7 @@ func (f *projFusion) pair(orig plan.Node, path *plan.Path, exprs []plan.Expr, w 
 				continue
 			}
 			v := w.Exprs[j]
-			ruling := f.budgetedRuling(FlagProjectionFusion, chk.Value(j), orig, path, v, nil)
+			ruling := f.budgetedRuling(chk.Value(j), orig, path, v, nil)
 			if !ruling.Allowed {
 				refused[j] = ruling
 				if d, _ := ruling.Refusal(); d.Cell == legality.PFInline && chk.PartialAfter(j) {
@@ -134,7 +143,7 @@ func (f *projFusion) pair(orig plan.Node, path *plan.Path, exprs []plan.Expr, w 
 				continue
 			}
 			delete(refused, j)
-			f.ruling(FlagProjectionFusion, ruling, f.nextItem(), orig, path, v, nil)
+			f.ruling(ruling, f.nextItem(), orig, path, v, nil)
 			name, val := names[j], plan.Unalias(v)
 			for _, k := range users {
 				ne := inline(cur[k], name, val)
@@ -144,7 +153,7 @@ func (f *projFusion) pair(orig plan.Node, path *plan.Path, exprs []plan.Expr, w 
 			chk.Inlined(j)
 			gone[j] = true
 			inlined++
-			f.counters.FusedProjections++
+			f.Count(counterFusedProjections, 1)
 			for _, k := range readers[name] {
 				wake(k, j)
 			}
@@ -178,7 +187,7 @@ func (f *projFusion) pair(orig plan.Node, path *plan.Path, exprs []plan.Expr, w 
 	}
 	for j, v := range w.Exprs {
 		if ruling, ok := refused[j]; ok {
-			f.ruling(FlagProjectionFusion, ruling, f.nextItem(), orig, path, v, nil)
+			f.ruling(ruling, f.nextItem(), orig, path, v, nil)
 		}
 	}
 	if total == 0 {

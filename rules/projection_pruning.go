@@ -26,7 +26,7 @@ import (
 // requirement — its key columns, the columns read above and every left
 // column a kept right column shares a name with — and pruning continues
 // below it with the same cells, inserting nothing (pr.join, arm
-// join_pruning; ADR 0002 supersedes DESIGN §6 here); a host operator
+// join_pruning; ADR 0002 supersedes docs/design.md §6 here); a host operator
 // declaring column_passthrough
 // passes requirements through plus the columns it reads
 // (pr.extension.passthrough); unions, other extensions and unknown nodes
@@ -34,19 +34,42 @@ import (
 func projectionPruning() Rule {
 	return Rule{
 		Name: FlagProjectionPruning,
+		Doc:  "drops dead total entries, emptied with_columns nodes and unread source columns",
 		Arms: []string{FlagScanProjection, FlagJoinPruning},
+		Counters: []CounterDef{{Name: counterPrunedProjections, Position: 2}, {Name: counterDroppedColumns, Position: 3},
+			{Name: counterDroppedNodes, Position: 4}, {Name: counterScanProjections, Position: 8}},
+		Verbs: Verbs{Verb: Verb{Allowed: "pruned at", Refused: "kept at"}},
+		Application: "one dead project or with_columns entry dropped, one emptied with_columns dropped, one scan narrowed; " +
+			"passing requirements through a node (pr.passthrough, pr.join, ...) changes no node by itself and is not one",
 		Matches: []plan.Kind{plan.KindProject, plan.KindWithColumns, plan.KindScan, plan.KindAggregate,
 			plan.KindJoin, plan.KindFilter, plan.KindSort, plan.KindLimit, plan.KindSlice, plan.KindDistinct,
 			plan.KindWindow, plan.KindUnion, plan.KindExtension},
-		Doc: "drops dead total entries, emptied with_columns nodes and unread source columns",
-		rewrite: func(r *run, root plan.Node) (plan.Node, error) {
-			pr := &pruning{run: r}
+		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
+			pr := &pruning{Context: c}
 			return pr.visit(root, allNames(root), true, &plan.Path{}), nil
 		},
 	}
 }
 
-type pruning struct{ *run }
+// projection_pruning's flags: its name and its arms.
+const (
+	FlagProjectionPruning = legality.RuleProjectionPruning
+	// FlagScanProjection gates the arm that narrows the columns a scan
+	// reads (ScanNode.Projected/Columns).
+	FlagScanProjection = "scan_projection"
+	// FlagJoinPruning gates the arm that narrows join inputs.
+	FlagJoinPruning = "join_pruning"
+)
+
+// projection_pruning's counters (docs/counters.md).
+const (
+	counterPrunedProjections = "prunedProjections"
+	counterDroppedColumns    = "droppedColumns"
+	counterDroppedNodes      = "droppedNodes"
+	counterScanProjections   = "scanProjections"
+)
+
+type pruning struct{ *Context }
 
 // names maps each column a node must produce to why: needValue (something
 // reads it) and/or needPosition (it must exist where it is, so that a
@@ -273,7 +296,7 @@ func (p *pruning) childReq(n plan.Node, d legality.Decision, childReq names, chi
 	case !d.Allowed:
 		r = allNames(child)
 		if len(childReq) < cs.Len() {
-			p.record(FlagProjectionPruning, d, p.nextItem(), n, path, nil)
+			p.record(d, p.nextItem(), n, path, nil)
 		}
 		return r
 	case within(childReq, cs):
@@ -287,7 +310,7 @@ func (p *pruning) childReq(n plan.Node, d legality.Decision, childReq names, chi
 		}
 	}
 	if len(r) < cs.Len() {
-		p.record(FlagProjectionPruning, d, p.nextItem(), n, path, nil)
+		p.record(d, p.nextItem(), n, path, nil)
 	}
 	return r
 }
@@ -318,10 +341,10 @@ func (p *pruning) project(n *plan.ProjectNode, req names, path *plan.Path) (prFr
 			kept = append(kept, e)
 			continue
 		}
-		d := p.budgeted(FlagProjectionPruning, p.table.PruneEntry(n, e), n, path, e)
-		p.record(FlagProjectionPruning, d, p.nextItem(), n, path, e)
+		d := p.budgeted(p.table.PruneEntry(n, e), n, path, e)
+		p.record(d, p.nextItem(), n, path, e)
 		if d.Allowed {
-			p.counters.PrunedProjections++
+			p.Count(counterPrunedProjections, 1)
 			continue
 		}
 		kept = append(kept, e)
@@ -362,10 +385,10 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 			}
 			continue
 		}
-		d := p.budgeted(FlagProjectionPruning, p.table.PruneEntry(n, e), n, path, e)
-		p.record(FlagProjectionPruning, d, p.nextItem(), n, path, e)
+		d := p.budgeted(p.table.PruneEntry(n, e), n, path, e)
+		p.record(d, p.nextItem(), n, path, e)
 		if d.Allowed {
-			p.counters.PrunedProjections++
+			p.Count(counterPrunedProjections, 1)
 		} else {
 			kept = append(kept, e)
 		}
@@ -381,13 +404,13 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 	}
 	f := prFrame{node: n, input: n.Input}
 	if len(kept) == 0 {
-		d := p.budgeted(FlagProjectionPruning, p.table.PruneEmpty(n), n, path, nil)
+		d := p.budgeted(p.table.PruneEmpty(n), n, path, nil)
 		if d.Detail == "" && d.Allowed {
 			d.Detail = "no entry left: the node goes"
 		}
-		p.record(FlagProjectionPruning, d, p.nextItem(), n, path, nil)
+		p.record(d, p.nextItem(), n, path, nil)
 		if d.Allowed {
-			p.counters.DroppedNodes++
+			p.Count(counterDroppedNodes, 1)
 			f.rebuild = func(child plan.Node) plan.Node { return child }
 			return f, childReq.names()
 		}
@@ -462,23 +485,23 @@ func (p *pruning) scan(n *plan.ScanNode, req names, path *plan.Path) plan.Node {
 	if len(keep) == len(current) {
 		return n
 	}
-	if !p.flags.ScanProjection {
-		p.recordFlag(FlagProjectionPruning, FlagScanProjection, p.nextItem(), n, path, nil)
+	if !p.Enabled(FlagScanProjection) {
+		p.recordFlag(FlagScanProjection, p.nextItem(), n, path, nil)
 		return n
 	}
 	d, _ := p.table.PruneThrough(n)
-	d = p.budgeted(FlagProjectionPruning, d, n, path, nil)
+	d = p.budgeted(d, n, path, nil)
 	if d.Allowed {
 		d.Detail = fmt.Sprintf("reads %d of %d columns", len(keep), len(current))
 	}
-	p.record(FlagProjectionPruning, d, p.nextItem(), n, path, nil)
+	p.record(d, p.nextItem(), n, path, nil)
 	if !d.Allowed {
 		return n
 	}
 	ns := n.WithChildren(nil).(*plan.ScanNode)
 	ns.Projected, ns.Columns = true, keep
-	p.counters.ScanProjections++
-	p.counters.DroppedColumns += len(current) - len(keep)
+	p.Count(counterScanProjections, 1)
+	p.Count(counterDroppedColumns, len(current)-len(keep))
 	return ns
 }
 
@@ -490,10 +513,10 @@ func (p *pruning) join(n *plan.JoinNode, req names, ordered bool, path *plan.Pat
 	d, keepL, keepR := p.table.PruneJoin(n, req.set())
 	switch {
 	case keepL == nil && keepR == nil:
-	case !p.flags.JoinPruning:
-		p.recordFlag(FlagProjectionPruning, FlagJoinPruning, p.nextItem(), n, path, nil)
+	case !p.Enabled(FlagJoinPruning):
+		p.recordFlag(FlagJoinPruning, p.nextItem(), n, path, nil)
 	default:
-		p.record(FlagProjectionPruning, d, p.nextItem(), n, path, nil)
+		p.record(d, p.nextItem(), n, path, nil)
 		if !d.Allowed {
 			break
 		}

@@ -22,19 +22,31 @@ import (
 // deterministic subtree inside a non-deterministic one can still be served.
 func sharedSubplans() Rule {
 	return Rule{
-		Name:    FlagSharedSubplans,
-		Matches: plan.Kinds(),
-		Doc:     "predicts how many subtree results the executor's memo will serve",
-		rewrite: func(r *run, root plan.Node) (plan.Node, error) {
-			s := &sharing{run: r, done: map[uint64][]plan.Node{}, seenND: map[uint64][]plan.Node{}}
+		Name:     FlagSharedSubplans,
+		Doc:      "predicts how many subtree results the executor's memo will serve",
+		Counters: []CounterDef{{Name: counterSharedSubplans, Position: 7}},
+		Verbs: Verbs{Verb: Verb{Allowed: "served from the memo at", Refused: "not shared at"},
+			Cells: map[legality.CellID]Verb{legality.SSNested: {
+				Allowed: "nested subtrees counted inside", Refused: "nested subtrees not counted inside"}}},
+		Analysis: true,
+		Matches:  plan.Kinds(),
+		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
+			s := &sharing{Context: c, done: map[uint64][]plan.Node{}, seenND: map[uint64][]plan.Node{}}
 			s.visit(root, &plan.Path{})
 			return root, nil
 		},
 	}
 }
 
+// FlagSharedSubplans is shared_subplans' flag (its name).
+const FlagSharedSubplans = legality.RuleSharedSubplans
+
+// counterSharedSubplans counts the subtree results the executor's memo is
+// predicted to serve.
+const counterSharedSubplans = "sharedSubplans"
+
 type sharing struct {
-	*run
+	*Context
 	// done holds the deterministic subtrees evaluated so far, by fingerprint.
 	done map[uint64][]plan.Node
 	// seenND holds non-deterministic subtrees met so far, only to record
@@ -72,7 +84,7 @@ func (s *sharing) visit(root plan.Node, path *plan.Path) {
 			for _, m := range s.seenND[top.fp] {
 				if plan.Equal(m, n) {
 					refusal, _ := top.det.Refusal()
-					s.record(FlagSharedSubplans, refusal, s.nextItem(), n, top.path, nil)
+					s.record(refusal, s.nextItem(), n, top.path, nil)
 					break
 				}
 			}
@@ -99,17 +111,17 @@ func (s *sharing) served(n plan.Node, fp uint64, det legality.Ruling, path *plan
 		d := s.table.ShareStructural(m, n)
 		item := s.nextItem()
 		if !d.Allowed {
-			s.record(FlagSharedSubplans, d, item, n, path, nil)
+			s.record(d, item, n, path, nil)
 			continue
 		}
 		for _, dd := range det.Decisions {
-			s.record(FlagSharedSubplans, dd, item, n, path, nil)
+			s.record(dd, item, n, path, nil)
 		}
-		s.record(FlagSharedSubplans, d, item, n, path, nil)
-		s.counters.SharedSubplans++
+		s.record(d, item, n, path, nil)
+		s.Count(counterSharedSubplans, 1)
 		if len(n.Children()) > 0 {
 			nested := s.table.ShareNested(n)
-			s.record(FlagSharedSubplans, nested, item, n, path, nil)
+			s.record(nested, item, n, path, nil)
 			return true, nested.Allowed
 		}
 		return true, false

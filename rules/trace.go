@@ -38,7 +38,9 @@ type Entry struct {
 
 	// reason, when set, replaces the cell's reason in explanations
 	// (legality.Decision.Reason).
-	reason  string
+	reason string
+	// verbs are the wording of the entry's rule (Rule.Verbs).
+	verbs   *Verbs
 	node    plan.Node
 	path    *plan.Path
 	subject plan.Expr
@@ -144,46 +146,14 @@ func (e Entry) line(reason string) string {
 	return b.String()
 }
 
+// verb is what the entry says between its subject and its node, from its
+// rule's Verbs.
 func (e Entry) verb() string {
-	switch e.Rule {
-	case FlagPredicatePushdown:
-		if e.Allowed {
-			if e.Kind() == "scan" {
-				return "pushed into"
-			}
-			return "pushed past"
-		}
-		return "stopped at"
-	case FlagFilterFusion:
-		if e.Allowed {
-			return "fused into"
-		}
-		return "not fused into"
-	case FlagProjectionFusion:
-		if e.Allowed {
-			return "inlined into"
-		}
-		return "not inlined into"
-	case FlagProjectionPruning:
-		if e.Allowed {
-			return "pruned at"
-		}
-		return "kept at"
-	case FlagSharedSubplans:
-		switch {
-		case e.Cell == legality.SSNested && e.Allowed:
-			return "nested subtrees counted inside"
-		case e.Cell == legality.SSNested:
-			return "nested subtrees not counted inside"
-		case e.Allowed:
-			return "served from the memo at"
-		}
-		return "not shared at"
+	kind, hasKind := plan.KindInvalid, e.node != nil
+	if hasKind {
+		kind = e.node.Kind()
 	}
-	if e.Allowed {
-		return "allowed at"
-	}
-	return "refused at"
+	return e.verbs.phrase(e.Cell, kind, hasKind, e.Allowed)
 }
 
 type entryJSON struct {

@@ -95,8 +95,8 @@ func TestOptimizedEqualsUnoptimized(t *testing.T) {
 				t.Fatalf("seed %d case %d (DFOPT_SEED=%d replays): the optimized host plan disagrees\nhost plan:\n%s\noptimized:\n%s\nwant %s\ngot  %s\ntrace:\n%s",
 					s, i, s, Explain(host), Explain(back), a, b, strings.Join(rules.WhyLines(res), "\n"))
 			}
-			pushed += res.Counters.PushedFilters
-			pruned += res.Counters.ScanProjections
+			pushed += res.Counters.Get("pushedFilters")
+			pruned += res.Counters.Get("scanProjections")
 			for _, e := range res.Trace {
 				if e.Cell == "pp.extension.passthrough" && e.Allowed {
 					crossedBucket++

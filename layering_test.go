@@ -13,7 +13,7 @@ import (
 	"testing"
 )
 
-// The import rules of DESIGN §1, enforced with `go list` (golang.org/x/tools
+// The import rules of docs/design.md §1, enforced with `go list` (golang.org/x/tools
 // is not a dependency): the optimizer core stays embeddable without Arrow or
 // the executor, and the executors never reach into the optimizer.
 

@@ -24,7 +24,7 @@
 // (plan.Resolve, exec/step, exec/kernel, exec/ops) is invisible to the
 // oracle's three-way comparison; those packages' own tests guard them.
 //
-// The evaluation model is DESIGN §4: each expression over all rows of the
+// The evaluation model is docs/design.md §4: each expression over all rows of the
 // input in one evaluator call, in list order; the first error is returned.
 // over() inside Select or WithColumns is computed the way plan.Resolve
 // synthesizes it — because plan.Resolve does it: every outermost over(), in

@@ -73,7 +73,7 @@ const (
 	SSExtensionDeterministic CellID = "ss.extension.deterministic"
 )
 
-// defaultCells is the bounded-tier table (DESIGN §6.1, extended where the
+// defaultCells is the bounded-tier table (docs/legality.md, extended where the
 // code needs a cell of its own). Order: by rule, in the order the rules run.
 // Each cell carries its whole argument: its condition and counterexample,
 // and, where they apply, why its mutant is equivalent and which outcomes

@@ -1,6 +1,6 @@
 // Package legality decides, for the bounded tier of dfopt's optimizer, which
 // rewrites preserve a plan's meaning — values, schema, row order, validity
-// and error behaviour (DESIGN §4). It is the only place that decides
+// and error behaviour (docs/design.md §4). It is the only place that decides
 // legality: the rules in package rules ask it before every rewrite, and it
 // answers with a Decision naming the cell of the legality table that
 // allowed or refused the move.
@@ -61,7 +61,7 @@
 //
 // # Totality and determinism
 //
-// Total is the bounded-tier totality of DESIGN §3: only column references,
+// Total is the bounded-tier totality of docs/design.md §3: only column references,
 // literals, aliases of total expressions and calls of UDFs declared total
 // over total arguments are provably unable to raise. Everything else is
 // partial — not because it always fails, but because the seed contract does

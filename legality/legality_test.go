@@ -66,7 +66,7 @@ func TestTotalAndDeterministic(t *testing.T) {
 	}
 }
 
-// The starter table of DESIGN §6.1 must be present with its verdicts.
+// The starter table of docs/legality.md must be present with its verdicts.
 func TestStarterCells(t *testing.T) {
 	want := map[CellID]Verdict{
 		"pp.project": CrossesIf, "pp.with_columns": CrossesIf, "pp.sort": CrossesIf, "pp.scan": CrossesIf,

@@ -28,7 +28,7 @@ Verdicts:
 The world is closed: a node kind or extension without a crossing cell is a
 barrier, and so is any cell ID the table does not hold. "Total" means total in
 the bounded tier: column references, literals, aliases of total expressions
-and calls of UDFs declared total over total arguments (DESIGN §3).
+and calls of UDFs declared total over total arguments ([design.md](design.md) §3).
 
 The mutation campaign flips one cell at a time (legality.Flip): a barrier or
 crosses-if cell becomes crosses, removing exactly the guard the cell stands

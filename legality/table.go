@@ -36,7 +36,7 @@ func withDefaults(cells []Cell, defaults []Verdict) *Table {
 	return t
 }
 
-// Default returns the bounded-tier table (DESIGN §6.1).
+// Default returns the bounded-tier table (docs/legality.md).
 func Default() *Table { return defaultTable }
 
 func (t *Table) orDefault() *Table {

@@ -3,7 +3,7 @@ package legality
 import "github.com/dfopt/dfopt/plan"
 
 // Total reports whether e is provably unable to raise an error in the
-// bounded tier (DESIGN §3): column references and literals are total, an
+// bounded tier (docs/design.md §3): column references and literals are total, an
 // alias is as total as what it names, and a UDF call is total when the UDF
 // is declared Total and every argument is total. Everything else — every
 // built-in function, every cast, over() — is partial here: the seed contract

@@ -143,7 +143,7 @@ func TestCmpOptionsBits(t *testing.T) {
 }
 
 // TestCheckLegalityMutant flips pp.with_columns: the oracle must catch the
-// filter pushed below a partial with_columns (DESIGN §6.1).
+// filter pushed below a partial with_columns (docs/legality.md).
 func TestCheckLegalityMutant(t *testing.T) {
 	tab := testTable(t)
 	p := plan.Scan(tab).

@@ -1,4 +1,4 @@
-// Package oracle is dfopt's differential oracle (DESIGN §8): it runs one plan
+// Package oracle is dfopt's differential oracle (docs/design.md §8): it runs one plan
 // four ways and checks that the outcomes agree bit for bit.
 //
 // The four ways:

@@ -22,7 +22,7 @@ func chain(tb testing.TB, n int) Node {
 }
 
 // BenchmarkResolveChain measures full resolution of long chains; the
-// per-node cost should stay flat as the chain grows (DESIGN §11).
+// per-node cost should stay flat as the chain grows (docs/design.md §11).
 func BenchmarkResolveChain(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		plan := chain(b, n)

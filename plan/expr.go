@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Expr is an expression of the dataframe language (DESIGN §3). The interface
+// Expr is an expression of the dataframe language (docs/design.md §3). The interface
 // is sealed: the concrete types are *Column, *Literal, *Alias, *Call, *Cast,
 // *Over and *UDFCall, and a type switch over them is exhaustive.
 // Expressions are immutable once built; rewrites build new ones.

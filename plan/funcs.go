@@ -1,6 +1,6 @@
 package plan
 
-// Func names a built-in function of the expression language (DESIGN §3).
+// Func names a built-in function of the expression language (docs/design.md §3).
 // Arithmetic, comparison, logic, string, conditional and aggregate functions
 // all share this one enumeration so that every consumer can switch over it
 // exhaustively.

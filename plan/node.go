@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Node is a logical plan operator (DESIGN §5). The interface is sealed: the
+// Node is a logical plan operator (docs/design.md §5). The interface is sealed: the
 // concrete types are the *...Node types of this package, and a type switch
 // over them is exhaustive. Nodes are immutable; WithChildren and the rules
 // build new nodes. A node returned by Resolve carries its output schema and

@@ -1,5 +1,5 @@
 // Package proptest generates the random cases of dfopt's differential
-// oracle and shrinks failing ones (DESIGN §8).
+// oracle and shrinks failing ones (docs/design.md §8).
 //
 // A Case is one to three in-memory tables (plan.Table) and a plan over them,
 // as a user would write it (unresolved; over() stays inside project and
@@ -23,7 +23,7 @@
 //     coverage.
 //
 // What the generator aims at (the bug classes of notes/polars.md §2 and the
-// legality cells of DESIGN §6.1):
+// legality cells of docs/legality.md):
 //   - adversarial data: nulls, NaN with payloads, ±0.0, ±Inf, MinInt64,
 //     MaxInt64, the int32 extremes, 0, ±1, empty and non-ASCII strings,
 //     low-cardinality key columns (heavy duplicates, NaN and -0.0 keys);

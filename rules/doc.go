@@ -1,27 +1,33 @@
-// Package rules is dfopt's bounded-tier optimizer: five rewrite rules, the
-// driver that runs them in a fixed order (Optimize), their flags, counters
-// and trace, and explain helpers.
+// Package rules is dfopt's bounded-tier optimizer: the rules, the registry
+// that holds them, the driver that runs them in order (Optimize), their
+// flags, counters and trace, and explain helpers.
 //
-// Every rule is a declarative value (see Rule and Rules): a name, the flag
-// that gates it (the same name), the node kinds it matches, the legality
-// cells it consults and the rewrite. A rule never decides legality itself:
-// it asks package legality, and records each answer — allowed or refused,
-// with the cell that decided — in the Trace. The rules never mutate a node;
-// every rewrite builds new nodes over the untouched (and still resolved)
-// subtrees, so re-resolving after a rule costs only the new nodes.
+// Every rule is one declarative value (Rule), in its own file named after
+// it: its name (also its flag, trace name and the Rule of its legality
+// cells), its arms, the counters it moves, its trace wording, what counts
+// as one rewrite application, its run mode, the node kinds it matches, the
+// legality cells it consults and the rewrite. A Registry holds rules in
+// the order they run and derives everything else from them: the flags
+// (Flags, FlagsFromMap, Map), the counters (Counters), the legality table
+// of their cells, the oracle's per-rule statistics (Registry.Rewrote).
+// Builtin() holds the built-in rules; a host engine adds its own with
+// Registry.With — a full Rule, or a LocalRule that sees one node at a time
+// over rewritten inputs (TransformUp) — and passes the registry in
+// Flags.Registry. A rule never decides legality itself: it asks package
+// legality (or, for a host's own cells, Context.Decide), and records each
+// answer — allowed or refused, with the cell that decided — in the Trace.
+// The rules never mutate a node; every rewrite builds new nodes over the
+// untouched (and still resolved) subtrees, so re-resolving after a rule
+// costs only the new nodes.
 //
-// The rules, in the order they run (DESIGN §6):
-//
-//	predicate_pushdown   filter conjuncts sink through total projections,
-//	                     sorts and host operators that declare the right
-//	                     properties, into sources that accept them
-//	filter_fusion        adjacent filters fuse when the outer one is total
-//	projection_fusion    a with_columns value inlines into the one projection
-//	                     expression that uses it
-//	projection_pruning   dead total entries, with_columns nodes and unread
-//	                     source columns disappear
-//	shared_subplans      predicts how many subtree results the executor's memo
-//	                     will serve (no rewrite)
+// docs/counters.md documents every built-in rule — what it does, its arms,
+// what one application is — and every counter (a test keeps it complete);
+// rules/testdata holds one data-driven test file per rule (the input plan,
+// the optimized plan and the trace, rewritten with go test ./rules
+// -rewrite). The built-in rules run in the order of docs/design.md §6:
+// predicate_pushdown, filter_fusion, projection_fusion, projection_pruning,
+// then shared_subplans' prediction (an analysis rule, which runs after
+// every rewriting rule).
 //
 // Every rule is linear in the plan: one traversal, with per-node work
 // proportional to the node's own expressions (predicate pushdown moves whole

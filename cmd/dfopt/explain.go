@@ -69,7 +69,7 @@ func runExplain(env *environment, args []string) int {
 	return exitOK
 }
 
-// explainJSON is the machine-readable explain of DESIGN §10: both plans in
+// explainJSON is the machine-readable explain of docs/design.md §10: both plans in
 // the dfopt-plan/1 node syntax, the counters and the trace.
 func explainJSON(before plan.Node, res rules.Result) ([]byte, error) {
 	rawPlan, err := planjson.EncodePlan(before)

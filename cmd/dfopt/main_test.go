@@ -64,7 +64,7 @@ func TestGoldenOutputs(t *testing.T) {
 	}
 }
 
-// The machine-readable outputs must parse and carry the fields DESIGN §10
+// The machine-readable outputs must parse and carry the fields docs/design.md §10
 // promises.
 func TestJSONOutputsParse(t *testing.T) {
 	out, _, status := runCLI("run", "../../examples/divide_by_zero.json", "--format", "json")

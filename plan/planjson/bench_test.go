@@ -7,7 +7,7 @@ import (
 )
 
 // chainDoc is a document whose plan is a chain of n filters and projects
-// over one scan (DESIGN §11's 10,000-node chain).
+// over one scan (docs/design.md §11's 10,000-node chain).
 func chainDoc(tb testing.TB, n int) *Document {
 	tb.Helper()
 	tab, err := plan.NewTable("t", plan.MustSchema(plan.Field{Name: "a", Type: plan.Int64, Nullable: true}),

@@ -1,6 +1,6 @@
 // Package planjson reads and writes dfopt-plan/1, the JSON plan file format
 // shared by the command-line tool, the oracle's regression corpus and the
-// documentation (DESIGN §9; the full reference is docs/plan-format.md).
+// documentation (docs/design.md §9; the full reference is docs/plan-format.md).
 //
 // A plan file is one JSON object:
 //

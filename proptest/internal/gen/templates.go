@@ -8,7 +8,7 @@ import (
 )
 
 // The templates below build multi-node shapes that a legality cell of
-// DESIGN §6.1 is about, with both the variants that let the rule fire and
+// docs/legality.md is about, with both the variants that let the rule fire and
 // the counterexamples that must stop it.
 
 // fusion builds with_columns(x = v, ...) then a select that references x

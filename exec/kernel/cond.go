@@ -267,69 +267,10 @@ func (x *evalCtx) coalesce(e *plan.Call, in *input, args []datum) (datum, error)
 }
 
 // analyze returns e's type over the evaluation's schema and whether e is
-// total: it can raise on no input (no checked integer arithmetic, no strict
-// cast that can fail, no UDF, no window or aggregate). Typing was validated
-// by plan.TypeOf before evaluation, so this only restates its result rules.
+// total: it can raise on no input. The totality lattice is plan's
+// (plan.TypeAndTotality, the one statement the optimizer uses too), with
+// no trust in UDF declarations: a branch evaluated on rows it would not
+// have met must not be able to raise.
 func (x *evalCtx) analyze(e plan.Expr) (plan.Type, bool) {
-	switch e := e.(type) {
-	case *plan.Column:
-		f, _ := x.schema.Lookup(e.Name)
-		return f.Type, true
-	case *plan.Literal:
-		return e.Value.Type(), true
-	case *plan.Alias:
-		return x.analyze(e.Expr)
-	case *plan.Cast:
-		t, total := x.analyze(e.Expr)
-		return e.To, total && !(e.Strict && plan.CastCanFail(t, e.To))
-	case *plan.UDFCall:
-		if e.UDF == nil {
-			return plan.Invalid, false
-		}
-		return e.UDF.Result, false
-	case *plan.Over:
-		f, _ := plan.TypeOf(e, x.schema)
-		return f.Type, false
-	case *plan.Call:
-		types := make([]plan.Type, len(e.Args))
-		total := true
-		for i, a := range e.Args {
-			t, tot := x.analyze(a)
-			types[i], total = t, total && tot
-		}
-		switch e.Fn {
-		case plan.FuncAdd, plan.FuncSub, plan.FuncMul, plan.FuncDiv, plan.FuncMod:
-			t, _ := plan.Promote(types[0], types[1])
-			return t, total && t == plan.Float64
-		case plan.FuncNeg, plan.FuncAbs:
-			return types[0], total && types[0] == plan.Float64
-		case plan.FuncEq, plan.FuncNe, plan.FuncLt, plan.FuncLe, plan.FuncGt, plan.FuncGe,
-			plan.FuncAnd, plan.FuncOr, plan.FuncNot, plan.FuncIsNull, plan.FuncIsNotNull, plan.FuncIsNaN:
-			return plan.Bool, total
-		case plan.FuncStrLen:
-			return plan.Int64, total
-		case plan.FuncConcat:
-			return plan.String, total
-		case plan.FuncIf:
-			return commonType(types[1], types[2]), total
-		case plan.FuncCoalesce:
-			t := types[0]
-			for _, u := range types[1:] {
-				t = commonType(t, u)
-			}
-			return t, total
-		}
-		return plan.Invalid, false
-	}
-	return plan.Invalid, false
-}
-
-// commonType is the type if/coalesce operands unify to: the same type, or
-// the promotion of two numbers.
-func commonType(a, b plan.Type) plan.Type {
-	if a == b {
-		return a
-	}
-	t, _ := plan.Promote(a, b)
-	return t
+	return plan.TypeAndTotality(e, x.schema, plan.TrustLanguage)
 }

@@ -210,9 +210,11 @@ func firstSet(bm []byte) int {
 	return 0
 }
 
-// tooLong reports a string result Arrow's utf8 layout cannot hold.
+// tooLong reports a string result Arrow's utf8 layout cannot hold (more
+// than 2 GiB in one column): a resource limit, not a value error
+// (docs/semantics.md, Totality), so it is resource_exhausted.
 func tooLong(e plan.Expr, err error) *plan.Error {
-	return &plan.Error{Kind: plan.Overflow, Expr: plan.Written(e), Row: -1, Msg: err.Error()}
+	return &plan.Error{Kind: plan.ResourceExhausted, Expr: plan.Written(e), Row: -1, Msg: err.Error()}
 }
 
 // coalesce returns, per row, the first non-null operand (all operands have

@@ -58,7 +58,7 @@ func (x *evalCtx) concat(e *plan.Call, in *input, args []datum) (datum, error) {
 			if vbuf != nil {
 				vbuf.Release()
 			}
-			return datum{}, x.fail(plan.Overflow, e, in, i, errStringTooLong.Error(), nil)
+			return datum{}, x.fail(plan.ResourceExhausted, e, in, i, errStringTooLong.Error(), nil)
 		}
 	}
 	obuf, offs := newFixed[int32](x.mem, n+1)

@@ -28,7 +28,9 @@ func TestBusyPlanFiresEveryRule(t *testing.T) {
 		c.Get("scanProjections") == 0 || c.Get("sharedSubplans") == 0 {
 		t.Errorf("expected every rule to fire on the busy plan: %s\n%s", c, ExplainText(res, true))
 	}
-	golden(t, "busy", report(resolve(t, busy()), res))
+	if !plan.Equal(resolve(t, dataPlan(t, wholeOptimizer, "busy")), resolve(t, busy())) {
+		t.Error("testdata/optimize's busy case is not busy()")
+	}
 	checkAgreement(t, res)
 }
 

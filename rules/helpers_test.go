@@ -1,18 +1,13 @@
 package rules
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/dfopt/dfopt/legality"
 	"github.com/dfopt/dfopt/plan"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 func field(name string, t plan.Type) plan.Field {
 	return plan.Field{Name: name, Type: t, Nullable: true}
@@ -141,36 +136,30 @@ func allFlags() Flags {
 	return f
 }
 
-// golden compares got with testdata/name.golden (rewritten with -update).
-func golden(t *testing.T, name, got string) {
+// dataPlan returns the input plan of case name of data file file.
+func dataPlan(t *testing.T, file, name string) plan.Node {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
+	f, err := parseDataFile(filepath.Join("testdata", file))
 	if err != nil {
-		t.Fatalf("%v (run go test ./rules -update)", err)
+		t.Fatal(err)
 	}
-	if string(want) != got {
-		t.Errorf("%s differs from the golden file (run go test ./rules -update to accept):\n--- want\n%s\n--- got\n%s", path, want, got)
+	env := newEnv(file)
+	for _, c := range f.cases {
+		if c.command == "table" {
+			if err := env.declare(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if c.name() == name {
+			n, err := parsePlan(c.input, env.catalog)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
 	}
-}
-
-// report renders an optimization for a golden file.
-func report(in plan.Node, res Result) string {
-	var b strings.Builder
-	b.WriteString("## input\n")
-	b.WriteString(plan.Explain(in))
-	b.WriteString("## optimized\n")
-	b.WriteString(ExplainText(res, true))
-	return b.String()
+	t.Fatalf("testdata/%s has no case %s", file, name)
+	return nil
 }
 
 // checkAgreement checks that the counters and the trace tell the same story.
@@ -245,6 +234,15 @@ func resolve(t *testing.T, n plan.Node) plan.Node {
 		t.Fatalf("resolve: %v", err)
 	}
 	return r
+}
+
+// flipped is the default table with cell id flipped (legality.Flip).
+func flipped(id legality.CellID) *legality.Table {
+	t, err := legality.Default().Flipped(id)
+	if err != nil {
+		panic(err)
+	}
+	return t
 }
 
 func mustOverride(tb *legality.Table, id legality.CellID, v legality.Verdict) *legality.Table {

@@ -12,9 +12,11 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/dfopt/dfopt/eager"
 	"github.com/dfopt/dfopt/internal/cputime"
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/proptest"
+	"github.com/dfopt/dfopt/reference"
 	"github.com/dfopt/dfopt/rules"
 )
 
@@ -81,7 +83,7 @@ type Progress struct {
 }
 
 // Campaign checks many generated plans. Plan i is
-// proptest.Generate(proptest.CaseSeed(Seed, i), Config), so any plan
+// proptest.Generate(proptest.CaseSeed(Seed, i), Config) (or Generate's), so any plan
 // replays alone, and the results (statistics, counterexamples) do not depend
 // on Workers.
 type Campaign struct {
@@ -99,6 +101,15 @@ type Campaign struct {
 	Flags *rules.Flags
 	// Executor runs the optimized and unoptimized ways (nil: exec).
 	Executor Executor
+	// Generate, when set, makes plan i from its case seed instead of
+	// proptest.Generate(seed, Config): a host's generator of plans holding
+	// its own operators, so that its rules (Flags.Registry) fire and its
+	// cells count in the statistics like the built-in ones.
+	Generate func(seed int64) proptest.Case
+	// Extensions and ReferenceExtensions implement a host's own operators
+	// for the eager and reference ways (see Case).
+	Extensions          *eager.Extensions
+	ReferenceExtensions map[string]reference.ExtensionFunc
 	// ReferenceEvery gives the reference way (the fourth, package
 	// reference) to the plans whose index is a multiple of it: 0 and 1
 	// mean every plan, a negative value none. Shrinking a divergence
@@ -280,7 +291,7 @@ func (c *Campaign) checkIndex(ctx context.Context, i int, seed int64, flags rule
 			pc = nil
 		}
 	}()
-	gc := proptest.Generate(seed, c.Config)
+	gc := c.generate(seed)
 	pc = &gc
 	root, cleanup, err := c.scanned(gc)
 	if err != nil {
@@ -290,7 +301,23 @@ func (c *Campaign) checkIndex(ctx context.Context, i int, seed int64, flags rule
 		return rep, pc
 	}
 	defer cleanup()
-	return Check(ctx, Case{Name: name, Plan: root, Flags: &flags, Executor: c.Executor, NoReference: !c.referenceFor(i)}), pc
+	cs := c.caseOf(name, root, &flags)
+	cs.NoReference = !c.referenceFor(i)
+	return Check(ctx, cs), pc
+}
+
+// generate makes the case of a case seed: Generate's, else proptest's.
+func (c *Campaign) generate(seed int64) proptest.Case {
+	if c.Generate != nil {
+		return c.Generate(seed)
+	}
+	return proptest.Generate(seed, c.Config)
+}
+
+// caseOf is the oracle case of plan p under flags f, with the campaign's
+// executor and host operators.
+func (c *Campaign) caseOf(name string, p plan.Node, f *rules.Flags) Case {
+	return Case{Name: name, Plan: p, Flags: f, Executor: c.Executor, Extensions: c.Extensions, ReferenceExtensions: c.ReferenceExtensions}
 }
 
 // scanned returns the plan a case is checked as: its own, or, with Parquet

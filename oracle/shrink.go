@@ -61,7 +61,7 @@ func (c *Campaign) minimize(ctx context.Context, f failure, flags rules.Flags) C
 		x.Note = "the generator panicked: nothing to shrink"
 		return x
 	}
-	orig := proptest.Generate(f.seed, c.Config)
+	orig := c.generate(f.seed)
 	check := func(pc proptest.Case) *Report {
 		root, cleanup, err := c.scanned(pc)
 		if err != nil {
@@ -70,7 +70,7 @@ func (c *Campaign) minimize(ctx context.Context, f failure, flags rules.Flags) C
 			return rep
 		}
 		defer cleanup()
-		return Check(ctx, Case{Name: fmt.Sprintf("seed=%d index=%d (minimized)", c.Seed, f.index), Plan: root, Flags: &flags, Executor: c.Executor})
+		return Check(ctx, c.caseOf(fmt.Sprintf("seed=%d index=%d (minimized)", c.Seed, f.index), root, &flags))
 	}
 	stillFails := func(pc proptest.Case) bool { return ctx.Err() == nil && check(pc).Class() == f.class }
 	calls := c.ShrinkCalls
@@ -101,7 +101,7 @@ func (c *Campaign) minimize(ctx context.Context, f failure, flags rules.Flags) C
 		x.Note = joinNote(x.Note, "read back: "+err.Error())
 		return x
 	}
-	dflags, err := DocumentFlags(doc)
+	dflags, err := DocumentFlagsFor(doc, flags.Registry)
 	if err != nil {
 		x.Note = joinNote(x.Note, "check back: "+err.Error())
 		return x
@@ -112,7 +112,7 @@ func (c *Campaign) minimize(ctx context.Context, f failure, flags rules.Flags) C
 	if flags.Table != nil && len(flags.Table.Overrides()) > 0 {
 		x.Note = joinNote(x.Note, fmt.Sprintf("reproduces only with the legality overrides %v", flags.Table.Overrides()))
 	}
-	rep := Check(ctx, Case{Plan: doc.Plan, Flags: &dflags, Executor: c.Executor})
+	rep := Check(ctx, c.caseOf(x.File, doc.Plan, &dflags))
 	x.Reproduces = rep.Class() == f.class
 	return x
 }

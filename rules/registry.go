@@ -74,11 +74,12 @@ func newBuiltin() *Registry {
 // legality.Default(): the registry a Flags without one uses.
 func Builtin() *Registry { return builtin }
 
-// With returns a new registry holding r's rules and then rules, each
-// checked (see Rule), their cells joined to r's table
-// (legality.Table.With). New rewriting rules run after r's rewriting rules
-// and before its analysis rules (shared_subplans' prediction must see the
-// final plan), in the order given. r is not changed.
+// With returns a new registry holding r's rules and rules, each checked
+// (see Rule), their cells joined to r's table (legality.Table.With). A new
+// rule runs right before the rule its Before names, else after every
+// rewriting rule and before the analysis rules (shared_subplans'
+// prediction must see the final plan), in the order given. r is not
+// changed.
 func (r *Registry) With(rules ...Rule) (*Registry, error) {
 	if r.err != nil {
 		return nil, r.err
@@ -91,13 +92,26 @@ func (r *Registry) With(rules ...Rule) (*Registry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rules: %w", err)
 	}
-	all := append(slices.Clone(r.rules), rules...)
-	for i := len(r.rules); i < len(all); i++ {
-		all[i].builtin = false
+	all := slices.Clone(r.rules)
+	for _, rule := range rules {
+		rule.builtin = false
+		at := slices.IndexFunc(all, func(x Rule) bool { return x.Analysis })
+		if at < 0 || rule.Analysis {
+			at = len(all)
+		}
+		if rule.Before != "" {
+			at = slices.IndexFunc(all, func(x Rule) bool { return x.Name == rule.Before })
+			if at < 0 {
+				return nil, fmt.Errorf("rules: rule %q runs before %q, which is not registered before it", rule.Name, rule.Before)
+			}
+		}
+		all = slices.Insert(all, at, rule)
 	}
-	// Rewriting rules first, analysis rules last, each in registration
-	// order.
-	sort.SliceStable(all, func(i, j int) bool { return !all[i].Analysis && all[j].Analysis })
+	for i := 1; i < len(all); i++ {
+		if all[i-1].Analysis && !all[i].Analysis {
+			return nil, fmt.Errorf("rules: rule %q would run after the analysis rule %q, which must see the final plan", all[i].Name, all[i-1].Name)
+		}
+	}
 	return build(all, table)
 }
 

@@ -159,6 +159,11 @@ func TestHostLocalRule(t *testing.T) {
 	if got := strings.Join(names, " "); got != "predicate_pushdown filter_fusion projection_fusion projection_pruning limit_merge shared_subplans" {
 		t.Errorf("order %s: a host rule runs after the rewriting rules, before the analysis ones", got)
 	}
+	first := limitMerge(Once)
+	first.Before = FlagPredicatePushdown
+	if got := hostRegistry(t, first).Rules()[0].Name; got != "limit_merge" {
+		t.Errorf("a rule registered before predicate_pushdown runs at %s's place", got)
+	}
 	in := scan(tT).Head(5).Head(3).Head(7).Node()
 	flags := reg.DefaultFlags()
 	res, err := Optimize(in, flags)
@@ -351,6 +356,15 @@ func TestWithChecksDeclarations(t *testing.T) {
 	}
 	if _, err := Builtin().With(ok, ok); err == nil {
 		t.Error("one rule twice: accepted")
+	}
+	unknown := limitMerge(Once)
+	unknown.Before = "nope"
+	early := hostRule("early_analysis", nil, func(_ *Context, n plan.Node) (plan.Node, error) { return n, nil })
+	early.Analysis, early.Before = true, FlagPredicatePushdown
+	for name, r := range map[string]Rule{"before an unknown rule": unknown, "an analysis rule before a rewriting one": early} {
+		if _, err := Builtin().With(r); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
 	}
 	if _, err := Builtin().With(ok); err != nil {
 		t.Errorf("the well-declared rule: %v", err)

@@ -38,6 +38,11 @@ type Rule struct {
 	// (shared_subplans' prediction): it runs after every rewriting rule, and
 	// returning another plan than it was given is an error.
 	Analysis bool
+	// Before, for a rule added with Registry.With, names the rule it runs
+	// right before (a host rule that makes work for the built-in ones runs
+	// before predicate_pushdown); empty means after every rewriting rule
+	// of the registry, before its analysis rules.
+	Before string
 	// Matches lists the node kinds the rule looks at: Optimize runs a full
 	// rule only on a plan holding a node of one of them, and calls a local
 	// rule only on such nodes. Empty means every kind.

@@ -37,6 +37,12 @@ func TestDemo(t *testing.T) {
 		"cell pr.extension.passthrough",
 		"counters: pushedFilters=3 ",
 		"same result as the unoptimized host plan",
+		// The host's own rule refuses the width-5 Bucket and folds the
+		// width-1 one, which fusion inlines and pruning removes.
+		"identity_bucket: kept extension bucket(qty, 5): cell ib.width_one",
+		"identity_bucket: folded extension bucket(qty, 1): cell ib.width_one",
+		"foldedBuckets=1",
+		"Project id := id, bucket := qty\n  Scan orders columns=[id, qty]\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the demo output lacks %q:\n%s", want, out)
@@ -68,9 +74,13 @@ func TestOptimizedEqualsUnoptimized(t *testing.T) {
 		n = 300
 	}
 	rng := rand.New(rand.NewSource(s))
-	var pushed, pruned, crossedBucket, errs int
+	reg, err := Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pushed, pruned, crossedBucket, folded, errs int
 	for i := 0; i < n; i++ {
-		g := &hostGen{r: rng}
+		g := &hostGen{r: rng, reg: reg}
 		tbl := g.table()
 		host := g.plan(tbl, 1+rng.Intn(6))
 		in, err := ToDfopt(host)
@@ -97,6 +107,7 @@ func TestOptimizedEqualsUnoptimized(t *testing.T) {
 			}
 			pushed += res.Counters.Get("pushedFilters")
 			pruned += res.Counters.Get("scanProjections")
+			folded += res.Counters.Get(counterFoldedBuckets)
 			for _, e := range res.Trace {
 				if e.Cell == "pp.extension.passthrough" && e.Allowed {
 					crossedBucket++
@@ -104,47 +115,56 @@ func TestOptimizedEqualsUnoptimized(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("seed %d: %d plans, %d failing; %d conjuncts pushed (%d across Bucket), %d scans narrowed", s, n, errs, pushed, crossedBucket, pruned)
+	t.Logf("seed %d: %d plans, %d failing; %d conjuncts pushed (%d across Bucket), %d scans narrowed, %d Buckets folded", s, n, errs, pushed, crossedBucket, pruned, folded)
 	// The test must exercise what it claims to check.
-	if pushed == 0 || pruned == 0 || crossedBucket == 0 || errs == 0 {
-		t.Errorf("the generator exercises too little: pushed=%d pruned=%d crossedBucket=%d errors=%d", pushed, pruned, crossedBucket, errs)
+	if pushed == 0 || pruned == 0 || crossedBucket == 0 || folded == 0 || errs == 0 {
+		t.Errorf("the generator exercises too little: pushed=%d pruned=%d crossedBucket=%d folded=%d errors=%d", pushed, pruned, crossedBucket, folded, errs)
 	}
 }
 
 // TestDisagreementIsCaught shows the differential test can fail: with a
 // mutant legality table that lets filters cross partial with_columns
-// (pp.with_columns flipped), the host's results disagree on some plan.
+// (pp.with_columns flipped), or that folds every Bucket (the host's own
+// ib.width_one flipped), the host's results disagree on some plan.
 func TestDisagreementIsCaught(t *testing.T) {
-	mutant, err := legality.Default().Flipped(legality.PPWithColumns)
+	reg, err := Registry()
 	if err != nil {
 		t.Fatal(err)
 	}
-	flags := rules.DefaultFlags()
-	flags.Table = mutant
-	rng := rand.New(rand.NewSource(seed(t)))
-	for i := 0; i < 3000; i++ {
-		g := &hostGen{r: rng}
-		host := g.plan(g.table(), 1+rng.Intn(6))
-		in, err := ToDfopt(host)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := rules.Optimize(in, flags)
-		if err != nil {
-			continue
-		}
-		back, err := FromDfopt(res.Plan)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, wantErr := Run(host)
-		got, gotErr := Run(back)
-		if outcome(want, wantErr) != outcome(got, gotErr) {
-			t.Logf("case %d: caught the mutant:\n%s", i, Explain(host))
-			return
-		}
+	for _, cell := range []legality.CellID{legality.PPWithColumns, cellBucketWidthOne} {
+		t.Run(string(cell), func(t *testing.T) {
+			mutant, err := reg.Table().Flipped(cell)
+			if err != nil {
+				t.Fatal(err)
+			}
+			flags := reg.DefaultFlags()
+			flags.Table = mutant
+			rng := rand.New(rand.NewSource(seed(t)))
+			for i := 0; i < 3000; i++ {
+				g := &hostGen{r: rng, reg: reg}
+				host := g.plan(g.table(), 1+rng.Intn(6))
+				in, err := ToDfopt(host)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := rules.Optimize(in, flags)
+				if err != nil {
+					continue
+				}
+				back, err := FromDfopt(res.Plan)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, wantErr := Run(host)
+				got, gotErr := Run(back)
+				if outcome(want, wantErr) != outcome(got, gotErr) {
+					t.Logf("case %d: caught the mutant:\n%s", i, Explain(host))
+					return
+				}
+			}
+			t.Errorf("3000 plans and the mutant %s went unnoticed: the differential test cannot fail", cell)
+		})
 	}
-	t.Error("3000 plans and the mutant pp.with_columns went unnoticed: the differential test cannot fail")
 }
 
 func outcome(r Result, err error) string {
@@ -154,9 +174,11 @@ func outcome(r Result, err error) string {
 	return render(r)
 }
 
-// hostGen draws host tables and well-typed host plans.
+// hostGen draws host tables and well-typed host plans, and flags of reg's
+// rules (the host's own included).
 type hostGen struct {
 	r     *rand.Rand
+	reg   *rules.Registry
 	fresh int
 }
 
@@ -329,14 +351,12 @@ func (g *hostGen) plan(t *Table, depth int) Node {
 
 // flags draws a random set of rules and arms (Verify on), usually all.
 func (g *hostGen) flags() rules.Flags {
-	f := rules.DefaultFlags()
+	f := g.reg.DefaultFlags()
 	if g.r.Intn(3) == 0 {
-		m := f.Map()
-		for name := range m {
-			m[name] = g.r.Intn(2) == 0
-		}
-		if nf, err := rules.FlagsFromMap(m); err == nil {
-			f = nf
+		for _, name := range g.reg.RuleFlags() {
+			if err := f.Set(name, g.r.Intn(2) == 0); err != nil { // cannot happen: the registry's own names
+				return g.reg.DefaultFlags()
+			}
 		}
 	}
 	f.Verify = true

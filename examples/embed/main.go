@@ -1,8 +1,9 @@
 // Command embed is a worked embedding of dfopt's optimizer in a host query
 // engine that has its own plan types and its own row-at-a-time interpreter
 // (host.go), and no Arrow and no dfopt executor anywhere: the host maps its
-// plan to dfopt's (convert.go), optimizes it with chosen flags, reads the
-// counters and the trace, maps the optimized plan back, and runs it.
+// plan to dfopt's (convert.go), optimizes it with chosen flags and a rule of
+// its own (rule.go), reads the counters and the trace, maps the optimized
+// plan back, and runs it.
 //
 //	go run ./examples/embed
 //
@@ -66,8 +67,13 @@ func demo(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// 2. Optimize with chosen flags: every rule and arm, Verify on.
-	flags := rules.DefaultFlags()
+	// 2. Optimize with chosen flags: every rule and arm — dfopt's and the
+	// host's own (rule.go) — Verify on.
+	reg, err := Registry()
+	if err != nil {
+		return err
+	}
+	flags := reg.DefaultFlags()
 	flags.Verify = true
 	res, err := rules.Optimize(in, flags)
 	if err != nil {
@@ -89,6 +95,37 @@ func demo(w io.Writer) error {
 	fmt.Fprintf(w, "\noptimized host plan:\n%s\n", Explain(opt))
 
 	// 5. Run both on the host's own interpreter: same result.
+	if err := compare(w, host, opt); err != nil {
+		return err
+	}
+
+	// 6. The host's own rule at work: a Bucket of width 1 is a copy of its
+	// column, so it becomes a with_columns, which projection fusion inlines
+	// and pruning then drops from the scan.
+	copyPlan := Project{Input: Bucket{Input: Scan{Table: orders()}, Col: "qty", Width: 1},
+		Items: []Item{{"id", Ref("id")}, {"bucket", Ref("bucket")}}}
+	fmt.Fprintf(w, "\nhost plan:\n%s\n", Explain(copyPlan))
+	in, err = ToDfopt(copyPlan)
+	if err != nil {
+		return err
+	}
+	if res, err = rules.Optimize(in, flags); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "counters: %s\nwhy:\n", res.Counters)
+	for _, line := range rules.WhyLines(res) {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+	if opt, err = FromDfopt(res.Plan); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\noptimized host plan:\n%s\n", Explain(opt))
+	return compare(w, copyPlan, opt)
+}
+
+// compare runs a host plan and its optimized version on the host's
+// interpreter, prints the result and fails unless both give it.
+func compare(w io.Writer, host, opt Node) error {
 	want, err := Run(host)
 	if err != nil {
 		return err

@@ -11,6 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -18,9 +21,12 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dfopt/dfopt/eager"
+	"github.com/dfopt/dfopt/legality"
 	"github.com/dfopt/dfopt/oracle"
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/proptest"
 	"github.com/dfopt/dfopt/reference"
+	"github.com/dfopt/dfopt/rules"
 )
 
 // hostExecutor runs dfopt plans on the host's interpreter: the oracle's
@@ -222,4 +228,137 @@ func TestOracleHostOperator(t *testing.T) {
 		}
 		t.Log(r.Summary())
 	}
+}
+
+// hostOperators registers Bucket over columns id and qty with widths 1 to
+// 3, the operators hostCases draws, for the eager way (Arrow) and the
+// reference way (plain values).
+func hostOperators(t *testing.T) (*eager.Extensions, map[string]reference.ExtensionFunc) {
+	t.Helper()
+	exts := eager.BuiltinExtensions()
+	refs := map[string]reference.ExtensionFunc{}
+	for _, col := range []string{"id", "qty"} {
+		for w := int64(1); w <= 3; w++ {
+			d := bucketDef(col, w)
+			if err := exts.Register(d.Name, bucketArrow(col, w)); err != nil {
+				t.Fatal(err)
+			}
+			refs[d.Name] = bucketReference(col, w)
+		}
+	}
+	return exts, refs
+}
+
+// hostCases generates plans over orders holding a Bucket (over id or qty,
+// width 1 to 3) and a consumer of its column: the plans the host's rule
+// decides, for the oracle's campaigns.
+func hostCases(orders *plan.Table) func(seed int64) proptest.Case {
+	col, lit := plan.Col, plan.Lit
+	return func(seed int64) proptest.Case {
+		r := rand.New(rand.NewSource(seed))
+		f := plan.Scan(orders)
+		if r.Intn(2) == 0 {
+			f = f.Filter(col("id").Gt(lit(int64(r.Intn(4)))))
+		}
+		f = f.Extension(bucketDef([]string{"id", "qty"}[r.Intn(2)], 1+r.Int63n(3)))
+		switch r.Intn(5) {
+		case 0:
+			f = f.Select(col("id"), col("bucket"))
+		case 1:
+			f = f.Filter(col("bucket").Lt(lit(int64(r.Intn(3)))))
+		case 2:
+			f = f.Sort(plan.Desc(col("bucket"))).Head(3)
+		case 3:
+			f = f.Select(col("id"))
+		default:
+			f = f.WithColumns(col("bucket").Mul(lit(int64(2))).Alias("b2"))
+		}
+		return proptest.Case{Seed: seed, Plan: f.Node(), Tables: []*plan.Table{orders}}
+	}
+}
+
+// hostFlags are the host's flags: dfopt's rules and its own, Verify on.
+func hostFlags(t *testing.T) rules.Flags {
+	t.Helper()
+	reg, err := Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := reg.DefaultFlags()
+	f.Verify = true
+	return f
+}
+
+// TestOracleHostRule: the oracle checks the host's own rule as it checks a
+// built-in one: four ways agree on a plan it rewrites, and the report
+// counts it among the rules that fired and rewrote.
+func TestOracleHostRule(t *testing.T) {
+	orders := ordersTable(t)
+	exts, refs := hostOperators(t)
+	flags := hostFlags(t)
+	p := plan.Scan(orders).Extension(bucketDef("qty", 1)).Select(plan.Col("id"), plan.Col("bucket")).Node()
+	r := oracle.Check(context.Background(), oracle.Case{Name: "a width-1 Bucket folded", Plan: p, Flags: &flags,
+		Executor: hostExecutor{}, Extensions: exts, ReferenceExtensions: refs})
+	if !r.Agree() {
+		t.Fatalf("%s", r)
+	}
+	if !slices.Contains(r.Fired(), ruleIdentityBucket) || !slices.Contains(r.Rewrote(), ruleIdentityBucket) {
+		t.Errorf("fired %v, rewrote %v: the host rule is missing", r.Fired(), r.Rewrote())
+	}
+	if ref := r.Results[oracle.Reference]; !ref.Ran || ref.Err != nil {
+		t.Errorf("the reference way did not run: skipped=%q err=%v", ref.Skipped, ref.Err)
+	}
+}
+
+// TestCampaignCoversHostRule: a campaign over the host's plans counts its
+// rule's fires and its cell's outcomes like the built-in ones', with no
+// divergence and the host cell exercised both ways.
+func TestCampaignCoversHostRule(t *testing.T) {
+	orders := ordersTable(t)
+	exts, refs := hostOperators(t)
+	flags := hostFlags(t)
+	c := oracle.Campaign{Seed: 1, N: 200, Workers: 2, Flags: &flags, Executor: hostExecutor{}, Generate: hostCases(orders),
+		Extensions: exts, ReferenceExtensions: refs, MaxShrink: -1}
+	st, err := c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Divergences != 0 {
+		t.Fatalf("%d divergences: %v", st.Divergences, st.ClassList())
+	}
+	cs := st.Cells[cellBucketWidthOne]
+	if st.Fires[ruleIdentityBucket] == 0 || cs == nil || cs.AllowedPlans == 0 || cs.RefusedPlans == 0 {
+		t.Errorf("the host rule fired in %d plans; its cell: %+v", st.Fires[ruleIdentityBucket], cs)
+	}
+	for _, u := range st.Unexercised() {
+		if u.Cell == cellBucketWidthOne {
+			t.Errorf("the host cell is unexercised: %s", u)
+		}
+	}
+	if !strings.Contains(st.CellTable(), string(cellBucketWidthOne)) || !strings.Contains(st.RewriteSummary(), ruleIdentityBucket+"=") {
+		t.Errorf("the campaign's tables leave the host rule out:\n%s\n%s", st.CellTable(), st.RewriteSummary())
+	}
+	t.Logf("%s\n%s", st.RewriteSummary(), st.CellTable())
+}
+
+// TestMutationKillsHostCell: the mutation campaign flips the host's cell
+// as it flips a built-in one, and the oracle kills the mutant (folding a
+// Bucket of width 2 or 3 changes its values).
+func TestMutationKillsHostCell(t *testing.T) {
+	orders := ordersTable(t)
+	exts, refs := hostOperators(t)
+	flags := hostFlags(t)
+	m := oracle.Mutation{Seed: 1, N: 200, Workers: 2, Cells: []legality.CellID{cellBucketWidthOne}, Flags: &flags,
+		Executor: hostExecutor{}, Generate: hostCases(orders), Extensions: exts, ReferenceExtensions: refs}
+	rep, err := m.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 || !rep.Results[0].Killed || rep.RealDivergences != 0 {
+		t.Fatalf("the host cell's mutant was not killed:\n%s", rep.Table())
+	}
+	if res := rep.Results[0]; res.Rule != ruleIdentityBucket || res.From != legality.CrossesIf || res.To != legality.Crosses {
+		t.Errorf("result %+v", res)
+	}
+	t.Log(rep.Table())
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/plan/planjson"
 	"github.com/dfopt/dfopt/proptest"
+	"github.com/dfopt/dfopt/reference"
 	"github.com/dfopt/dfopt/rules"
 )
 
@@ -139,6 +140,7 @@ type bisector struct {
 	ctx    context.Context
 	x      Executor
 	exts   *eager.Extensions
+	refs   map[string]reference.ExtensionFunc
 	base   rules.Flags
 	class  string
 	checks int
@@ -149,7 +151,7 @@ type bisector struct {
 // check runs the oracle on p under f.
 func (b *bisector) check(p plan.Node, f rules.Flags) *Report {
 	b.checks++
-	return Check(b.ctx, Case{Plan: p, Flags: &f, Executor: b.x, Extensions: b.exts})
+	return Check(b.ctx, Case{Plan: p, Flags: &f, Executor: b.x, Extensions: b.exts, ReferenceExtensions: b.refs})
 }
 
 // diverges reports whether p under f shows the bisected class.
@@ -190,7 +192,7 @@ func Bisect(ctx context.Context, c Case, opts BisectOptions) (*BisectResult, err
 		c.Executor = opts.Executor
 	}
 	reg := flags.Rules()
-	b := &bisector{ctx: ctx, x: c.executor(), exts: c.Extensions, base: flags, flagOrder: reg.RuleFlags()}
+	b := &bisector{ctx: ctx, x: c.executor(), exts: c.Extensions, refs: c.ReferenceExtensions, base: flags, flagOrder: reg.RuleFlags()}
 	res := &BisectResult{Name: c.Name, Flags: flags, Overrides: flags.LegalityTable().Overrides()}
 	first := b.check(c.Plan, flags)
 	if err := ctx.Err(); err != nil {

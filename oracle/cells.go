@@ -13,22 +13,3 @@ import (
 func CellOutcomes(t *legality.Table, id legality.CellID) (canAllow, canRefuse bool) {
 	return t.Outcomes(id, false)
 }
-
-// cellOutcomes is CellOutcomes for a campaign that may generate twin
-// tables (legality.Cell.TwinsReach).
-func cellOutcomes(t *legality.Table, id legality.CellID, twins bool) (canAllow, canRefuse bool) {
-	return t.Outcomes(id, twins)
-}
-
-// impossibleOutcomes lists the default table's cells whose condition rules
-// an outcome out by construction (legality.Cell.NeverAllows,
-// NeverRefuses), each with why: the exemptions a campaign applies.
-var impossibleOutcomes = func() map[legality.CellID]string {
-	m := map[legality.CellID]string{}
-	for _, c := range legality.Default().Cells() {
-		if why := c.NeverAllows + c.NeverRefuses; why != "" {
-			m[c.ID] = why
-		}
-	}
-	return m
-}()

@@ -223,7 +223,7 @@ func (u Unexercised) String() string { return fmt.Sprintf("%s never %s", u.Cell,
 func (s *Stats) Unexercised() []Unexercised {
 	var out []Unexercised
 	for _, id := range s.table().IDs() {
-		canAllow, canRefuse := cellOutcomes(s.table(), id, s.Twins)
+		canAllow, canRefuse := s.table().Outcomes(id, s.Twins)
 		c := s.Cells[id]
 		if c == nil {
 			c = &CellStats{}
@@ -269,7 +269,7 @@ func (s *Stats) CellTable() string {
 	}
 	fmt.Fprintf(&b, "%-*s %-11s %12s %12s\n", w, "cell", "verdict", "allowed", "refused")
 	for _, id := range t.IDs() {
-		canAllow, canRefuse := cellOutcomes(t, id, s.Twins)
+		canAllow, canRefuse := t.Outcomes(id, s.Twins)
 		c := s.Cells[id]
 		if c == nil {
 			c = &CellStats{}

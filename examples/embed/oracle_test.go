@@ -362,3 +362,27 @@ func TestMutationKillsHostCell(t *testing.T) {
 	}
 	t.Log(rep.Table())
 }
+
+// TestBisectNamesHostRule: bisection treats the host's rule as a built-in
+// one: under the flipped ib.width_one, it names identity_bucket, its first
+// bad application and its cell.
+func TestBisectNamesHostRule(t *testing.T) {
+	orders := ordersTable(t)
+	exts, refs := hostOperators(t)
+	flags := hostFlags(t)
+	mutant, err := flags.Rules().Table().Flipped(cellBucketWidthOne)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := plan.Scan(orders).Extension(bucketDef("qty", 3)).Select(plan.Col("id"), plan.Col("bucket")).Node()
+	c := oracle.Case{Name: "a width-3 Bucket folded by the mutant", Plan: p, Flags: &flags, Executor: hostExecutor{},
+		Extensions: exts, ReferenceExtensions: refs}
+	res, err := oracle.Bisect(context.Background(), c, oracle.BisectOptions{Table: mutant, ShrinkCalls: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(res.Rules, ruleIdentityBucket) || res.First == nil || res.First.Rule != ruleIdentityBucket || res.Cell != cellBucketWidthOne {
+		t.Errorf("bisect: %s", res.Culprit())
+	}
+	t.Log(res.Culprit())
+}

@@ -53,16 +53,6 @@ func Flip(v Verdict) Verdict {
 // mutation report and bisect all use them.
 type CellID string
 
-// Rule names, one per rule of package rules. They are also the rules' flag
-// names and file names.
-const (
-	RulePredicatePushdown = "predicate_pushdown"
-	RuleFilterFusion      = "filter_fusion"
-	RuleProjectionFusion  = "projection_fusion"
-	RuleProjectionPruning = "projection_pruning"
-	RuleSharedSubplans    = "shared_subplans"
-)
-
 // Cell is one row of the legality table.
 type Cell struct {
 	// ID is the stable name, "pp.sort".

@@ -6,6 +6,13 @@ import (
 	"github.com/dfopt/dfopt/plan"
 )
 
+// The rules of package rules whose cells are decided here (ff.*, pf.*):
+// their names, which are also their flags and file names.
+const (
+	RuleFilterFusion     = "filter_fusion"
+	RuleProjectionFusion = "projection_fusion"
+)
+
 // FilterFacts summarizes one resolved filter for filter fusion, computed
 // once per filter so that fusing a chain of filters stays linear.
 type FilterFacts struct {

@@ -6,6 +6,10 @@ import (
 	"github.com/dfopt/dfopt/plan"
 )
 
+// RuleProjectionPruning names the rule of package rules whose cells are
+// decided here (the pr.* cells): also its flag and file name.
+const RuleProjectionPruning = "projection_pruning"
+
 // PruneEntry decides whether a project or with_columns entry that nothing
 // downstream reads may be dropped (pr.project, pr.with_columns): only a total
 // and deterministic expression may, since a dead partial one must still raise

@@ -6,6 +6,10 @@ import (
 	"github.com/dfopt/dfopt/plan"
 )
 
+// RulePredicatePushdown names the rule of package rules whose cells are
+// decided here (the pp.* cells): also its flag and file name.
+const RulePredicatePushdown = "predicate_pushdown"
+
 // PushdownConjunct decides whether a conjunct may move at all (cell
 // pp.deterministic): a conjunct that calls a non-deterministic UDF stays
 // where it is, whatever is below it.

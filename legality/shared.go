@@ -4,6 +4,10 @@ import (
 	"github.com/dfopt/dfopt/plan"
 )
 
+// RuleSharedSubplans names the rule of package rules whose cells are
+// decided here (the ss.* cells): also its flag and file name.
+const RuleSharedSubplans = "shared_subplans"
+
 // ShareDeterministic decides whether subtree n may be served from the
 // executor's memo at all, consulting ss.deterministic (its expressions call
 // no non-deterministic UDF) and then ss.extension.deterministic (each of its

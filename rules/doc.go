@@ -24,10 +24,18 @@
 // what one application is — and every counter (a test keeps it complete);
 // rules/testdata holds one data-driven test file per rule (the input plan,
 // the optimized plan and the trace, rewritten with go test ./rules
-// -rewrite). The built-in rules run in the order of docs/design.md §6:
-// predicate_pushdown, filter_fusion, projection_fusion, projection_pruning,
-// then shared_subplans' prediction (an analysis rule, which runs after
-// every rewriting rule).
+// -rewrite). The built-in rules run in the order builtinRules lists them
+// (registry.go; docs/design.md §6), the rewriting rules first and
+// shared_subplans' prediction, an analysis rule, last.
+//
+// A new built-in rule touches its own file rules/<name>.go (the Rule
+// value: name, flag, counters, verbs, application, mode, rewrite), one line
+// of builtinRules, its legality cells (IDs and rows in legality/cells.go,
+// decisions and its rule-name constant in a legality file of its own),
+// its data file rules/testdata/<name>, its rows in docs/counters.md and
+// the generated docs/legality.md — and the generators, until a generated
+// plan makes it rewrite (proptest's TestRewriteShares). Tests fail when one
+// of these is missing.
 //
 // Every rule is linear in the plan: one traversal, with per-node work
 // proportional to the node's own expressions (predicate pushdown moves whole

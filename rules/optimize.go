@@ -33,8 +33,7 @@ var ErrNilPlan = errors.New("optimize: no plan")
 
 // Optimize resolves root and runs the enabled rules of flags.Registry
 // (Builtin() when nil) in its order — for the built-in rules the fixed order
-// of docs/design.md §6: predicate_pushdown, filter_fusion, projection_fusion,
-// projection_pruning, shared_subplans — each only when its flag is on and
+// of docs/design.md §6 — each only when its flag is on and
 // the plan holds a node of a kind it matches (Rule.Matches), once or until
 // stable (Rule.Mode). After every rule that changed the plan the plan is
 // resolved again (only the new nodes) and its root schema must equal the

@@ -34,6 +34,9 @@ func Collect(ctx context.Context, root plan.Node, opts Options) (res *Result, er
 		}
 		budget = memlimit.New(opts.MemoryLimit, opts.SpillDir)
 		mem = budget.Allocator(mem)
+		if budgetHook != nil {
+			budgetHook(budget)
+		}
 		defer func() {
 			// The spill directory goes whatever happened; failing to
 			// remove it fails a collect that otherwise succeeded.
@@ -84,6 +87,11 @@ func Collect(ctx context.Context, root plan.Node, opts Options) (res *Result, er
 	}
 	return res, nil
 }
+
+// budgetHook, when set (by tests), receives the budget of every collect
+// under a memory limit, so a test can check that the collect gave back
+// every reservation.
+var budgetHook func(*memlimit.Budget)
 
 // collector is the state of one collect: the plan walk, the memo and the
 // sources. Node semantics are package step's.

@@ -116,4 +116,34 @@
 // it allocated except the Result's record, which the caller releases —
 // also when it fails or is cancelled (context cancellation is checked
 // between nodes and inside long operator loops; kind cancelled).
+//
+// # Memory limit
+//
+// With Options.MemoryLimit a collect counts what it holds: every Arrow
+// buffer it allocates (Options.Mem wrapped by a counting allocator, from
+// allocation to release) and, by reservation before they are built, its
+// large Go-heap structures — the hash tables and id vectors of joins,
+// groupings, distinct and windows (upper bounds computed from the
+// inputs), sort permutations, join pair vectors, and the row index
+// vectors frames keep (counted until the last frame referring to them is
+// released). Buffers the collect did not allocate (an ArrowSource's
+// batches) are not counted; docs/performance.md ("Memory limit") lists
+// the rest.
+//
+// A join whose hash table does not fit is a grace hash join: both sides'
+// key rows are partitioned by key hash into Arrow IPC spill files, each
+// pair of partitions is joined in memory, and one pass over the probe
+// rows in order restores the output order of docs/semantics.md from the
+// row ids (package ops, join_spill.go). An aggregate whose grouping does
+// not fit partitions its key rows the same way, groups each partition,
+// orders the groups by their first rows, and reduces every aggregate
+// partition by partition in row order (group_spill.go). Rows, order,
+// bits and errors are those of the unlimited collect. What cannot spill —
+// a node's output (the executor holds every node's rows), an evaluated
+// expression, a window's per-row groups, a cross join's pairs, the output
+// vectors of any join — fails with a resource_exhausted error naming the
+// node, before the allocation that would exceed the limit when the
+// operator can tell, or at the end of the node otherwise. The spill
+// directory (under Options.SpillDir) is removed when the collect ends,
+// also when it fails or is cancelled.
 package exec

@@ -16,6 +16,7 @@ import (
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"
 
+	"github.com/dfopt/dfopt/exec/internal/memlimit"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -99,6 +100,9 @@ func limited(t *testing.T, n plan.Node, limit int64, opts Options) (MemoryStats,
 	opts.MemoryLimit, opts.SpillDir = limit, dir
 	opts.Mem = checked(t)
 	watch := &spillCtx{Context: context.Background(), dir: dir, watchOnly: true}
+	var budget *memlimit.Budget
+	budgetHook = func(b *memlimit.Budget) { budget = b }
+	defer func() { budgetHook = nil }()
 	res, err := Collect(watch, n, opts)
 	var got outcome
 	var stats MemoryStats
@@ -119,6 +123,11 @@ func limited(t *testing.T, n plan.Node, limit int64, opts Options) (MemoryStats,
 	}
 	if msg := sameOutcome(want, got); msg != "" {
 		t.Fatalf("limit %d: %s", limit, msg)
+	}
+	// Every reservation given back, every counted buffer freed (the
+	// result's included, now released).
+	if u := budget.Used(); u != 0 {
+		t.Fatalf("the budget still counts %d bytes after the collect", u)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Fatalf("the spill directory was left behind: %v", ents)
@@ -518,7 +527,10 @@ func TestPropMemoryLimit(t *testing.T) {
 		dir := t.TempDir()
 		opts := c.opts
 		opts.MemoryLimit, opts.SpillDir, opts.Mem = limit, dir, memory.NewCheckedAllocator(memory.NewGoAllocator())
+		var budget *memlimit.Budget
+		budgetHook = func(b *memlimit.Budget) { budget = b }
 		res, err := Collect(context.Background(), n, opts)
+		budgetHook = nil
 		var got outcome
 		if err != nil {
 			pe, _ := plan.AsError(err)
@@ -542,6 +554,9 @@ func TestPropMemoryLimit(t *testing.T) {
 		}
 		if a := opts.Mem.(*memory.CheckedAllocator).CurrentAlloc(); a != 0 {
 			return fmt.Sprintf("%d bytes leaked", a)
+		}
+		if u := budget.Used(); u != 0 {
+			return fmt.Sprintf("the budget still counts %d bytes after the collect", u)
 		}
 		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 			return "the spill directory was left behind"

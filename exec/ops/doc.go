@@ -33,6 +33,15 @@
 // TakeParallel, SelectTrueParallel, GroupIDsParallel (needs mem for
 // temporaries), AggregateParallel and JoinIndicesParallel.
 //
+// Limited forms run under a memory limit (Spill: a budget, a counting
+// allocator, a spill directory) and return exactly what the unlimited
+// ones return, errors included, spilling to Arrow IPC files when their
+// hash tables do not fit: JoinIndicesLimited (a grace hash join),
+// CrossIndicesLimited (which cannot spill), GroupLimited and OneGrouping
+// (a Grouping whose Aggregate replays spilled partitions). GroupBound and
+// TakeBytes size what a grouping and a gather hold, for callers that
+// check before they allocate.
+//
 // # Key semantics
 //
 // Group, distinct, window and join keys compare with every NaN equal to

@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"slices"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -186,7 +187,6 @@ type groupSpill struct {
 	keysFile *spillFile // row ids and keys, per partition
 	idsFile  *spillFile // row ids and local group ids, per partition
 	off      []int      // partition q's groups are [off[q], off[q+1]) of the partitions' concatenation
-	global   []int32    // global id of each group of the concatenation
 	perm     []int32    // the concatenation index of each global group
 	held     int64
 }
@@ -228,9 +228,9 @@ func (sp *groupSpill) group(keys []arrow.Array, work int64, g *Grouping) error {
 	if sp.idsFile, err = newSpillFile(s, "group-ids", idsSchema, sp.shape.parts); err != nil {
 		return err
 	}
-	// The first rows of every partition's groups, concatenated in
-	// partition order: kept in memory (4 bytes per group).
-	var firsts []int32
+	// The first rows of every partition's groups (global row ids, in
+	// local order), 4 bytes per group.
+	firsts := make([][]int32, sp.shape.parts)
 	sp.off = make([]int, sp.shape.parts+1)
 	for q := 0; q < sp.shape.parts; q++ {
 		if err := s.ctxErr(); err != nil {
@@ -243,8 +243,8 @@ func (sp *groupSpill) group(keys []arrow.Array, work int64, g *Grouping) error {
 		if err := sp.reserve(4*int64(len(f)), "the first rows of the groups"); err != nil {
 			return err
 		}
-		firsts = append(firsts, f...)
-		sp.off[q+1] = len(firsts)
+		firsts[q] = f
+		sp.off[q+1] = sp.off[q] + len(f)
 	}
 	// The keys are read: their file goes now rather than at Close.
 	sp.keysFile.close()
@@ -253,31 +253,49 @@ func (sp *groupSpill) group(keys []arrow.Array, work int64, g *Grouping) error {
 		return err
 	}
 	// Global order: the groups sorted by first row (distinct rows), as
-	// packed (row, concatenation index) words.
-	G := len(firsts)
-	if err := sp.reserve(16*int64(G), "the order of the groups"); err != nil {
+	// packed (first row, concatenation index) words, 8 bytes per group.
+	G := sp.off[sp.shape.parts]
+	if err := sp.reserve(8*int64(G), "the order of the groups"); err != nil {
 		return err
 	}
 	packed := make([]uint64, G)
-	for c, r := range firsts {
-		packed[c] = uint64(r)<<32 | uint64(c)
+	for q, f := range firsts {
+		for i, r := range f {
+			c := sp.off[q] + i
+			packed[c] = uint64(r)<<32 | uint64(c)
+		}
+		firsts[q] = nil
 	}
+	sp.s.Budget.Release(4 * int64(G)) // the partitions' first rows are garbage
+	sp.held -= 4 * int64(G)
 	slices.Sort(packed)
-	sp.perm = make([]int32, G)
-	sp.global = make([]int32, G)
-	g.First = make([]int32, G)
-	for k, w := range packed {
-		c := int32(uint32(w))
-		sp.perm[k] = c
-		sp.global[c] = int32(k)
-		g.First[k] = int32(w >> 32)
+	if err := sp.reserve(4*int64(G), "the first rows of the groups"); err != nil {
+		return err
 	}
-	// packed (8 bytes per group) and firsts (4) become garbage; perm,
-	// global and First (12) stay.
-	sp.s.Budget.Release(8 * int64(G))
-	sp.held -= 8 * int64(G)
+	g.First = make([]int32, G)
+	// The concatenation indices in group order, compacted in place into
+	// the first half of packed's memory: writing int32 k (bytes 4k..4k+4)
+	// never reaches word k+1 (bytes 8k+8..) before it is read.
+	view := unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(packed))), 2*G)
+	for k := 0; k < G; k++ {
+		w := packed[k]
+		g.First[k] = int32(w >> 32)
+		view[k] = int32(uint32(w))
+	}
+	sp.perm = view[:G:G]
 	g.groups = G
 	return nil
+}
+
+// globalOf returns the global id of the group at concatenation index c
+// (the error path: a scan of the order).
+func (sp *groupSpill) globalOf(c int) int32 {
+	for k, x := range sp.perm {
+		if int(x) == c {
+			return int32(k)
+		}
+	}
+	return -1
 }
 
 // reserve reserves n bytes held until close.
@@ -345,7 +363,7 @@ func (sp *groupSpill) aggregate(mem memory.Allocator, fn plan.Func, exprText str
 		if pe != nil {
 			// pe.Row is the first row of the partition's first failing
 			// group; keep the failing group that comes first globally.
-			if gg := sp.global[sp.off[q]+int(pe.Row)]; errGroup < 0 || gg < errGroup {
+			if gg := sp.globalOf(sp.off[q] + int(pe.Row)); errGroup < 0 || gg < errGroup {
 				c := *pe
 				c.Row = int64(g.First[gg])
 				firstErr, errGroup = &c, gg

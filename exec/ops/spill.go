@@ -280,18 +280,20 @@ type spillShape struct {
 
 // planSpill sizes a partitioned pass over n rows whose in-memory form
 // would hold work bytes, with avail bytes left under the limit: enough
-// partitions that one partition's share of work takes at most a quarter
-// of avail, and buffers that take at most an eighth. It fails when even
-// maxSpillParts partitions would not do.
+// partitions that one partition's share of work takes at most half of
+// avail (the other half holds the partition's batches and pairs), and buffers that take at most half of it while the rows are
+// partitioned (nothing else is built then) — the same rows per batch
+// bound the merge's cursors, one batch per partition, to a quarter. It
+// fails when even maxSpillParts partitions would not do.
 func planSpill(s *Spill, work, avail int64, n int, what string) (spillShape, error) {
 	parts := 2
 	if s.Partitions > 0 {
 		parts = s.Partitions
 	} else {
-		for parts < maxSpillParts && int64(parts)*avail < 4*work {
+		for parts < maxSpillParts && int64(parts)*avail < 2*work {
 			parts *= 2
 		}
-		if int64(parts)*avail < 4*work {
+		if int64(parts)*avail < 2*work {
 			return spillShape{}, &memlimit.ExceededError{What: what + " cannot be split finely enough to fit",
 				Need: work / maxSpillParts, Used: s.Budget.Used(), Limit: s.Budget.Limit()}
 		}
@@ -303,7 +305,7 @@ func planSpill(s *Spill, work, avail int64, n int, what string) (spillShape, err
 	parts = p2
 	// 16 bytes per buffered row: its id here, its id and keys in the
 	// batch written from the buffer.
-	buf := int(min(max(avail/(8*int64(parts)*16), 8), 8192))
+	buf := int(min(max(avail/(2*int64(parts)*16), 8), 8192))
 	chunk := int(min(max(avail/(8*24), 16), 4096))
 	if n < chunk {
 		chunk = max(n, 1)

@@ -577,3 +577,23 @@ func TestPropMemoryLimit(t *testing.T) {
 
 // c2 is plan.Col (c is shadowed by the case in the property).
 func c2(name string) plan.E { return plan.Col(name) }
+
+// TestMemoryLimitSpillFails: a join that must spill into a spill
+// directory that cannot be made fails with resource_exhausted naming the
+// join and saying why.
+func TestMemoryLimitSpillFails(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	big, bigBytes := limitSide(t, rng, "big", 20_000, 5_000, 600)
+	small, _ := limitSide(t, rng, "small", 2_000, 5_000, 0)
+	n := plan.Scan(small).Join(plan.Scan(big), plan.InnerJoin, []plan.E{c("k")}, []plan.E{c("k")}).Select(c("id")).Node()
+	res, err := Collect(context.Background(), n, Options{Mem: checked(t), MemoryLimit: bigBytes / 10,
+		SpillDir: filepath.Join(t.TempDir(), "missing")})
+	if err == nil {
+		res.Release()
+		t.Fatal("the collect succeeded without its spill directory")
+	}
+	pe, ok := plan.AsError(err)
+	if !ok || pe.Kind != plan.ResourceExhausted || !strings.HasPrefix(pe.Node, "join") || !strings.Contains(pe.Msg, "spilling to disk failed") {
+		t.Fatalf("error %v, want resource_exhausted naming the join and the spill", err)
+	}
+}

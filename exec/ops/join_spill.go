@@ -354,7 +354,16 @@ func (j *graceJoin) joinPart(q int, full bool, c *joinCounts) error {
 		return err
 	}
 	if full {
-		unm := make([]int32, 0)
+		u := 0
+		for _, m := range matched {
+			if !m {
+				u++
+			}
+		}
+		if err := reserve(4 * int64(u)); err != nil {
+			return err
+		}
+		unm := make([]int32, 0, u)
 		for r, m := range matched {
 			if !m {
 				unm = append(unm, brows[r])

@@ -455,7 +455,7 @@ func newSpillFile(s *Spill, prefix string, schema *arrow.Schema, parts int) (*sp
 	sf.w, err = ipc.NewFileWriter(sf.bw, ipc.WithSchema(schema), ipc.WithAllocator(s.Mem))
 	if err != nil {
 		sf.close()
-		return nil, fmt.Errorf("spill: %w", err)
+		return nil, &memlimit.SpillError{Err: err}
 	}
 	return sf, nil
 }
@@ -463,7 +463,7 @@ func newSpillFile(s *Spill, prefix string, schema *arrow.Schema, parts int) (*sp
 // write appends rec as a batch of partition p.
 func (f *spillFile) write(p int, rec arrow.RecordBatch) error {
 	if err := f.w.Write(rec); err != nil {
-		return fmt.Errorf("spill: writing %s: %w", f.f.Name(), err)
+		return &memlimit.SpillError{Err: fmt.Errorf("writing %s: %w", f.f.Name(), err)}
 	}
 	f.parts[p] = append(f.parts[p], f.n)
 	f.n++
@@ -474,11 +474,11 @@ func (f *spillFile) write(p int, rec arrow.RecordBatch) error {
 // finish ends the writing and opens the file for reading.
 func (f *spillFile) finish() error {
 	if err := f.w.Close(); err != nil {
-		return fmt.Errorf("spill: closing %s: %w", f.f.Name(), err)
+		return &memlimit.SpillError{Err: fmt.Errorf("closing %s: %w", f.f.Name(), err)}
 	}
 	f.w = nil
 	if err := f.bw.Flush(); err != nil {
-		return fmt.Errorf("spill: writing %s: %w", f.f.Name(), err)
+		return &memlimit.SpillError{Err: fmt.Errorf("writing %s: %w", f.f.Name(), err)}
 	}
 	f.bw = nil
 	f.s.Budget.Release(f.held)
@@ -488,7 +488,7 @@ func (f *spillFile) finish() error {
 	}
 	r, err := ipc.NewFileReader(f.f, ipc.WithAllocator(f.s.Mem))
 	if err != nil {
-		return fmt.Errorf("spill: reading %s: %w", f.f.Name(), err)
+		return &memlimit.SpillError{Err: fmt.Errorf("reading %s: %w", f.f.Name(), err)}
 	}
 	f.r = r
 	return nil
@@ -498,7 +498,7 @@ func (f *spillFile) finish() error {
 func (f *spillFile) batch(i int) (arrow.RecordBatch, error) {
 	rec, err := f.r.RecordBatchAt(i)
 	if err != nil {
-		return nil, fmt.Errorf("spill: reading %s: %w", f.f.Name(), err)
+		return nil, &memlimit.SpillError{Err: fmt.Errorf("reading %s: %w", f.f.Name(), err)}
 	}
 	return rec, nil
 }

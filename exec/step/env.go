@@ -111,12 +111,16 @@ func (e *Env) exhausted(err error) *plan.Error {
 }
 
 // opFailure turns a kernel's failure into a *plan.Error: a memory limit
-// error is resource_exhausted, a cancelled context cancelled, a
+// error or a failed spill (disk full, spill directory missing) is
+// resource_exhausted, a cancelled context cancelled, a
 // *plan.Error (an aggregate's overflow) stays as it is, and anything else
 // is internal.
 func (e *Env) opFailure(err error) error {
 	if _, ok := memlimit.AsExceeded(err); ok {
 		return e.exhausted(err)
+	}
+	if x, ok := memlimit.AsSpillError(err); ok {
+		return &plan.Error{Kind: plan.ResourceExhausted, Row: -1, Msg: x.Error()}
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return Cancelled(err)

@@ -220,6 +220,28 @@ func (a *countingAllocator) Free(b []byte) {
 	a.mem.Free(b)
 }
 
+// SpillError is a failure to write or read a spill file (a full disk, a
+// missing or unwritable spill directory): the collect could not use the
+// disk the limit sent it to, which is resource exhaustion too.
+type SpillError struct {
+	Err error
+}
+
+// Error says that spilling failed and why.
+func (e *SpillError) Error() string { return "spilling to disk failed: " + e.Err.Error() }
+
+// Unwrap returns the I/O error.
+func (e *SpillError) Unwrap() error { return e.Err }
+
+// AsSpillError returns the SpillError in err's chain, if any.
+func AsSpillError(err error) (*SpillError, bool) {
+	var e *SpillError
+	if errors.As(err, &e) {
+		return e, true
+	}
+	return nil, false
+}
+
 // CreateTemp creates a new spill file (its name starts with prefix) in
 // the collect's spill directory, creating the directory on first use. The
 // caller closes and removes the file; Cleanup removes whatever remains.
@@ -229,13 +251,13 @@ func (b *Budget) CreateTemp(prefix string) (*os.File, error) {
 	if b.dir == "" {
 		dir, err := os.MkdirTemp(b.base, "dfopt-spill-")
 		if err != nil {
-			return nil, fmt.Errorf("spill directory: %w", err)
+			return nil, &SpillError{Err: fmt.Errorf("spill directory: %w", err)}
 		}
 		b.dir = dir
 	}
 	f, err := os.CreateTemp(b.dir, prefix+"-*.arrow")
 	if err != nil {
-		return nil, fmt.Errorf("spill file: %w", err)
+		return nil, &SpillError{Err: fmt.Errorf("spill file: %w", err)}
 	}
 	b.files.Add(1)
 	return f, nil

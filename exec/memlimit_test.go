@@ -372,13 +372,14 @@ func TestMemoryLimitNegative(t *testing.T) {
 	}
 }
 
-// propLimitCase is a random join (and maybe an aggregate above it) over
-// two small random tables, with a tiny limit and a partitioning.
+// propLimitCase is a random join (and maybe an aggregate, a distinct, a
+// sort or a window above it) over two small random tables, with a tiny
+// limit and a partitioning.
 type propLimitCase struct {
 	left, right [][]any // per column: int64 key, int64 id, float64 value, string
 	kind        plan.JoinKind
 	twoKeys     bool
-	agg         bool
+	top         int // 0 none, 1 aggregate, 2 distinct, 3 sort, 4 window
 	limit       int64 // when the unlimited collect fails
 	share       int   // the limit in percent of the peak
 	opts        Options
@@ -386,8 +387,8 @@ type propLimitCase struct {
 
 // String renders the case for a failure report.
 func (c propLimitCase) String() string {
-	return fmt.Sprintf("%s twoKeys=%v agg=%v limit=%d share=%d%% parallelism=%d partitionRows=%d\n  left %v\n  right %v",
-		joinName(c.kind), c.twoKeys, c.agg, c.limit, c.share, c.opts.Parallelism, c.opts.PartitionRows, c.left, c.right)
+	return fmt.Sprintf("%s twoKeys=%v top=%d limit=%d share=%d%% parallelism=%d partitionRows=%d\n  left %v\n  right %v",
+		joinName(c.kind), c.twoKeys, c.top, c.limit, c.share, c.opts.Parallelism, c.opts.PartitionRows, c.left, c.right)
 }
 
 // propTable draws n rows: k in a small domain (nulls included), id, a
@@ -431,9 +432,9 @@ func genPropLimitCase() gopter.Gen {
 			right:   propTable(rng, rng.Intn(100)),
 			kind:    kinds[rng.Intn(len(kinds))],
 			twoKeys: rng.Intn(2) == 0,
-			agg:     rng.Intn(2) == 0,
+			top:     []int{0, 1, 1, 1, 2, 3, 4}[rng.Intn(7)],
 			limit:   int64(1<<10 + rng.Intn(15<<10)),
-			share:   40 + rng.Intn(60),
+			share:   45 + rng.Intn(55),
 			opts:    []Options{{Parallelism: 1}, forcedParallel, {Parallelism: 2, PartitionRows: 16}}[rng.Intn(3)],
 		}
 		return gopter.NewGenResult(c, gopter.NoShrinker)
@@ -509,9 +510,16 @@ func TestPropMemoryLimit(t *testing.T) {
 			j = l.Join(r, c.kind, []plan.E{c2("k")}, []plan.E{c2("k").Add(lt(int64(1)))})
 		}
 		n := j.Node()
-		if c.agg {
+		switch c.top {
+		case 1:
 			n = j.GroupBy(c2("k"), c2("s")).Agg(c2("f").Sum().Alias("sf"), c2("f").Mean().Alias("mf"), c2("f").Max().Alias("xf"),
 				c2("f").First().Alias("ff"), c2("id").Sum().Alias("si"), c2("s").Min().Alias("ms"), plan.Len().Alias("n")).Node()
+		case 2:
+			n = j.Distinct("k", "s").Node()
+		case 3:
+			n = j.Sort(plan.Desc(c2("f")), plan.Asc(c2("id"))).Node()
+		case 4:
+			n = j.WithColumns(c2("f").Sum().Over(c2("k")).Alias("w")).Node()
 		}
 		want := collectOutcome(t, n, c.opts)
 		// The limit: a share of what the collect holds at its peak under
@@ -570,7 +578,7 @@ func TestPropMemoryLimit(t *testing.T) {
 	}, genPropLimitCase()))
 	props.TestingRun(t)
 	t.Logf("%d runs: %d spilled, %d ran out of memory", runs, spilled, exhausted)
-	if 4*spilled < runs || 2*exhausted > runs {
+	if 4*spilled < runs || 5*exhausted > 3*runs {
 		t.Errorf("%d runs: %d spilled, %d ran out of memory: the limits test too little", runs, spilled, exhausted)
 	}
 }

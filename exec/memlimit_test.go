@@ -379,7 +379,7 @@ type propLimitCase struct {
 	left, right [][]any // per column: int64 key, int64 id, float64 value, string
 	kind        plan.JoinKind
 	twoKeys     bool
-	top         int // 0 none, 1 aggregate, 2 distinct, 3 sort, 4 window
+	top         int   // 0 none, 1 aggregate, 2 distinct, 3 sort, 4 window
 	limit       int64 // when the unlimited collect fails
 	share       int   // the limit in percent of the peak
 	opts        Options

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -22,12 +23,12 @@ func TestBuiltinRegistryDerivations(t *testing.T) {
 	if err := reg.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(reg.CounterNames(), " "); got != strings.Join(designCounters, " ") {
-		t.Errorf("counters %s, want %s", got, strings.Join(designCounters, " "))
+	if got := strings.Join(reg.CounterNames(), " "); !strings.HasPrefix(got, strings.Join(designCounters, " ")) {
+		t.Errorf("counters %s, want %s first", got, strings.Join(designCounters, " "))
 	}
 	var zero Counters
-	if got, want := zero.String(), "pushedFilters=0 prunedProjections=0 droppedColumns=0 droppedNodes=0 fusedFilters=0 fusedProjections=0 sharedSubplans=0 scanProjections=0"; got != want {
-		t.Errorf("zero counters %q, want %q", got, want)
+	if got, want := zero.String(), "pushedFilters=0 prunedProjections=0 droppedColumns=0 droppedNodes=0 fusedFilters=0 fusedProjections=0 sharedSubplans=0 scanProjections=0"; !strings.HasPrefix(got, want) {
+		t.Errorf("zero counters %q, want %q first", got, want)
 	}
 	var c Counters
 	if err := c.Set("fusedFilters", 3); err != nil {
@@ -37,8 +38,8 @@ func TestBuiltinRegistryDerivations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `{"pushedFilters":0,"prunedProjections":0,"droppedColumns":0,"droppedNodes":0,"fusedFilters":3,"fusedProjections":0,"sharedSubplans":0,"scanProjections":0}`; string(b) != want {
-		t.Errorf("JSON %s, want %s", b, want)
+	if want := `{"pushedFilters":0,"prunedProjections":0,"droppedColumns":0,"droppedNodes":0,"fusedFilters":3,"fusedProjections":0,"sharedSubplans":0,"scanProjections":0`; !strings.HasPrefix(string(b), want) {
+		t.Errorf("JSON %s, want %s...", b, want)
 	}
 	if c.Set("noSuchCounter", 1) == nil || c.Get("fusedFilters") != 3 || c.IsZero() || c.Equal(zero) || !zero.Equal(Counters{}) {
 		t.Errorf("Set, Get, IsZero or Equal: %s", c)
@@ -73,8 +74,11 @@ func TestBuiltinRegistryDerivations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := reg.Rewrote(res.Counters); len(got) != len(reg.Rules()) {
-		t.Errorf("the busy plan: rules that rewrote %v, want every rule", got)
+	got := reg.Rewrote(res.Counters)
+	for _, name := range []string{FlagPredicatePushdown, FlagFilterFusion, FlagProjectionFusion, FlagProjectionPruning, FlagSharedSubplans} {
+		if !slices.Contains(got, name) {
+			t.Errorf("the busy plan: rules that rewrote %v, want %s among them", got, name)
+		}
 	}
 }
 
@@ -156,16 +160,17 @@ func TestHostLocalRule(t *testing.T) {
 	for _, r := range reg.Rules() {
 		names = append(names, r.Name)
 	}
-	if got := strings.Join(names, " "); got != "predicate_pushdown filter_fusion projection_fusion projection_pruning limit_merge shared_subplans" {
-		t.Errorf("order %s: a host rule runs after the rewriting rules, before the analysis ones", got)
+	if len(names) != len(Rules())+1 || names[len(names)-2] != "limit_merge" || names[len(names)-1] != FlagSharedSubplans {
+		t.Errorf("order %v: a host rule runs after the rewriting rules, before the analysis ones", names)
 	}
 	first := limitMerge(Once)
 	first.Before = FlagPredicatePushdown
 	if got := hostRegistry(t, first).Rules()[0].Name; got != "limit_merge" {
 		t.Errorf("a rule registered before predicate_pushdown runs at %s's place", got)
 	}
+	// Only the host rule runs, so that the test is about it alone.
 	in := scan(tT).Head(5).Head(3).Head(7).Node()
-	flags := reg.DefaultFlags()
+	flags := flagsIn(reg, "limit_merge")
 	res, err := Optimize(in, flags)
 	if err != nil {
 		t.Fatal(err)
@@ -173,7 +178,7 @@ func TestHostLocalRule(t *testing.T) {
 	if got := plan.Explain(res.Plan); got != "limit 3\n  scan t\n" {
 		t.Errorf("optimized:\n%s", got)
 	}
-	if res.Counters.Get("mergedLimits") != 2 || !strings.Contains(res.Counters.String(), "scanProjections=0 mergedLimits=2") {
+	if res.Counters.Get("mergedLimits") != 2 || !strings.HasSuffix(res.Counters.String(), " mergedLimits=2") {
 		t.Errorf("counters %s", res.Counters)
 	}
 	why := strings.Join(WhyLines(res), "\n")
@@ -188,8 +193,8 @@ func TestHostLocalRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res, _ := Optimize(in, off); plan.Size(res.Plan) != 4 {
-		t.Errorf("limit_merge off still merged:\n%s", plan.Explain(res.Plan))
+	if res, _ := Optimize(in, off); res.Counters.Get("mergedLimits") != 0 || len(res.Trace.Rule("limit_merge")) != 0 {
+		t.Errorf("limit_merge off still ran:\n%s", ExplainText(res, true))
 	}
 	if _, err := FlagsFromMap(map[string]bool{"limit_merge": false}); err == nil {
 		t.Error("the built-in registry accepts a host's flag")
@@ -206,7 +211,7 @@ func TestHostLocalRule(t *testing.T) {
 	// The cell refuses a slice below; its mutant merges it and changes the
 	// rows a plan keeps.
 	sliced := scan(tT).Slice(1, 5).Head(2).Node()
-	res, err = Optimize(sliced, reg.DefaultFlags())
+	res, err = Optimize(sliced, flagsIn(reg, "limit_merge"))
 	if err != nil || plan.Size(res.Plan) != 3 || !strings.Contains(strings.Join(WhyLines(res), "\n"), "not merged into slice offset=1 len=5: cell lm.inner_limit") {
 		t.Errorf("the slice below must stay: %v\n%s", err, ExplainText(res, true))
 	}
@@ -214,7 +219,7 @@ func TestHostLocalRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	flags = reg.DefaultFlags()
+	flags = flagsIn(reg, "limit_merge")
 	flags.Table = mutant
 	res, err = Optimize(sliced, flags)
 	if err != nil || plan.Explain(res.Plan) != "limit 2\n  scan t\n" {
@@ -374,6 +379,7 @@ func TestWithChecksDeclarations(t *testing.T) {
 // TestRegistriesConcurrent: registries are values; two embeddings with
 // different host rules optimize concurrently, each with its own rules only.
 func TestRegistriesConcurrent(t *testing.T) {
+	builtins, cells := len(Builtin().Rules()), len(Builtin().Table().IDs())
 	a := hostRegistry(t, limitMerge(Once))
 	b := Builtin()
 	in := scan(tT).Head(5).Head(3).Node()
@@ -383,13 +389,13 @@ func TestRegistriesConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			reg, want := a, 2
+			flags, want := flagsIn(a, "limit_merge"), 1
 			if i%2 == 1 {
-				reg, want = b, 3
+				flags, want = b.DefaultFlags(), 0
 			}
-			res, err := Optimize(in, reg.DefaultFlags())
-			if err == nil && plan.Size(res.Plan) != want {
-				err = fmt.Errorf("registry %d: %d nodes, want %d", i%2, plan.Size(res.Plan), want)
+			res, err := Optimize(in, flags)
+			if err == nil && (res.Counters.Get("mergedLimits") != want || len(res.Trace.Rule("limit_merge")) != want) {
+				err = fmt.Errorf("registry %d: %d merges, want %d:\n%s", i%2, res.Counters.Get("mergedLimits"), want, ExplainText(res, true))
 			}
 			if err != nil {
 				errs <- err
@@ -401,7 +407,7 @@ func TestRegistriesConcurrent(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
-	if len(Builtin().Rules()) != 5 || len(Builtin().Table().IDs()) != len(legality.Default().IDs()) {
+	if len(Builtin().Rules()) != builtins || len(Builtin().Table().IDs()) != cells {
 		t.Error("registering a host rule changed the built-in registry")
 	}
 }
@@ -429,6 +435,21 @@ func TestTransformUp(t *testing.T) {
 	}
 	if !strings.Contains(plan.Explain(out), "limit 2147483647") {
 		t.Errorf("the replacement is lost:\n%s", plan.Explain(out))
+	}
+	// A window resolves only under its owner: rewriting below it rebuilds
+	// both, and fn never sees the window.
+	windowed := scan(tT).Head(5).WithColumns(col("a").Sum().Over(col("k")).Alias("s")).Head(3).Node()
+	w, err := TransformUp(windowed, func(n plan.Node, at *plan.Path) (plan.Node, error) {
+		if n.Kind() == plan.KindWindow {
+			t.Errorf("fn saw the window at %s", at)
+		}
+		if l, ok := n.(*plan.LimitNode); ok && l.N == 5 {
+			return &plan.LimitNode{Input: l.Input, N: 4}, nil
+		}
+		return n, nil
+	})
+	if err != nil || !strings.Contains(plan.Explain(w), "window [sum(a).over(k) as __over_0]\n      limit 4") {
+		t.Errorf("a rewrite below a window: %v\n%s", err, plan.Explain(w))
 	}
 	same, err := TransformUp(out, func(n plan.Node, _ *plan.Path) (plan.Node, error) { return n, nil })
 	if err != nil || same != out {

@@ -9,6 +9,8 @@ import (
 // TransformUp rewrites the tree root bottom-up, as a local rule runs: fn
 // sees each node, resolved, over its already rewritten inputs, with its
 // path in root, and returns the node itself to keep it or a replacement.
+// A window node belongs to the project or with_columns above it (Resolve
+// makes it from over()): fn sees the owner, not the window.
 // Every replacement is resolved and must have the schema of the node it
 // replaces — the schema guard: otherwise TransformUp stops with an error
 // naming the node and its path. The result is root resolved, and root
@@ -25,7 +27,10 @@ func TransformUp(root plan.Node, fn func(n plan.Node, at *plan.Path) (plan.Node,
 	}
 	var failed error
 	out := bottomUp(in, &plan.Path{}, func(orig, n plan.Node, at *plan.Path) plan.Node {
-		if failed != nil {
+		if _, window := orig.(*plan.WindowNode); failed != nil || window {
+			// A window belongs to the project or with_columns that owns it
+			// (Resolve synthesizes it from over()): it resolves only with
+			// its owner, and fn sees the owner.
 			return n
 		}
 		if n != orig {

@@ -153,10 +153,35 @@ func (g *Grouping) Aggregate(mem memory.Allocator, fn plan.Func, exprText string
 			}
 			defer g.s.Budget.Release(work)
 			p = seq
+			if err := g.s.Budget.Fits(AggregateBytes(fn, arg, g.groups), "the result of "+exprText); err != nil {
+				return nil, err
+			}
 		}
 		return AggregateParallel(mem, fn, exprText, arg, g.IDs, g.groups, p)
 	}
 	return g.sp.aggregate(mem, fn, exprText, arg, g)
+}
+
+// AggregateBytes bounds the Arrow bytes of Aggregate's result for groups
+// groups (its values and validity bitmap, each a multiple of 64 bytes; for
+// strings at most all of arg's bytes), the check a caller under a memory
+// limit makes before reducing.
+func AggregateBytes(fn plan.Func, arg arrow.Array, groups int) int64 {
+	g := int64(groups)
+	valid := round64((g + 7) / 8)
+	switch {
+	case fn == plan.FuncLen, fn == plan.FuncCount, fn == plan.FuncSum, fn == plan.FuncMean, arg == nil:
+		return valid + round64(8*g)
+	}
+	switch arg.DataType().ID() {
+	case arrow.BOOL:
+		return 2 * valid
+	case arrow.STRING:
+		return valid + round64(4*(g+1)) + round64(stringBytes(arg))
+	case arrow.INT32:
+		return valid + round64(4*g)
+	}
+	return valid + round64(8*g)
 }
 
 // reserveReduce reserves the Go heap of reducing rows rows into groups
@@ -380,6 +405,13 @@ func (sp *groupSpill) aggregate(mem memory.Allocator, fn plan.Func, exprText str
 		cat = outs[0]
 		cat.Retain()
 	} else {
+		need := int64(0)
+		for _, o := range outs {
+			need += ArrayBytes(o)
+		}
+		if err := s.Budget.Fits(need, "the result of "+exprText); err != nil {
+			return nil, err
+		}
 		var err error
 		if cat, err = array.Concatenate(outs, mem); err != nil {
 			return nil, fmt.Errorf("aggregate %s: %w", exprText, err)
@@ -388,6 +420,9 @@ func (sp *groupSpill) aggregate(mem memory.Allocator, fn plan.Func, exprText str
 	releaseAll(outs)
 	outs = outs[:0]
 	defer cat.Release()
+	if err := s.Budget.Fits(TakeBytes(cat, sp.perm), "the result of "+exprText); err != nil {
+		return nil, err
+	}
 	return TakeParallel(mem, cat, sp.perm, sp.p)
 }
 
@@ -429,6 +464,9 @@ func (sp *groupSpill) aggregatePart(mem memory.Allocator, q int, fn plan.Func, e
 		return nil, nil, err
 	}
 	defer s.Budget.Release(work)
+	if err := s.Budget.Fits(AggregateBytes(fn, part, groups), "the result of "+exprText); err != nil {
+		return nil, nil, err
+	}
 	out, err := AggregateParallel(mem, fn, exprText, part, ids, groups, p)
 	if err != nil {
 		if pe, ok := plan.AsError(err); ok {

@@ -406,11 +406,11 @@ func (j *graceJoin) merge(c joinCounts, reserve reserveFunc) (pout, bout []int32
 	if j.semiLike() {
 		width = 4
 	}
-	// The cursors hold one batch per partition.
-	if err := s.Budget.Fits(int64(j.shape.parts)*(int64(j.shape.bufRows)*8+64), "the join's merge cursors"); err != nil {
+	if err := reserve(width * total); err != nil {
 		return nil, nil, err
 	}
-	if err := reserve(width * total); err != nil {
+	// The cursors hold one batch per partition.
+	if err := s.Budget.Fits(int64(j.shape.parts)*(int64(j.shape.bufRows)*8+64), "the join's merge cursors"); err != nil {
 		return nil, nil, err
 	}
 	pout = make([]int32, total)

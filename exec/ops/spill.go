@@ -211,13 +211,16 @@ func encodeBoundRows(keys []arrow.Array, doms []domain, n int64) int64 {
 	return b
 }
 
-// GroupBound is an upper bound of the Go heap GroupIDsParallel holds while
-// it groups these keys split as p says: the ids, word copies and
-// dictionaries (per column and per pairwise fold), the first rows, and on
-// the parallel path the partitions' own groupings (each at most one
-// sequential grouping of its rows, Workers at a time, fixed costs
-// included) and the grouping of their representatives. A caller under a
-// memory limit reserves it before grouping.
+// GroupBound is an upper bound of the memory GroupIDsParallel holds while
+// it groups these keys split as p says: on the Go heap the ids, word
+// copies and dictionaries (per column and per pairwise fold) and the first
+// rows, and on the parallel path the partitions' own groupings (each at
+// most one sequential grouping of its rows, Workers at a time, fixed
+// costs included), the grouping of their representatives and the Arrow
+// buffers of the representatives' keys. A caller under a memory limit
+// reserves it while it groups (the representatives' buffers are then
+// counted twice, by the reservation and by the allocator, for the
+// duration of the call).
 func GroupBound(keys []arrow.Array, p Parallel) int64 {
 	if len(keys) == 0 {
 		return 0
@@ -235,10 +238,15 @@ func GroupBound(keys []arrow.Array, p Parallel) int64 {
 	if parts := p.Split(int(n)); len(parts) > 1 {
 		// The partitions' own groupings, Workers at a time (each
 		// partition's spans are within the column's); the grouping of
-		// the representatives (at most every row); the partitions' first
-		// rows and the representatives' row ids.
+		// the representatives (at most every row) and their key columns,
+		// gathered into Arrow buffers; the partitions' first rows and
+		// the representatives' row ids.
 		local := int64(min(p.Workers, len(parts))) * encodeBoundRows(keys, doms, int64(parts[0].Len()))
-		return local + seq + 8*n
+		reps := int64(0)
+		for _, a := range keys {
+			reps += ArrayBytes(a)
+		}
+		return local + seq + reps + 8*n
 	}
 	return seq
 }
@@ -436,6 +444,7 @@ type spillFile struct {
 	parts  [][]int // batch indices per partition
 	n      int     // batches written
 	rows   []int   // rows per partition
+	bytes  []int64 // what reading a partition's batches back allocates
 	held   int64   // the write buffer's reservation
 }
 
@@ -451,7 +460,7 @@ func newSpillFile(s *Spill, prefix string, schema *arrow.Schema, parts int) (*sp
 		return nil, err
 	}
 	sf := &spillFile{s: s, f: f, bw: bufio.NewWriterSize(f, bufSize), schema: schema,
-		parts: make([][]int, parts), rows: make([]int, parts), held: int64(bufSize)}
+		parts: make([][]int, parts), rows: make([]int, parts), bytes: make([]int64, parts), held: int64(bufSize)}
 	sf.w, err = ipc.NewFileWriter(sf.bw, ipc.WithSchema(schema), ipc.WithAllocator(s.Mem))
 	if err != nil {
 		sf.close()
@@ -460,19 +469,50 @@ func newSpillFile(s *Spill, prefix string, schema *arrow.Schema, parts int) (*sp
 	return sf, nil
 }
 
-// write appends rec as a batch of partition p.
+// write appends rec as a batch of partition p. The IPC encoder copies the
+// batch's metadata into a buffer of the allocator (a few hundred bytes),
+// checked against the limit first.
 func (f *spillFile) write(p int, rec arrow.RecordBatch) error {
+	if err := f.s.Budget.Fits(ipcMetaBytes(f.schema), "a spill batch's metadata"); err != nil {
+		return err
+	}
 	if err := f.w.Write(rec); err != nil {
 		return &memlimit.SpillError{Err: fmt.Errorf("writing %s: %w", f.f.Name(), err)}
 	}
 	f.parts[p] = append(f.parts[p], f.n)
 	f.n++
 	f.rows[p] += int(rec.NumRows())
+	f.bytes[p] += batchReadBytes(rec)
 	return nil
+}
+
+// batchReadBytes bounds what reading rec back from a spill file
+// allocates: its message body (every buffer padded to 8 bytes) and its
+// metadata, each a multiple of 64 bytes.
+func batchReadBytes(rec arrow.RecordBatch) int64 {
+	body := int64(0)
+	for _, c := range rec.Columns() {
+		for _, b := range c.Data().Buffers() {
+			if b != nil {
+				body += (int64(b.Len()) + 7) &^ 7
+			}
+		}
+	}
+	return round64(body) + round64(ipcMetaBytes(rec.Schema()))
+}
+
+// ipcMetaBytes bounds the metadata buffer the IPC encoder allocates for a
+// batch or a footer of this schema: a fixed part and a field node and two
+// buffer entries per column, 8-byte aligned, with room to spare.
+func ipcMetaBytes(schema *arrow.Schema) int64 {
+	return 256 + 64*int64(schema.NumFields())
 }
 
 // finish ends the writing and opens the file for reading.
 func (f *spillFile) finish() error {
+	if err := f.s.Budget.Fits(ipcMetaBytes(f.schema), "a spill file's footer"); err != nil {
+		return err
+	}
 	if err := f.w.Close(); err != nil {
 		return &memlimit.SpillError{Err: fmt.Errorf("closing %s: %w", f.f.Name(), err)}
 	}
@@ -510,6 +550,13 @@ func (f *spillFile) read(p int) (arrow.RecordBatch, error) {
 	if len(idx) == 0 {
 		return nil, nil
 	}
+	need := f.bytes[p]
+	if len(idx) > 1 {
+		need *= 2 // the batches and their concatenation
+	}
+	if err := f.s.Budget.Fits(need, fmt.Sprintf("partition %d of a spill file (%d rows)", p, f.rows[p])); err != nil {
+		return nil, err
+	}
 	recs := make([]arrow.RecordBatch, 0, len(idx))
 	defer func() {
 		for _, r := range recs {
@@ -535,9 +582,8 @@ func (f *spillFile) close() {
 	if f == nil || f.f == nil {
 		return
 	}
-	if f.w != nil {
-		_ = f.w.Close()
-	}
+	// An unfinished writer is dropped, not closed: closing would write a
+	// footer into a file about to be removed (and allocate for it).
 	if f.r != nil {
 		_ = f.r.Close()
 	}
@@ -623,6 +669,13 @@ func partitionKeys(s *Spill, h *partHasher, shape spillShape, keys []arrow.Array
 		rows := bufs[p]
 		if len(rows) == 0 {
 			return nil
+		}
+		need := int64(0)
+		for _, a := range keys {
+			need += TakeBytes(a, rows)
+		}
+		if err := s.Budget.Fits(need, "a spill batch"); err != nil {
+			return err
 		}
 		cols[0] = int32Array(rows)
 		for k, a := range keys {

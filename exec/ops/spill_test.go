@@ -105,6 +105,9 @@ func TestPropJoinSpilled(t *testing.T) {
 					if u := s.Budget.Used(); u != 0 {
 						return fmt.Sprintf("%s: %d bytes still counted", joinName(kind), u)
 					}
+					if p := s.Budget.Peak(); p > budget {
+						return fmt.Sprintf("%s: peak %d over the limit %d", joinName(kind), p, budget)
+					}
 					if smem.CurrentAlloc() != 0 {
 						return fmt.Sprintf("%s: %d bytes leaked", joinName(kind), smem.CurrentAlloc())
 					}
@@ -261,6 +264,9 @@ func TestPropGroupSpilled(t *testing.T) {
 				}
 				if u := s.Budget.Used(); u != 0 {
 					return fmt.Sprintf("parts %d: %d bytes still counted", forced, u)
+				}
+				if p := s.Budget.Peak(); p > budget {
+					return fmt.Sprintf("parts %d: peak %d over the limit %d", forced, p, budget)
 				}
 				if smem.CurrentAlloc() != 0 {
 					return fmt.Sprintf("parts %d: %d bytes leaked", forced, smem.CurrentAlloc())

@@ -300,18 +300,19 @@ func takeStringParallel(mem memory.Allocator, a *array.String, idx []int32, p Pa
 	return finishArray(a.DataType(), len(idx), valid, obuf.buf, dbuf), nil
 }
 
-// TakeBytes is the number of bytes Take(mem, arr, idx) allocates (the
-// sizes it requests, before any alignment the allocator adds), computed
-// without allocating: the check a caller under a memory limit makes
-// before a gather. For strings it sums the selected values' lengths.
+// TakeBytes bounds the bytes Take(mem, arr, idx) allocates (what it asks
+// the allocator for: every buffer is a multiple of 64 bytes, as
+// memory.Buffer reserves them), computed without allocating: the check a
+// caller under a memory limit makes before a gather. For strings it sums
+// the selected values' lengths.
 func TakeBytes(arr arrow.Array, idx []int32) int64 {
 	n := int64(len(idx))
-	valid := (n + 7) / 8
+	valid := round64((n + 7) / 8)
 	switch a := arr.(type) {
 	case *array.Int64, *array.Float64:
-		return valid + 8*n
+		return valid + round64(8*n)
 	case *array.Int32:
-		return valid + 4*n
+		return valid + round64(4*n)
 	case *array.Boolean:
 		return 2 * valid
 	case *array.String:
@@ -322,7 +323,26 @@ func TakeBytes(arr arrow.Array, idx []int32) int64 {
 				data += int64(offs[i+1] - offs[i])
 			}
 		}
-		return valid + 4*(n+1) + data
+		return valid + round64(4*(n+1)) + round64(data)
 	}
-	return valid + 8*n
+	return valid + round64(8*n)
 }
+
+// ArrayBytes bounds the bytes of a gather of every row of a (in any
+// order): what a kernel that copies a column may ask the allocator for.
+func ArrayBytes(a arrow.Array) int64 {
+	n := int64(a.Len())
+	valid := round64((n + 7) / 8)
+	switch a.DataType().ID() {
+	case arrow.INT32:
+		return valid + round64(4*n)
+	case arrow.BOOL:
+		return 2 * valid
+	case arrow.STRING:
+		return valid + round64(4*(n+1)) + round64(stringBytes(a))
+	}
+	return valid + round64(8*n)
+}
+
+// round64 rounds a buffer size up to memory.Buffer's multiple of 64.
+func round64(n int64) int64 { return (n + 63) &^ 63 }

@@ -68,8 +68,9 @@ func (b *Budget) Limit() int64 { return b.limit }
 // reservations.
 func (b *Budget) Used() int64 { return b.arrow.Load() + b.held.Load() }
 
-// Peak returns the highest Used seen by a reservation, a Fits check or
-// Check: the collect's high-water mark as far as the budget observed it.
+// Peak returns the highest Used seen by an allocation, a reservation, a
+// Fits check or Check: the collect's high-water mark of what the budget
+// counts.
 func (b *Budget) Peak() int64 { return b.peak.Load() }
 
 // Available returns how many more bytes fit under the limit (0 when the
@@ -202,7 +203,7 @@ type countingAllocator struct {
 // Allocate implements memory.Allocator.
 func (a *countingAllocator) Allocate(size int) []byte {
 	out := a.mem.Allocate(size)
-	a.b.arrow.Add(int64(size))
+	a.b.notePeak(a.b.arrow.Add(int64(size)) + a.b.held.Load())
 	return out
 }
 
@@ -210,7 +211,7 @@ func (a *countingAllocator) Allocate(size int) []byte {
 func (a *countingAllocator) Reallocate(size int, b []byte) []byte {
 	old := len(b)
 	out := a.mem.Reallocate(size, b)
-	a.b.arrow.Add(int64(size - old))
+	a.b.notePeak(a.b.arrow.Add(int64(size-old)) + a.b.held.Load())
 	return out
 }
 

@@ -143,7 +143,9 @@
 // expression, a window's per-row groups, a cross join's pairs, the output
 // vectors of any join — fails with a resource_exhausted error naming the
 // node, before the allocation that would exceed the limit when the
-// operator can tell, or at the end of the node otherwise. The spill
+// operator can tell, or at the next check otherwise (between the steps of
+// a node and after it): a collect that succeeds never held more than its
+// limit, as counted. The spill
 // directory (under Options.SpillDir) is removed when the collect ends,
 // also when it fails or is cancelled.
 package exec

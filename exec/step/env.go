@@ -148,14 +148,15 @@ func Cancelled(cause error) *plan.Error {
 	return &plan.Error{Kind: plan.Cancelled, Row: -1, Msg: "evaluation cancelled", Err: cause}
 }
 
-// CheckMemory returns a resource_exhausted error when the evaluation
-// holds more than its memory limit; nil without a limit. A driver calls
-// it after each node, once the node's inputs are released.
+// CheckMemory returns a resource_exhausted error when the evaluation has
+// held more than its memory limit at any moment (memlimit.Budget.Check);
+// nil without a limit. A driver calls it after each node, once the node's
+// inputs are released.
 func (e *Env) CheckMemory() error {
 	if e.budget == nil {
 		return nil
 	}
-	if err := e.budget.Check("the arrays and index vectors the collect holds"); err != nil {
+	if err := e.budget.Check("the arrays and index vectors the collect held"); err != nil {
 		return e.exhausted(err)
 	}
 	return nil
@@ -163,8 +164,8 @@ func (e *Env) CheckMemory() error {
 
 // CheckCtx returns a cancelled error when the Env's context is done and,
 // under a memory limit, a resource_exhausted error when the evaluation
-// already holds more than the limit (an Arrow allocation no reservation
-// announced, such as an expression's result, went over it).
+// has held more than the limit (an Arrow allocation no check announced,
+// such as an expression's result, went over it).
 func (e *Env) CheckCtx() error {
 	if err := e.Ctx.Err(); err != nil {
 		return Cancelled(err)

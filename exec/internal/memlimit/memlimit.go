@@ -171,17 +171,18 @@ func (b *Budget) Fits(n int64, what string) error {
 	return nil
 }
 
-// Check returns an *ExceededError when the budget is already over the
-// limit (an Arrow allocation that no reservation announced, such as an
-// expression's result, pushed it there).
+// Check returns an *ExceededError when the budget has been over the limit
+// at any moment since it was made (an Arrow allocation that no check
+// announced, such as an expression's result, took it there, even if it
+// has been freed since): checked at every step, this makes a collect that
+// succeeds one that never held more than its limit.
 func (b *Budget) Check(what string) error {
 	if b == nil {
 		return nil
 	}
-	u := b.Used()
-	b.notePeak(u)
-	if u > b.limit {
-		return &ExceededError{What: what, Used: u, Limit: b.limit}
+	b.notePeak(b.Used())
+	if p := b.peak.Load(); p > b.limit {
+		return &ExceededError{What: what, Used: p, Limit: b.limit}
 	}
 	return nil
 }

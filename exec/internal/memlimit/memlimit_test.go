@@ -90,6 +90,9 @@ func TestReserve(t *testing.T) {
 	if b.Used() != 0 || b.Available() != 1000 {
 		t.Fatalf("used %d available %d after releasing everything", b.Used(), b.Available())
 	}
+	if err := b.Check("x"); err == nil {
+		t.Fatal("the check forgot that the budget was over its limit")
+	}
 	var nilBudget *Budget
 	if nilBudget.Reserve(1<<62, "x") != nil || nilBudget.Fits(1<<62, "x") != nil || nilBudget.Check("x") != nil || nilBudget.Cleanup() != nil {
 		t.Fatal("a nil budget refused something")

@@ -77,12 +77,10 @@ func (e *Env) WithBudget(b *memlimit.Budget) *Env {
 	return &c
 }
 
-// spill is what the kernels need to run under the Env's memory limit (nil
-// without one).
+// spill is what the kernels need to run under the Env's memory limit: its
+// allocator always, its budget when it has one (without one the kernels
+// take their unlimited paths over e.Mem).
 func (e *Env) spill() *ops.Spill {
-	if e.budget == nil {
-		return nil
-	}
 	return &ops.Spill{Ctx: e.Ctx, Mem: e.Mem, Budget: e.budget}
 }
 

@@ -46,7 +46,6 @@ const (
 	PFDeterministic            CellID = "pf.deterministic"
 	PFOnce                     CellID = "pf.once"
 	PFCapture                  CellID = "pf.capture"
-	PFText                     CellID = "pf.text"
 	PFHolder                   CellID = "pf.holder"
 	PRProject                  CellID = "pr.project"
 	PRWithColumns              CellID = "pr.with_columns"
@@ -165,13 +164,10 @@ var defaultCells = []Cell{
 	{ID: PFOnce, Rule: RuleProjectionFusion, Node: "project over with_columns", Verdict: CrossesIf,
 		Condition:  "exactly one projection expression references the value, exactly once",
 		Reason:     "with_columns(a / b as x) . select(x, x as y): inlining twice evaluates a / b twice",
-		Equivalent: "reachable (a value read twice is inlined into every reader) but harmless while pf.deterministic, pf.text and pf.inline stand: every copy is then a bare reference to a deterministic value, evaluated after total operands only, so the first copy raises what the with_columns raised and the others recompute the same values (time, never an outcome); with pf.deterministic flipped too, a duplicated nd_tick diverges"},
+		Equivalent: "reachable (a value read twice is inlined into every reader) but harmless while pf.deterministic and pf.inline stand: the first copy is evaluated after total operands only, so it raises what the with_columns raised, every later copy recomputes the same deterministic values (time, never an outcome), and errors around any copy name the reference as written (the inlined value records it as its origin); with pf.deterministic flipped too, a duplicated nd_tick diverges"},
 	{ID: PFCapture, Rule: RuleProjectionFusion, Node: "project over with_columns", Verdict: CrossesIf,
 		Condition: "no column the value reads is assigned by another value of the same with_columns (name capture); its own name does not count: b + 1 as b reads the input's b, which nothing assigns once the value leaves",
 		Reason:    "with_columns(a + 1 as x, a * 2 as a) . select(x): inlined, a + 1 would read the new a"},
-	{ID: PFText, Rule: RuleProjectionFusion, Node: "project over with_columns", Verdict: CrossesIf,
-		Condition: "every expression enclosing the reference is an alias or a declared-total UDF call",
-		Reason:    "with_columns(b as x) . select(x + 1): inlined, an overflow would be reported in b + 1 instead of x + 1"},
 	{ID: PFInline, Rule: RuleProjectionFusion, Node: "project over with_columns", Verdict: CrossesIf,
 		Condition: "the value is total, or every with_columns value after it, every projection expression before its user and every operand evaluated before the reference is total, and the reference is not inside an if() branch",
 		Reason:    "with_columns(a / b as x) . select(a * 2 as y, x): inlined, a * 2 would raise before a / b"},

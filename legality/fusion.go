@@ -198,7 +198,9 @@ func (c *InlineCheck) PartialAfter(j int) bool { return c.lastPartial > j }
 
 // Value decides whether with_columns value j may be inlined into the
 // projection expressions that reference it, consulting pf.holder,
-// pf.deterministic, pf.once, pf.capture, pf.text and pf.inline in that order.
+// pf.deterministic, pf.once, pf.capture and pf.inline in that order. (There is
+// no text cell: the inlined value records the reference it replaces as its
+// origin, so an error around it still names the reference as written.)
 // Ask about the values from the last to the first.
 func (c *InlineCheck) Value(j int) Ruling {
 	t, v, name := c.t, c.values[j], c.names[j]
@@ -241,16 +243,6 @@ func (c *InlineCheck) Value(j int) Ruling {
 	})) {
 		return r
 	}
-	if !r.consult(t.decide(PFText, func() (bool, string) {
-		for _, k := range dedup(users) {
-			if ok, detail := enclosedOnlyByTotal(c.exprs[k], name); !ok {
-				return false, detail
-			}
-		}
-		return true, ""
-	})) {
-		return r
-	}
 	r.consult(t.decide(PFInline, func() (bool, string) {
 		if Total(v) {
 			return true, ""
@@ -279,38 +271,6 @@ func dedup(ks []int) []int {
 		}
 	}
 	return out
-}
-
-// enclosedOnlyByTotal reports whether every expression enclosing a
-// reference to name in e is an alias or a call of a UDF declared total (so
-// that no error can name an enclosing expression's text).
-func enclosedOnlyByTotal(e plan.Expr, name string) (bool, string) {
-	// enclosing is the outermost enclosing expression that may raise, or nil.
-	var walk func(x, enclosing plan.Expr) (bool, string)
-	walk = func(x, enclosing plan.Expr) (bool, string) {
-		if col, ok := x.(*plan.Column); ok && col.Name == name && enclosing != nil {
-			return false, fmt.Sprintf("the reference to %s is enclosed by `%s`", name, enclosing)
-		}
-		next := enclosing
-		if next == nil {
-			switch y := x.(type) {
-			case *plan.Alias:
-			case *plan.UDFCall:
-				if y.UDF == nil || !y.UDF.Total {
-					next = x
-				}
-			default:
-				next = x
-			}
-		}
-		for _, a := range x.Children() {
-			if ok, d := walk(a, next); !ok {
-				return false, d
-			}
-		}
-		return true, ""
-	}
-	return walk(e, nil)
 }
 
 // evaluatedBeforeTotal reports whether every operand e evaluates before its

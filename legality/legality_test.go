@@ -388,7 +388,7 @@ func TestInlineCheck(t *testing.T) {
 		{"partial value before a partial value", []plan.E{div.Alias("x"), col("a").Mul(plan.Lit(2)).Alias("y")}, []plan.E{col("x"), col("y")}, 0, false, PFInline},
 		{"partial value after a partial value", []plan.E{col("a").Mul(plan.Lit(2)).Alias("y"), div.Alias("x")}, []plan.E{col("x"), col("y")}, 1, true, PFInline},
 		{"referenced twice", []plan.E{col("b").Alias("x")}, []plan.E{col("x"), col("x").Alias("y")}, 0, false, PFOnce},
-		{"enclosed by partial", []plan.E{col("b").Alias("x")}, []plan.E{col("x").Add(plan.Lit(1))}, 0, false, PFText},
+		{"enclosed by partial (the value keeps the reference as its origin)", []plan.E{col("b").Alias("x")}, []plan.E{col("x").Add(plan.Lit(1))}, 0, true, PFInline},
 		{"enclosed by total udf", []plan.E{col("b").Alias("x")}, []plan.E{plan.CallUDF(totalUDF, col("x"))}, 0, true, PFInline},
 		{"capture", []plan.E{col("a").Add(plan.Lit(1)).Alias("x"), col("b").Alias("a")}, []plan.E{col("x"), col("a")}, 0, false, PFCapture},
 		{"nd value", []plan.E{plan.CallUDF(ndTotalUDF, col("a")).Alias("x")}, []plan.E{col("x")}, 0, false, PFDeterministic},

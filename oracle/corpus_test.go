@@ -103,7 +103,6 @@ var killers = map[legality.CellID]string{
 	legality.PFDeterministic:    "pf_deterministic_nd_tick.json",
 	legality.PFOnce:             "pf_once.json",
 	legality.PFCapture:          "pf_capture_total.json",
-	legality.PFText:             "pf_text.json",
 	legality.PFInline:           "pf_inline_error_order.json",
 	legality.PRProject:          "pr_project_dead_partial.json",
 	legality.PRWithColumns:      "pr_with_columns_dead_partial.json",

@@ -956,7 +956,12 @@ func definitions(exprs []plan.Expr) map[string]plan.Expr {
 func substitute(e plan.Expr, defs map[string]plan.Expr) plan.Expr {
 	if c, ok := e.(*plan.Column); ok {
 		if d, ok := defs[c.Name]; ok {
-			return d
+			if dc, same := d.(*plan.Column); same && dc.Name == c.Name && plan.Origin(dc) == nil && plan.Origin(c) == nil {
+				return d // a same-name identity: the text does not change
+			}
+			// The definition stands in for the reference as written: an
+			// error raised around it names the reference (plan.Written).
+			return plan.WithOrigin(d, c)
 		}
 		return e
 	}

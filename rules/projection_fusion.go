@@ -15,7 +15,9 @@ import (
 // The substitution is structural (no reassociation), an alias keeps the
 // output name, and the value leaves the with_columns, which disappears when
 // nothing is left in it. Legality is pf.holder, pf.deterministic, pf.once,
-// pf.capture, pf.text and pf.inline (error order). Values are decided from
+// pf.capture and pf.inline (error order); the inlined value records the
+// reference it replaces as its origin (plan.WithOrigin), so errors around it
+// still name what the user wrote. Values are decided from
 // the last to the first, in passes until nothing more inlines, so that every
 // decision sees the with_columns and the projection as they will be — and a
 // second run finds nothing left to do. When a with_columns is emptied the

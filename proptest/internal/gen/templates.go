@@ -157,7 +157,7 @@ func (g *gen) refExpr(x string, t plan.Type, twice bool) plan.Expr {
 	case x < 68:
 		return alias(ref, "r")
 	case x < 78 && t == plan.Int64:
-		// A declared-total UDF around the reference: pf.text allows it.
+		// A declared-total UDF around the reference.
 		return alias(udfCall(udfIncWrap, ref), "r")
 	}
 	switch {
@@ -508,8 +508,9 @@ func (g *gen) renames(in frame) frame {
 //   - pf.inline: with_columns(x = v raising E1 [, z = w raising E2]) then a
 //     select reading x after an entry raising E3: inlined, E3 (or, with z
 //     left behind, E2) would be raised instead of E1;
-//   - pf.text: with_columns(x = total v) then a select reading x inside an
-//     expression that raises: inlined, the error would name v, not x;
+//   - origins: with_columns(x = total v) then a select reading x inside an
+//     expression that raises: inlined, the error must still name x (the
+//     inlined v records x as its origin), not v;
 //   - pf.deterministic: with_columns(x = nd_tick(..)) then a select calling
 //     nd_tick before reading x: inlined, the calls would swap counters.
 func (g *gen) fusionOrder(depth int) frame {

@@ -121,7 +121,7 @@ func (e *Env) reduce(call *plan.Call, arg arrow.Array, g *ops.Grouping) (arrow.A
 	if err := e.CheckCtx(); err != nil {
 		return nil, err
 	}
-	out, err := g.Aggregate(e.Mem, call.Fn, call.String(), arg, e.par)
+	out, err := g.Aggregate(e.Mem, call.Fn, plan.Written(call), arg, e.par)
 	if err != nil {
 		return nil, e.opFailure(err)
 	}

@@ -41,6 +41,7 @@ func ExampleLazyFrame_Explain() {
 	// with_columns [qty as q]
 	//   filter [symbol == "ACME"]
 	//     scan trades
+	// tier: standard
 	// counters: pushedFilters=1 prunedProjections=0 droppedColumns=0 droppedNodes=0 fusedFilters=0 fusedProjections=0 sharedSubplans=0 scanProjections=0
 }
 

@@ -3,14 +3,17 @@ package oracle
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/dfopt/dfopt/plan/planjson"
 	"github.com/dfopt/dfopt/rules"
 )
 
 // DocumentFlags returns the flags a plan file asks for: its "flags" object
-// applied to DefaultFlags (rules.FlagsFromMap), with Verify on unless the
-// file sets "verify" itself. An unknown flag name is an error.
+// applied to its "tier"'s preset (rules.Registry.TierFlags; no tier: the
+// default, standard), with Verify on unless the file sets "verify" itself.
+// An unknown flag or tier name is an error.
 func DocumentFlags(doc *planjson.Document) (rules.Flags, error) {
 	return DocumentFlagsFor(doc, nil)
 }
@@ -24,6 +27,19 @@ func DocumentFlagsFor(doc *planjson.Document, reg *rules.Registry) (rules.Flags,
 	flags, err := reg.FlagsFromMap(doc.Flags)
 	if err != nil {
 		return rules.Flags{}, fmt.Errorf("flags: %w", err)
+	}
+	if doc.Tier != "" {
+		// The tier's preset, then the file's own flags on top of it.
+		tier, err := rules.ParseTier(doc.Tier)
+		if err != nil {
+			return rules.Flags{}, fmt.Errorf("tier: %w", err)
+		}
+		flags = reg.TierFlags(tier)
+		for _, name := range slices.Sorted(maps.Keys(doc.Flags)) {
+			if err := flags.Set(name, doc.Flags[name]); err != nil {
+				return rules.Flags{}, fmt.Errorf("flags: %w", err)
+			}
+		}
 	}
 	if _, set := doc.Flags[rules.FlagVerify]; !set {
 		flags.Verify = true

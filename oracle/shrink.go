@@ -169,6 +169,9 @@ func writeCounterexample(dir string, campaignSeed int64, index int, caseSeed int
 	doc.Description = fmt.Sprintf("oracle campaign seed %d, plan index %d (proptest case seed %d), minimized: %s. Divergence: %s",
 		campaignSeed, index, caseSeed, proptest.Size(pc), first)
 	doc.Flags = flags.Map()
+	if flags.Tier != rules.TierStandard {
+		doc.Tier = flags.Tier.String()
+	}
 	kind := rep.Results[Unoptimized].ErrorKind() // "" for success: "error": null
 	doc.Expect = &planjson.Expect{Error: &kind}
 	data, err := planjson.Encode(doc)

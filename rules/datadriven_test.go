@@ -42,7 +42,7 @@ import (
 // (testCatalog: t, t2, twin, l, r, src, bad, ex, zone) or a table the file
 // declares with the table directive. The directives:
 //
-//	optimize [case=NAME] [flags=R,A,...|all|none] [tier=bounded] [limit=N]
+//	optimize [case=NAME] [flags=R,A,...|all|none] [tier=bounded|standard] [limit=N]
 //	         [cell=ID allow|refuse [masked] [partial] [override]]
 //	         [flip=ID] [barrier=ID] [verify=false]
 //	    Optimizes the input and prints plan.ExplainText with the why lines.
@@ -236,10 +236,20 @@ func testCatalog() map[string]plan.Source {
 
 // flags are the case's optimizer flags.
 func (env *ddEnv) flags(c *ddCase) (Flags, error) {
+	// A case runs in the bounded tier unless it says tier=standard: the
+	// bounded tier's behaviour is pinned byte for byte.
+	tier := TierBounded
+	if name := c.args["tier"]; name != "" {
+		t, err := ParseTier(name)
+		if err != nil {
+			return Flags{}, err
+		}
+		tier = t
+	}
 	var f Flags
 	switch names := c.args["flags"]; {
 	case names == "all" || (names == "" && env.rule == ""):
-		f = DefaultFlags()
+		f = Builtin().TierFlags(tier)
 	case names == "none":
 	case names == "":
 		f = only(env.rule)
@@ -251,9 +261,7 @@ func (env *ddEnv) flags(c *ddCase) (Flags, error) {
 		}
 	}
 	f.Verify = c.args["verify"] != "false"
-	if tier := c.args["tier"]; tier != "" && tier != "bounded" {
-		return f, fmt.Errorf("unknown tier %q (only bounded exists)", tier)
-	}
+	f.Tier = tier
 	if l := c.args["limit"]; l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil {

@@ -9,8 +9,9 @@ import (
 )
 
 // ExplainText renders an optimization result for people: the optimized plan
-// (plan.Explain), a counters line, and, with why, one line per trace entry,
-// each with its cell's condition (allowed) or counterexample (refused):
+// (plan.Explain), the tier, a counters line, and, with why, one line per
+// trace entry, each with its cell's condition (allowed) or counterexample
+// (refused):
 //
 //	predicate_pushdown: `a / b > 1` stopped at limit 10: cell pp.limit — a limit keeps the first n rows ...
 func ExplainText(res Result, why bool) string {
@@ -18,7 +19,9 @@ func ExplainText(res Result, why bool) string {
 	if res.Plan != nil {
 		b.WriteString(plan.Explain(res.Plan))
 	}
-	b.WriteString("counters: ")
+	b.WriteString("tier: ")
+	b.WriteString(res.Tier.String())
+	b.WriteString("\ncounters: ")
 	b.WriteString(res.Counters.String())
 	b.WriteByte('\n')
 	if why {

@@ -26,6 +26,11 @@ type Flags struct {
 	// except lists, sorted, the flags whose value is the opposite of all.
 	except []string
 
+	// Tier is the totality the legality table relies on: TierBounded's
+	// (columns, literals and declared-total UDFs) or TierStandard's (the
+	// lattice over every built-in, plan.Total). DefaultFlags and the
+	// presets (Registry.TierFlags) set it with the rules of their tier.
+	Tier Tier
 	// Verify checks, after every rule, that the root schema is unchanged and
 	// that the whole plan resolves from scratch (plan.Unresolved), naming
 	// the rule that broke it. It costs a full re-resolution per rule; tests
@@ -52,7 +57,8 @@ type Flags struct {
 	Registry *Registry
 }
 
-// DefaultFlags runs every built-in rule and arm, with Verify off.
+// DefaultFlags runs every built-in rule and arm of the standard tier, the
+// default, with Verify off.
 func DefaultFlags() Flags { return Builtin().DefaultFlags() }
 
 // NoFlags runs no rule: Optimize then only resolves the plan.
@@ -135,9 +141,9 @@ func (f Flags) Map() map[string]bool {
 }
 
 // Equal reports whether f and g select the same rules and arms with the
-// same Verify, Limit, table and registry.
+// same tier, Verify, Limit, table and registry.
 func (f Flags) Equal(g Flags) bool {
-	if f.Verify != g.Verify || f.Limit != g.Limit || f.Table != g.Table || f.Rules() != g.Rules() {
+	if f.Verify != g.Verify || f.Limit != g.Limit || f.Tier != g.Tier || f.Table != g.Table || f.Rules() != g.Rules() {
 		return false
 	}
 	for _, n := range f.Rules().flagNames {

@@ -18,6 +18,9 @@ type Result struct {
 	Counters Counters
 	Trace    Trace
 	Table    *legality.Table
+	// Tier is the tier whose totality the legality table relied on
+	// (Flags.Tier); explain names it.
+	Tier Tier
 	// Applied counts the rewrite applications that happened, only under a
 	// limit (Flags.Limit != 0; it is then at most the limit). To count the
 	// applications of an unlimited run, set a limit no plan reaches
@@ -151,7 +154,7 @@ func optimize(root plan.Node, flags Flags, table *legality.Table, reg *Registry)
 		cur, present = out, nil
 	}
 	return Result{Plan: cur, Counters: Counters{reg: reg, vals: c.counters}, Trace: c.trace.trace(), Table: table,
-		Applied: c.budget.used, Applications: c.budget.log}, nil
+		Tier: flags.Tier, Applied: c.budget.used, Applications: c.budget.log}, nil
 }
 
 // run runs one rule on cur as its Mode says and checks what it returns:

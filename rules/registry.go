@@ -173,6 +173,14 @@ func (r *Rule) check() error {
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("rules: rule %q: "+format, append([]any{r.Name}, args...)...)
 	}
+	for arm, t := range r.ArmTiers {
+		if !slices.Contains(r.Arms, arm) {
+			return fail("ArmTiers names %q, which is not one of its arms", arm)
+		}
+		if t < r.Tier || t > TierStandard {
+			return fail("arm %q has tier %s, below the rule's %s or unknown", arm, t, r.Tier)
+		}
+	}
 	switch {
 	case !snakeName.MatchString(r.Name) || r.Name == FlagVerify:
 		return fail("the name must be snake_case and not %q", FlagVerify)
@@ -182,6 +190,8 @@ func (r *Rule) check() error {
 		return fail("exactly one of Rewrite and Local is needed")
 	case r.Mode > UntilStable:
 		return fail("unknown run mode %d", r.Mode)
+	case r.Tier > TierStandard:
+		return fail("unknown tier %d", r.Tier)
 	case r.Analysis && (r.Mode != Once || r.Rewrite == nil):
 		return fail("an analysis rule runs Once, as a full rule")
 	case !r.Analysis && r.Application == "":
@@ -258,7 +268,7 @@ func (r *Registry) isFlag(name string) bool {
 
 // DefaultFlags runs every rule and arm of the registry, with Verify off.
 func (r *Registry) DefaultFlags() Flags {
-	f := Flags{all: true}
+	f := Flags{all: true, Tier: TierStandard}
 	if r != builtin {
 		f.Registry = r
 	}

@@ -22,6 +22,13 @@ type Rule struct {
 	// rewrite a plan file or a bisection can switch off on their own
 	// (Context.Enabled). They matter only while the rule's own flag is on.
 	Arms []string
+	// Tier is the smallest tier whose preset runs the rule
+	// (Registry.TierFlags): TierBounded, the zero value, for the founding
+	// rules (and a host's, unless it says otherwise), TierStandard for a
+	// rule the bounded preset leaves off. ArmTiers does the same per arm;
+	// an arm not listed runs in the rule's tier.
+	Tier     Tier
+	ArmTiers map[string]Tier
 	// Counters are the counters the rule moves, by JSON name (Context.Count).
 	// Every rule declares at least one: a rule "rewrote" a plan when one of
 	// its counters moved (Registry.Rewrote).

@@ -18,10 +18,14 @@ func init() {
 // "DIVERGENCE FILE: ...", "UNMET FILE: ...", "ERROR FILE: ..."), the full
 // report of every failing file on stderr, and a summary line last.
 func runCheck(env *environment, args []string) int {
-	fs := newFlagSet("check", "check FILE...", env.stderr)
+	fs := newFlagSet("check", "check FILE... [--tier bounded|standard]", env.stderr)
+	tier := tierFlag(fs)
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		return exitBadArgs
+	}
+	if err := checkTier(*tier); err != nil {
+		return fail(env, "check", exitBadArgs, err)
 	}
 	if len(files) == 0 {
 		return badArgs(env, fs, "want at least one FILE")
@@ -33,6 +37,9 @@ func runCheck(env *environment, args []string) int {
 			bad++
 			fmt.Fprintf(env.stdout, "ERROR %s: %v\n", file, err)
 			continue
+		}
+		if *tier != "" {
+			doc.Tier = *tier
 		}
 		rep, err := oracle.CheckDocument(context.Background(), doc)
 		if err != nil {

@@ -19,17 +19,21 @@ func init() {
 }
 
 func runExplain(env *environment, args []string) int {
-	fs := newFlagSet("explain", "explain FILE [--raw] [--why] [--format text|dot|json]", env.stderr)
+	fs := newFlagSet("explain", "explain FILE [--raw] [--why] [--format text|dot|json] [--tier bounded|standard]", env.stderr)
 	raw := fs.Bool("raw", false, "print the plan as written, not optimized")
 	why := fs.Bool("why", false, "print every rewrite and refusal with the legality cell that decided it")
 	format := fs.String("format", "text", "output format: text, dot or json")
+	tier := tierFlag(fs)
 	file, doc, status := loadOneFile(env, fs, args, format, "text", "dot", "json")
 	if doc == nil {
 		return status
 	}
-	flags, err := rules.FlagsFromMap(doc.Flags)
+	if err := checkTier(*tier); err != nil {
+		return fail(env, "explain", exitBadArgs, err)
+	}
+	flags, err := fileFlags(doc, *tier)
 	if err != nil {
-		return fail(env, "explain", exitBadArgs, fmt.Errorf("%s: flags: %w", file, err))
+		return fail(env, "explain", exitBadArgs, fmt.Errorf("%s: %w", file, err))
 	}
 	if *raw && *format == "text" {
 		fmt.Fprint(env.stdout, plan.Explain(doc.Plan))
@@ -96,7 +100,7 @@ func explainJSON(before plan.Node, res rules.Result) ([]byte, error) {
 	// at 10,000 levels, must not parse them again, so the document is
 	// assembled here and indented by the plan-file printer.
 	var b bytes.Buffer
-	b.WriteString(`{"plan": `)
+	b.WriteString(`{"tier": "` + res.Tier.String() + `", "plan": `)
 	b.Write(rawPlan)
 	b.WriteString(`, "optimized": `)
 	b.Write(optimized)

@@ -14,6 +14,7 @@ import (
 	"github.com/dfopt/dfopt/exec"
 	"github.com/dfopt/dfopt/oracle"
 	"github.com/dfopt/dfopt/proptest"
+	"github.com/dfopt/dfopt/rules"
 )
 
 func init() {
@@ -32,7 +33,7 @@ var isTerminal = func(f *os.File) bool {
 }
 
 func runOracle(env *environment, args []string) int {
-	fs := newFlagSet("oracle", "oracle [-n N] [-seed S] [-workers W] [-shard K/N] [-out DIR] [-rows R] [-twins P] [-parquet P] [-parallelism P] [-partition-rows R] [-fail-unexercised]", env.stderr)
+	fs := newFlagSet("oracle", "oracle [-n N] [-seed S] [-workers W] [-shard K/N] [-out DIR] [-rows R] [-twins P] [-parquet P] [-tier T] [-parallelism P] [-partition-rows R] [-fail-unexercised]", env.stderr)
 	n := fs.Int("n", 10000, "number of plans")
 	seed := fs.Int64("seed", 1, "campaign seed (plan i uses proptest.CaseSeed(seed, i))")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers (results do not depend on it)")
@@ -46,6 +47,7 @@ func runOracle(env *environment, args []string) int {
 	parallelism := fs.Int("parallelism", 0, "goroutines one collect of the executor may use (0: GOMAXPROCS; 1: sequential)")
 	partitionRows := fs.Int("partition-rows", 0, "fewest rows per partition of a parallel node (0: the executor's default; 1: 8-row partitions, so small tables split)")
 	parquet := fs.Int("parquet", 0, "percent of each case's tables scanned from Parquet files (row groups of 1-3 rows) instead of memory")
+	tier := fs.String("tier", "standard", "optimizer preset: bounded or standard")
 	rest, err := parseInterleaved(fs, args)
 	if err != nil {
 		return exitBadArgs
@@ -63,10 +65,16 @@ func runOracle(env *environment, args []string) int {
 		checkInt("parallelism", int64(*parallelism), 0, maxWorkers),
 		checkInt("partition-rows", int64(*partitionRows), 0, 1<<30),
 		checkInt("parquet", int64(*parquet), 0, 100),
+		checkTier(*tier),
 	); err != nil {
 		return fail(env, "oracle", exitBadArgs, err)
 	}
 	c := &oracle.Campaign{Seed: *seed, N: *n, Workers: *workers, OutDir: *out, MaxShrink: *maxShrink, Parquet: *parquet}
+	if t, _ := rules.ParseTier(*tier); t != rules.TierStandard {
+		flags := rules.Builtin().TierFlags(t)
+		flags.Verify = true
+		c.Flags = &flags
+	}
 	if *shard != "" {
 		if c.Shard, err = oracle.ParseShard(*shard); err != nil {
 			return fail(env, "oracle", exitBadArgs, fmt.Errorf("-shard: %w", err))

@@ -18,19 +18,23 @@ func init() {
 }
 
 func runRun(env *environment, args []string) int {
-	fs := newFlagSet("run", "run FILE [--no-opt] [--format table|csv|json]", env.stderr)
+	fs := newFlagSet("run", "run FILE [--no-opt] [--format table|csv|json] [--tier bounded|standard]", env.stderr)
 	noOpt := fs.Bool("no-opt", false, "collect the plan as written, without optimizing it")
 	format := fs.String("format", "table", "output format: table, csv or json")
+	tier := tierFlag(fs)
 	file, doc, status := loadOneFile(env, fs, args, format, "table", "csv", "json")
 	if doc == nil {
 		return status
 	}
+	if err := checkTier(*tier); err != nil {
+		return fail(env, "run", exitBadArgs, err)
+	}
 	root := doc.Plan
 	var counters rules.Counters
 	if !*noOpt {
-		flags, err := rules.FlagsFromMap(doc.Flags)
+		flags, err := fileFlags(doc, *tier)
 		if err != nil {
-			return fail(env, "run", exitBadArgs, fmt.Errorf("%s: flags: %w", file, err))
+			return fail(env, "run", exitBadArgs, fmt.Errorf("%s: %w", file, err))
 		}
 		res, err := rules.Optimize(root, flags)
 		if err == nil {

@@ -72,7 +72,7 @@ func newDecoder(opts Options) *decoder {
 	return d
 }
 
-var documentFields = []string{"format", "description", "tables", "plan", "flags", "expect"}
+var documentFields = []string{"format", "description", "tables", "plan", "tier", "flags", "expect"}
 
 func (d *decoder) document(data []byte) (*Document, *Error) {
 	top, err := parseJSON(data)
@@ -111,6 +111,11 @@ func (d *decoder) document(data []byte) (*Document, *Error) {
 	doc.Tables, d.tables = tables, tables
 	if doc.Plan, err = d.node(top.get("plan"), root("plan")); err != nil {
 		return nil, err
+	}
+	if v := top.get("tier"); v != nil {
+		if doc.Tier, err = str(v, root("tier")); err != nil {
+			return nil, err
+		}
 	}
 	if v := top.get("flags"); v != nil {
 		if doc.Flags, err = decodeFlags(v, root("flags")); err != nil {

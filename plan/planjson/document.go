@@ -23,6 +23,10 @@ type Document struct {
 	// checking them against the rule names is the rules package's job. It is
 	// nil when the file has no "flags" field.
 	Flags map[string]bool
+	// Tier is the optional "tier" field, the optimizer's preset the file is
+	// checked under ("bounded" or "standard"; "" means the default,
+	// standard), as written: checking the name is the rules package's job.
+	Tier string
 	// Expect is the optional "expect" object; nil when absent.
 	Expect *Expect
 }

@@ -54,6 +54,9 @@ func Encode(doc *Document) ([]byte, error) {
 		return nil, err
 	}
 	add("plan", pv)
+	if doc.Tier != "" {
+		add("tier", &jvalue{kind: jString, s: doc.Tier})
+	}
 	if doc.Flags != nil {
 		flags := &jvalue{kind: jObject}
 		for _, name := range slices.Sorted(maps.Keys(doc.Flags)) {

@@ -83,6 +83,29 @@ func (c Counters) String() string {
 	return b.String()
 }
 
+// Moved renders only the counters that moved, "pushedFilters=1
+// scanProjections=1" in List order, or "none": explain's counters line, which
+// a rule added later (with counters of its own, zero on the old plans)
+// leaves unchanged.
+func (c Counters) Moved() string {
+	var b strings.Builder
+	for _, kv := range c.List() {
+		if kv.Value == 0 {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(kv.Name)
+		b.WriteByte('=')
+		b.WriteString(strconv.Itoa(kv.Value))
+	}
+	if b.Len() == 0 {
+		return "none"
+	}
+	return b.String()
+}
+
 // MarshalJSON renders the counters as one JSON object in List order:
 // {"pushedFilters":1,"prunedProjections":0,...}.
 func (c Counters) MarshalJSON() ([]byte, error) {

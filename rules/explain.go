@@ -9,7 +9,8 @@ import (
 )
 
 // ExplainText renders an optimization result for people: the optimized plan
-// (plan.Explain), the tier, a counters line, and, with why, one line per
+// (plan.Explain), the tier, the counters that moved (Counters.Moved), and,
+// with why, one line per
 // trace entry, each with its cell's condition (allowed) or counterexample
 // (refused):
 //
@@ -22,7 +23,7 @@ func ExplainText(res Result, why bool) string {
 	b.WriteString("tier: ")
 	b.WriteString(res.Tier.String())
 	b.WriteString("\ncounters: ")
-	b.WriteString(res.Counters.String())
+	b.WriteString(res.Counters.Moved())
 	b.WriteByte('\n')
 	if why {
 		b.WriteString("why:\n")

@@ -2,58 +2,121 @@ package plan
 
 import (
 	"fmt"
-	"maps"
+	"hash/maphash"
 	"strings"
+	"sync/atomic"
 )
 
 // Schema is an ordered list of uniquely named fields. It is immutable: every
 // method that would change it returns a new Schema, so schemas can be shared
-// freely between plan nodes.
+// freely between plan nodes and goroutines.
 //
-// Because nothing ever writes into a schema after it is built, schemas share
-// structure: a with_columns that replaces columns by fields equal to them
-// returns its input's schema itself, one that only replaces columns shares
-// its input's name index, and schemas of up to smallSchema fields keep no
-// index at all (a linear scan of a few names is faster than hashing).
+// Schemas share structure, so that a chain of nodes each adding a column
+// costs O(1) per node, not O(width): a with_columns that replaces columns by
+// fields equal to them returns its input's schema itself; one that only
+// replaces columns shares its input's name index; one that appends columns
+// to a schema nobody has extended yet writes them into spare capacity of the
+// same backing array and the same name index (the tail is claimed once, so
+// a second extension of the same schema copies instead). Schemas of up to
+// smallSchema fields keep no index at all (a linear scan of a few names is
+// faster than hashing).
 type Schema struct {
 	fields []Field
-	// index maps each name to its position; nil when len(fields) <=
-	// smallSchema. Shared between schemas with the same names in the same
-	// order, and never written after construction.
-	index map[string]int
+	// index finds a name's position; nil when len(fields) <= smallSchema.
+	index *nameIndex
+	// tail is the claim on the backing array's spare capacity (and the
+	// index's): only the schema whose length equals it may append in place.
+	tail *atomic.Int64
 }
 
 // smallSchema is the width up to which a schema looks names up by a linear
 // scan instead of a map.
 const smallSchema = 8
 
-// NewSchema builds a schema, rejecting empty and duplicate names and invalid
-// types.
-func NewSchema(fields ...Field) (Schema, error) {
-	var index map[string]int
-	if len(fields) > smallSchema {
-		index = make(map[string]int, len(fields))
+// nameIndex maps names to positions for every schema sharing one backing
+// array: an open-addressing table whose slots hold position+1 (0: empty),
+// written atomically by the one schema holding the tail, read by all. A
+// schema of length n ignores positions >= n (fields appended by a schema
+// built on it), so an index shared between a schema and its extensions
+// answers each of them right.
+type nameIndex struct {
+	seed  maphash.Seed
+	slots []atomic.Int32
+	used  atomic.Int64
+}
+
+// newNameIndex returns an index for at least n names, holding fields.
+func newNameIndex(fields []Field, n int) *nameIndex {
+	size := 16
+	for size < 2*n {
+		size *= 2
 	}
-	for i, f := range fields {
+	x := &nameIndex{seed: maphash.MakeSeed(), slots: make([]atomic.Int32, size)}
+	for i := range fields {
+		x.insert(fields, i)
+	}
+	return x
+}
+
+// roomFor reports whether k more names keep the table at most half full.
+func (x *nameIndex) roomFor(k int) bool { return int(x.used.Load())+k <= len(x.slots)/2 }
+
+// insert records fields[i] (its name is not in the table for any position
+// below i).
+func (x *nameIndex) insert(fields []Field, i int) {
+	mask := uint64(len(x.slots) - 1)
+	for h := maphash.String(x.seed, fields[i].Name) & mask; ; h = (h + 1) & mask {
+		if x.slots[h].Load() == 0 {
+			x.slots[h].Store(int32(i + 1))
+			x.used.Add(1)
+			return
+		}
+	}
+}
+
+// lookup returns the position of name among fields (a schema's own fields:
+// positions at or past len(fields) belong to extensions and are skipped),
+// or -1.
+func (x *nameIndex) lookup(fields []Field, name string) int {
+	mask := uint64(len(x.slots) - 1)
+	for h := maphash.String(x.seed, name) & mask; ; h = (h + 1) & mask {
+		p := int(x.slots[h].Load())
+		if p == 0 {
+			return -1
+		}
+		if p-1 < len(fields) && fields[p-1].Name == name {
+			return p - 1
+		}
+	}
+}
+
+// NewSchema builds a schema, rejecting empty and duplicate names and invalid
+// types (the first offending field, in order, is named).
+func NewSchema(fields ...Field) (Schema, error) {
+	owned := append([]Field(nil), fields...)
+	var index *nameIndex
+	if len(owned) > smallSchema {
+		index = newNameIndex(nil, len(owned))
+	}
+	for i, f := range owned {
 		if f.Name == "" {
 			return Schema{}, fmt.Errorf("schema: field %d has an empty name", i)
 		}
 		if f.Type == Invalid || int(f.Type) >= len(typeNames) {
 			return Schema{}, fmt.Errorf("schema: field %q has an invalid type", f.Name)
 		}
-		j, dup := -1, false
+		j := -1
 		if index != nil {
-			j, dup = index[f.Name]
-			index[f.Name] = i
+			j = index.lookup(owned[:i], f.Name)
+			index.insert(owned, i)
 		} else {
-			j = Schema{fields: fields[:i]}.Index(f.Name)
-			dup = j >= 0
+			j = Schema{fields: owned[:i]}.Index(f.Name)
 		}
-		if dup {
+		if j >= 0 {
 			return Schema{}, fmt.Errorf("schema: duplicate column name %q (fields %d and %d)", f.Name, j, i)
 		}
 	}
-	return Schema{fields: append([]Field(nil), fields...), index: index}, nil
+	return newSchema(owned, index), nil
 }
 
 // ownedSchema builds a schema over fields, which the caller hands over (it
@@ -69,64 +132,89 @@ func ownedSchema(fields []Field) (s Schema, j, i int) {
 				}
 			}
 		}
-		return Schema{fields: fields}, -1, -1
+		return newSchema(fields, nil), -1, -1
 	}
-	index := make(map[string]int, len(fields))
-	for i, f := range fields {
-		if j, dup := index[f.Name]; dup {
+	index := newNameIndex(nil, len(fields))
+	for i := range fields {
+		if j := index.lookup(fields[:i], fields[i].Name); j >= 0 {
 			return Schema{}, j, i
 		}
-		index[f.Name] = i
+		index.insert(fields, i)
 	}
-	return Schema{fields: fields, index: index}, -1, -1
+	return newSchema(fields, index), -1, -1
+}
+
+// newSchema wraps fields (owned) with its own tail.
+func newSchema(fields []Field, index *nameIndex) Schema {
+	tail := new(atomic.Int64)
+	tail.Store(int64(len(fields)))
+	return Schema{fields: fields, index: index, tail: tail}
 }
 
 // with returns the schema of a with_columns over s adding add: each field
 // replaces the same-named field of s in place, or is appended, in order.
 // The names in add must be distinct, non-empty and of valid types. The
 // result shares everything it can with s: s itself when every field equals
-// the one it replaces, s's name index when nothing is appended.
+// the one it replaces, s's name index when nothing is appended, and s's
+// backing array and index when only new fields are appended to a schema
+// nobody extended yet (amortized O(len(add)), however wide s is).
 func (s Schema) with(add []Field) Schema {
-	out := s.fields
-	copied, appended := false, false
+	replaced, appended := false, 0
 	for _, f := range add {
-		i := s.Index(f.Name)
-		if i >= 0 && out[i] == f {
-			continue
+		if i := s.Index(f.Name); i >= 0 {
+			if s.fields[i] != f {
+				replaced = true
+			}
+		} else {
+			appended++
 		}
-		if !copied {
-			out = make([]Field, len(s.fields), len(s.fields)+len(add))
-			copy(out, s.fields)
-			copied = true
+	}
+	if !replaced && appended == 0 {
+		return s
+	}
+	if !replaced {
+		if out, ok := s.appendInPlace(add, appended); ok {
+			return out
 		}
-		if i >= 0 {
+	}
+	out := make([]Field, len(s.fields), max(len(s.fields)+appended, 2*len(s.fields)))
+	copy(out, s.fields)
+	for _, f := range add {
+		if i := s.Index(f.Name); i >= 0 {
 			out[i] = f
 		} else {
 			out = append(out, f)
-			appended = true
 		}
 	}
-	if !copied {
-		return s
-	}
-	if !appended {
-		return Schema{fields: out, index: s.index}
+	if appended == 0 {
+		return newSchema(out, s.index) // the same names at the same positions
 	}
 	if len(out) <= smallSchema {
-		return Schema{fields: out}
+		return newSchema(out, nil)
 	}
-	if s.index != nil {
-		index := maps.Clone(s.index)
-		for i := len(s.fields); i < len(out); i++ {
-			index[out[i].Name] = i
+	return newSchema(out, newNameIndex(out, cap(out)))
+}
+
+// appendInPlace appends add (appended new names, none in s) into the spare
+// capacity of s's backing array when s holds the tail, and returns false
+// otherwise.
+func (s Schema) appendInPlace(add []Field, appended int) (Schema, bool) {
+	n := len(s.fields)
+	if s.tail == nil || n+appended > cap(s.fields) || (n+appended > smallSchema && (s.index == nil || !s.index.roomFor(appended))) {
+		return Schema{}, false
+	}
+	if !s.tail.CompareAndSwap(int64(n), int64(n+appended)) {
+		return Schema{}, false // another schema already extended s
+	}
+	out := s.fields[:n+appended]
+	copy(out[n:], add)
+	index := s.index
+	for i := n; i < len(out); i++ {
+		if index != nil {
+			index.insert(out, i)
 		}
-		return Schema{fields: out, index: index}
 	}
-	index := make(map[string]int, len(out))
-	for i, f := range out {
-		index[f.Name] = i
-	}
-	return Schema{fields: out, index: index}
+	return Schema{fields: out, index: index, tail: s.tail}, true
 }
 
 // MustSchema is NewSchema for fields known to be valid (tests, examples); it
@@ -158,10 +246,7 @@ func (s Schema) Index(name string) int {
 		}
 		return -1
 	}
-	if i, ok := s.index[name]; ok {
-		return i
-	}
-	return -1
+	return s.index.lookup(s.fields, name)
 }
 
 // Lookup returns the named field.

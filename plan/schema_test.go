@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -162,6 +163,65 @@ func TestWithColumnsSchemaErrors(t *testing.T) {
 		if !ok || pe.Kind != DuplicateColumn || pe.Path != "plan.exprs[2]" ||
 			!strings.Contains(pe.Msg, "output column \"x\" is produced twice (by `c0 as x` and `c1 as x`)") {
 			t.Errorf("width %d: error = %v", width, err)
+		}
+	}
+}
+
+// TestSchemaAppendSharing: a chain of schemas each appending a column
+// shares one backing array (amortized O(1) per link), a second extension of
+// the same schema copies instead of overwriting the first's columns, and
+// every schema of every branch keeps answering for exactly its own names —
+// also when goroutines extend the same schemas concurrently (run with
+// -race).
+func TestSchemaAppendSharing(t *testing.T) {
+	base := MustSchema(wideFields(20)...)
+	chain := []Schema{base}
+	for i := 0; i < 1000; i++ {
+		chain = append(chain, chain[len(chain)-1].with([]Field{{Name: "x" + strconv.Itoa(i), Type: Int64}}))
+	}
+	shared := 0
+	for i := 2; i < len(chain); i++ {
+		if &chain[i].fields[0] == &chain[i-1].fields[0] {
+			shared++
+		}
+	}
+	if shared < 990 {
+		t.Errorf("only %d of 999 appends shared the backing array", shared)
+	}
+	// A sibling of chain[500]: it must not see chain[501]'s column, nor
+	// change it.
+	sib := chain[500].with([]Field{{Name: "sibling", Type: String}})
+	if sib.Index("x500") >= 0 || sib.Index("sibling") != 520 || chain[501].Index("x500") != 520 || chain[501].Index("sibling") >= 0 {
+		t.Fatalf("sibling %d/%d, chain %d/%d", sib.Index("x500"), sib.Index("sibling"), chain[501].Index("x500"), chain[501].Index("sibling"))
+	}
+	if chain[1000].Field(520).Name != "x500" {
+		t.Fatalf("the sibling overwrote the chain: field 520 is %s", chain[1000].Field(520).Name)
+	}
+	for i, s := range chain {
+		if s.Len() != 20+i || (i > 0 && s.Index("x"+strconv.Itoa(i-1)) != 19+i) || s.Index("x"+strconv.Itoa(i)) >= 0 {
+			t.Fatalf("schema %d answers wrongly", i)
+		}
+	}
+	// Concurrent extensions of shared schemas.
+	var wg sync.WaitGroup
+	results := make([][]Schema, 8)
+	for g := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := chain[100+g%3]
+			for k := 0; k < 200; k++ {
+				s = s.with([]Field{{Name: "g" + strconv.Itoa(g) + "_" + strconv.Itoa(k), Type: Bool}})
+				results[g] = append(results[g], s)
+			}
+		}()
+	}
+	wg.Wait()
+	for g, rs := range results {
+		for k, s := range rs {
+			if s.Index("g"+strconv.Itoa(g)+"_"+strconv.Itoa(k)) != 120+g%3+k || s.Index("g"+strconv.Itoa((g+1)%8)+"_0") >= 0 {
+				t.Fatalf("goroutine %d schema %d answers wrongly", g, k)
+			}
 		}
 	}
 }

@@ -102,6 +102,44 @@ type collector struct {
 	hits   int
 	// tables caches the Arrow form of in-memory plan tables.
 	tables *step.Tables
+	// hinted holds the scans whose max-rows hint a limit or slice being
+	// evaluated allows (plan.HintedScan): only those give their source the
+	// hint, so a hinted scan nothing bounds is read whole.
+	hinted map[*plan.ScanNode]bool
+}
+
+// allowHint records that the limit or slice n, about to be evaluated,
+// reads at most as many rows as the max-rows hint of the scan below it, if
+// any: that scan's source may stop early.
+func (c *collector) allowHint(n plan.Node) {
+	var keep int64
+	var input plan.Node
+	switch n := n.(type) {
+	case *plan.LimitNode:
+		keep, input = n.N, n.Input
+	case *plan.SliceNode:
+		keep, input = n.Offset+n.Len, n.Input
+		if keep < n.Offset {
+			return // the slice reaches past every int64 row count
+		}
+	default:
+		return
+	}
+	if s, ok := plan.HintedScan(input); ok && keep <= s.MaxRows {
+		if c.hinted == nil {
+			c.hinted = map[*plan.ScanNode]bool{}
+		}
+		c.hinted[s] = true
+	}
+}
+
+// maxRows is the max-rows hint a scan's source is given: the scan's own
+// when a limit or slice above allows it (allowHint), else -1 (none).
+func (c *collector) maxRows(n *plan.ScanNode) int64 {
+	if n.HasMaxRows && c.hinted[n] {
+		return n.MaxRows
+	}
+	return -1
 }
 
 func (c *collector) close() {
@@ -170,6 +208,7 @@ func (c *collector) evalNode(n plan.Node) (*step.Frame, error) {
 			return c.evalTopK(l, s)
 		}
 	}
+	c.allowHint(n)
 	inputs, err := c.evalChildren(n.Children())
 	if err != nil {
 		return nil, err

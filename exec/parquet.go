@@ -35,6 +35,7 @@ type ParquetSource struct {
 
 	rowGroupsRead    atomic.Int64
 	rowGroupsSkipped atomic.Int64
+	rowGroupsUnread  atomic.Int64
 
 	// verified holds the column chunks whose page checksums matched, for
 	// the file as it was at stamp; a file with another stamp is verified
@@ -52,9 +53,11 @@ type fileStamp struct {
 }
 
 // ParquetStats counts, over the source's lifetime, the row groups its scans
-// read and the row groups they skipped thanks to statistics.
+// read, the row groups they skipped thanks to statistics, and the row
+// groups they left unread because a max-rows hint was met by the groups
+// before them (ScanRequest.MaxRows).
 type ParquetStats struct {
-	RowGroupsRead, RowGroupsSkipped int64
+	RowGroupsRead, RowGroupsSkipped, RowGroupsUnread int64
 }
 
 // OpenParquet opens a Parquet file as a plan source named name (see
@@ -153,7 +156,8 @@ func (s *ParquetSource) SupportsProjection() bool { return true }
 
 // Stats returns the row-group counters.
 func (s *ParquetSource) Stats() ParquetStats {
-	return ParquetStats{RowGroupsRead: s.rowGroupsRead.Load(), RowGroupsSkipped: s.rowGroupsSkipped.Load()}
+	return ParquetStats{RowGroupsRead: s.rowGroupsRead.Load(), RowGroupsSkipped: s.rowGroupsSkipped.Load(),
+		RowGroupsUnread: s.rowGroupsUnread.Load()}
 }
 
 // ClassifyPredicates answers Inexact for comparisons the source can test
@@ -194,7 +198,7 @@ func (s *ParquetSource) Scan(ctx context.Context, req ScanRequest) (array.Record
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
 	}
-	groups, err := s.selectRowGroups(rdr, req.Predicates)
+	groups, err := s.selectRowGroups(rdr, req.Predicates, req)
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
 	}
@@ -333,8 +337,11 @@ func sameParquetSchema(want plan.Schema, got *arrow.Schema) error {
 }
 
 // selectRowGroups returns the row groups no pushed conjunct rules out, in
-// file order, and counts the read and skipped groups.
-func (s *ParquetSource) selectRowGroups(rdr *file.Reader, pushed []plan.PushedPredicate) ([]int, error) {
+// file order, and counts the read and skipped groups. Under a max-rows hint
+// (ScanRequest.MaxRows) it stops once the groups selected hold that many
+// rows: the groups after them are neither read nor counted as skipped
+// (ParquetStats.RowGroupsUnread counts them).
+func (s *ParquetSource) selectRowGroups(rdr *file.Reader, pushed []plan.PushedPredicate, req ScanRequest) ([]int, error) {
 	var tests []comparison
 	for _, p := range pushed {
 		if c, ok := parseComparison(p.Expr, s.schema); ok {
@@ -343,7 +350,12 @@ func (s *ParquetSource) selectRowGroups(rdr *file.Reader, pushed []plan.PushedPr
 	}
 	md := rdr.MetaData()
 	groups := make([]int, 0, md.NumRowGroups())
+	var selected int64
 	for g := 0; g < md.NumRowGroups(); g++ {
+		if req.HasMaxRows && selected >= req.MaxRows {
+			s.rowGroupsUnread.Add(int64(md.NumRowGroups() - g))
+			break
+		}
 		rg := md.RowGroup(g)
 		skip := false
 		for _, c := range tests {
@@ -362,6 +374,7 @@ func (s *ParquetSource) selectRowGroups(rdr *file.Reader, pushed []plan.PushedPr
 		}
 		s.rowGroupsRead.Add(1)
 		groups = append(groups, g)
+		selected += rg.NumRows()
 	}
 	return groups, nil
 }

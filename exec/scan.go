@@ -22,8 +22,9 @@ import (
 // those). Inexact conjuncts are left to the source: the plan keeps them
 // above the scan.
 func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
+	maxRows := c.maxRows(n)
 	if _, ok := n.Source.(*plan.Table); ok {
-		return step.ScanTable(c.env, c.tables, n)
+		return step.ScanTableHinted(c.env, c.tables, n, maxRows)
 	}
 	name := step.SourceLabel(n.Source)
 	src, ok := n.Source.(Source)
@@ -51,7 +52,13 @@ func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
 	if err != nil {
 		return nil, step.SourceError(name, err, "scan of %s", name)
 	}
-	rec, err := c.scanSource(src, name, columns, sourcePredicates(n.Pushed, apply), readSchema)
+	req := ScanRequest{Columns: columns, Predicates: sourcePredicates(n.Pushed, apply)}
+	if maxRows >= 0 && len(apply) == 0 {
+		// The executor applies no conjunct itself, so the source's rows
+		// are the scan's output: it may stop after maxRows of them.
+		req.HasMaxRows, req.MaxRows = true, maxRows
+	}
+	rec, err := c.scanSource(src, name, req, readSchema)
 	if err != nil {
 		return nil, err
 	}
@@ -79,15 +86,15 @@ func sourcePredicates(pushed []plan.PushedPredicate, apply []plan.Expr) []plan.P
 }
 
 // scanSource drains a host source into one batch with the read schema.
-func (c *collector) scanSource(src Source, name string, columns []string, pushed []plan.PushedPredicate,
-	readSchema plan.Schema) (rec arrow.RecordBatch, err error) {
+func (c *collector) scanSource(src Source, name string, req ScanRequest, readSchema plan.Schema) (rec arrow.RecordBatch, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			rec, err = nil, step.SourceError(name, nil, "source %s panicked: %v", name, r)
 		}
 	}()
 	env := c.env
-	rr, err := src.Scan(env.Ctx, ScanRequest{Columns: columns, Predicates: pushed, Mem: env.Mem, Parallelism: env.Parallel().Workers})
+	req.Mem, req.Parallelism = env.Mem, env.Parallel().Workers
+	rr, err := src.Scan(env.Ctx, req)
 	if err != nil {
 		return nil, step.SourceFailure(name, err)
 	}

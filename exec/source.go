@@ -52,6 +52,22 @@ type ScanRequest struct {
 	// rows (the collect's Options.Parallelism, resolved); 0 or 1 means one.
 	// The rows and their order must not depend on it.
 	Parallelism int
+	// HasMaxRows and MaxRows are the scan's max-rows hint
+	// (plan.ScanNode.MaxRows, set by the optimizer's limit_pushdown): the
+	// plan reads only the first MaxRows rows the source produces, so the
+	// source may stop once it has produced them — a Parquet file reads
+	// only the row groups that hold them. It must still produce at least
+	// those rows (all of them when it has fewer), in source order, and it
+	// may produce more (ignoring the hint is always correct): a limit above
+	// the scan enforces the count. Stopping early is safe because the
+	// source applies every conjunct in Predicates it takes Exact to the
+	// rows it produces, and the optimizer gives the hint only when those
+	// conjuncts cannot raise (legality cell lp.scan); the executor passes
+	// the hint only when it applies no pushed conjunct itself, and only
+	// while a limit or slice above the scan allows it. MaxRows is
+	// meaningful only when HasMaxRows is set (0: no row is read).
+	HasMaxRows bool
+	MaxRows    int64
 }
 
 // ArrowSource is an in-memory source over an Arrow record batch or table,
@@ -125,7 +141,8 @@ func (s *ArrowSource) Release() {
 	s.batches = nil
 }
 
-// Scan returns the selected columns of the held batches without copying.
+// Scan returns the selected columns of the held batches without copying,
+// stopping after the batch that meets a max-rows hint (ScanRequest.MaxRows).
 // Pushed predicates are not applied (the source classifies nothing, so the
 // executor applies any Exact conjunct a hand-built plan pushes).
 func (s *ArrowSource) Scan(ctx context.Context, req ScanRequest) (array.RecordReader, error) {
@@ -145,7 +162,12 @@ func (s *ArrowSource) Scan(ctx context.Context, req ScanRequest) (array.RecordRe
 	}
 	schema := arrow.NewSchema(fields, nil)
 	out := make([]arrow.RecordBatch, 0, len(s.batches))
+	var produced int64
 	for _, b := range s.batches {
+		if req.HasMaxRows && produced >= req.MaxRows {
+			break // the max-rows hint is met: the later batches are not needed
+		}
+		produced += b.NumRows()
 		cols := make([]arrow.Array, len(idx))
 		for i, j := range idx {
 			cols[i] = b.Column(j)

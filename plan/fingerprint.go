@@ -187,6 +187,10 @@ func fingerprintNode(n Node) (uint64, bool, bool) {
 			h = h.byte(byte(p.Support)).expr(p.Expr)
 			det = det && IsDeterministic(p.Expr)
 		}
+		if n.HasMaxRows {
+			// Only when set, so plans without hints keep their fingerprints.
+			h = h.flag(true).u64(uint64(n.MaxRows))
+		}
 	case *FilterNode:
 		h = h.exprs(n.Predicates)
 		exprsDet(n.Predicates)
@@ -201,6 +205,10 @@ func fingerprintNode(n Node) (uint64, bool, bool) {
 		for _, k := range n.Keys {
 			h = h.expr(k.Expr).flag(k.Desc).flag(k.NullsLast)
 			det = det && IsDeterministic(k.Expr)
+		}
+		if n.HasLimit {
+			// Only when set, so plain sorts keep their fingerprints.
+			h = h.flag(true).u64(uint64(n.Limit))
 		}
 	case *LimitNode:
 		h = h.u64(uint64(n.N))
@@ -327,7 +335,8 @@ func sameParams(a, b Node) bool {
 	case *ScanNode:
 		b := b.(*ScanNode)
 		if !sameSource(a.Source, b.Source) || !a.SourceSchema.Equal(b.SourceSchema) || a.Projected != b.Projected ||
-			!slices.Equal(a.Columns, b.Columns) || len(a.Pushed) != len(b.Pushed) {
+			!slices.Equal(a.Columns, b.Columns) || len(a.Pushed) != len(b.Pushed) ||
+			a.HasMaxRows != b.HasMaxRows || (a.HasMaxRows && a.MaxRows != b.MaxRows) {
 			return false
 		}
 		for i := range a.Pushed {
@@ -344,7 +353,7 @@ func sameParams(a, b Node) bool {
 		return exprsEqual(a.Exprs, b.(*WithColumnsNode).Exprs)
 	case *SortNode:
 		b := b.(*SortNode)
-		if len(a.Keys) != len(b.Keys) {
+		if len(a.Keys) != len(b.Keys) || a.HasLimit != b.HasLimit || (a.HasLimit && a.Limit != b.Limit) {
 			return false
 		}
 		for i := range a.Keys {

@@ -128,6 +128,16 @@ type ScanNode struct {
 	Projected    bool
 	Columns      []string
 	Pushed       []PushedPredicate
+	// HasMaxRows and MaxRows are the optimizer's max-rows hint (a
+	// limit_pushdown result): the plan reads only the first MaxRows rows of
+	// the scan's output (Resolve checks that a limit or slice of at most
+	// that many rows sits above it, through projections only), so a source
+	// may stop once it has produced them. The limit above still enforces
+	// the count: a source may return more, and the reference ignores the
+	// hint (docs/semantics.md, scan). MaxRows is meaningful only when
+	// HasMaxRows is set, and 0 is a hint like any other (limit 0).
+	HasMaxRows bool
+	MaxRows    int64
 	// schemaErr records a source whose Schema panicked when Scan captured
 	// it; Resolve reports it.
 	schemaErr error
@@ -172,11 +182,20 @@ type SortKey struct {
 }
 
 // SortNode orders rows stably by its keys, floats by the total order
-// -Inf < ... < -0.0 < +0.0 < ... < +Inf < NaN.
+// -Inf < ... < -0.0 < +0.0 < ... < +Inf < NaN. With HasLimit it is a top-k
+// sort: it yields only the first Limit rows of that order, exactly what a
+// limit of Limit over the sort would keep (every key is still evaluated
+// over every input row, so the same errors are raised); limit_pushdown
+// folds a limit into the sort below it so that executors keep only k rows
+// while sorting.
 type SortNode struct {
 	nodeMeta
 	Input Node
 	Keys  []SortKey
+	// HasLimit makes the sort a top-k sort of Limit rows; Limit is
+	// meaningful only when HasLimit is set (0 keeps no row).
+	HasLimit bool
+	Limit    int64
 }
 
 // LimitNode keeps the first N rows.
@@ -392,7 +411,9 @@ func (n *WithColumnsNode) WithChildren(ch []Node) Node {
 }
 
 // WithChildren returns an unresolved copy over children[0].
-func (n *SortNode) WithChildren(ch []Node) Node { return &SortNode{Input: ch[0], Keys: n.Keys} }
+func (n *SortNode) WithChildren(ch []Node) Node {
+	return &SortNode{Input: ch[0], Keys: n.Keys, HasLimit: n.HasLimit, Limit: n.Limit}
+}
 
 // WithChildren returns an unresolved copy over children[0].
 func (n *LimitNode) WithChildren(ch []Node) Node { return &LimitNode{Input: ch[0], N: n.N} }
@@ -438,7 +459,8 @@ func (n *JoinNode) EffectiveSuffix() string {
 	return n.Suffix
 }
 
-// Label renders "scan t", with the projection and pushed conjuncts if any.
+// Label renders "scan t", with the projection, the pushed conjuncts and the
+// max-rows hint if any ("scan t columns=[a] max_rows=10").
 func (n *ScanNode) Label() string {
 	var b strings.Builder
 	b.WriteString("scan ")
@@ -453,6 +475,9 @@ func (n *ScanNode) Label() string {
 		}
 		b.WriteString(" pushed=[" + strings.Join(parts, ", ") + "]")
 	}
+	if n.HasMaxRows {
+		b.WriteString(" max_rows=" + strconv.FormatInt(n.MaxRows, 10))
+	}
 	return b.String()
 }
 
@@ -465,7 +490,8 @@ func (n *ProjectNode) Label() string { return "project [" + renderList(n.Exprs) 
 // Label renders "with_columns [a / b as x]".
 func (n *WithColumnsNode) Label() string { return "with_columns [" + renderList(n.Exprs) + "]" }
 
-// Label renders "sort [a desc nulls_last, b]".
+// Label renders "sort [a desc nulls_last, b]", and a top-k sort's limit:
+// "sort [a desc] limit=10".
 func (n *SortNode) Label() string {
 	parts := make([]string, len(n.Keys))
 	for i, k := range n.Keys {
@@ -477,7 +503,11 @@ func (n *SortNode) Label() string {
 			parts[i] += " nulls_last"
 		}
 	}
-	return "sort [" + strings.Join(parts, ", ") + "]"
+	label := "sort [" + strings.Join(parts, ", ") + "]"
+	if n.HasLimit {
+		label += " limit=" + strconv.FormatInt(n.Limit, 10)
+	}
+	return label
 }
 
 // Label renders "limit 10".

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -132,6 +133,9 @@ func (r *resolver) at(n Node, p *Path) (Node, error) {
 		}
 		resolved[i] = res
 	}
+	if err := checkHints(n, resolved, p); err != nil {
+		return nil, err
+	}
 	// Always a fresh copy: Resolve never writes into a caller's node.
 	orig := n
 	n = n.WithChildren(resolved)
@@ -258,6 +262,10 @@ func resolveScan(n *ScanNode, p *Path) (Schema, error) {
 			return Schema{}, &Error{Kind: TypeError, Expr: pp.Expr.String(), Row: -1, Path: p.Index("pushed", i).String(),
 				Msg: fmt.Sprintf("scan: a pushed predicate must be bool, got %s", f.Type)}
 		}
+	}
+	if n.HasMaxRows && n.MaxRows < 0 {
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".max_rows").String(),
+			Msg: fmt.Sprintf("scan: max_rows must not be negative, got %d", n.MaxRows)}
 	}
 	if !n.Projected {
 		return src, nil
@@ -387,7 +395,87 @@ func resolveSort(n *SortNode, p *Path) (Schema, error) {
 			return Schema{}, exprError(err, kp)
 		}
 	}
+	if n.HasLimit && n.Limit < 0 {
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".limit").String(),
+			Msg: fmt.Sprintf("sort: limit must not be negative, got %d", n.Limit)}
+	}
 	return in, nil
+}
+
+// HintedScan returns the scan whose max-rows hint n passes on unread: n
+// itself when it is a scan with a hint (ScanNode.HasMaxRows), or the
+// hinted scan below a chain of project and with_columns nodes that use no
+// over() (a window is not crossed). Such a result may be read only by a
+// limit or slice of at most the hint's rows, which Resolve checks; an
+// executor gives a source the hint while it evaluates that limit or slice.
+func HintedScan(n Node) (*ScanNode, bool) { return openHint(n) }
+
+// openHint is HintedScan.
+func openHint(n Node) (*ScanNode, bool) {
+	for {
+		switch x := n.(type) {
+		case *ScanNode:
+			return x, x != nil && x.HasMaxRows
+		case *ProjectNode:
+			if x == nil || x.Input == nil || hasOver(x.Exprs) {
+				return nil, false
+			}
+			n = x.Input
+		case *WithColumnsNode:
+			if x == nil || x.Input == nil || hasOver(x.Exprs) {
+				return nil, false
+			}
+			n = x.Input
+		default:
+			return nil, false
+		}
+	}
+}
+
+// checkHints checks that the resolved inputs of n read every scan's
+// max-rows hint as the hint promises: only a limit or slice keeping at most
+// that many rows may read a hinted scan, directly or through project and
+// with_columns nodes that use no over() (which pass the rows on one for
+// one). Anything else would see only the prefix a source may stop at. A
+// hinted scan at the plan's root (or under projections at the root) is not
+// an error of the subtree Resolve is given — a rule resolves subtrees — so
+// the executor gives a source the hint only while it evaluates the limit or
+// slice that allows it (exec/collect.go).
+func checkHints(n Node, inputs []Node, p *Path) error {
+	var keep int64 = -1
+	switch n := n.(type) {
+	case *LimitNode:
+		keep = n.N
+	case *SliceNode:
+		keep = n.Offset + n.Len
+		if keep < n.Offset { // overflow: the slice keeps every row
+			keep = math.MaxInt64
+		}
+	case *ProjectNode:
+		if !hasOver(n.Exprs) {
+			return nil // passes the hint on to its reader
+		}
+	case *WithColumnsNode:
+		if !hasOver(n.Exprs) {
+			return nil
+		}
+	}
+	for _, in := range inputs {
+		s, ok := openHint(in)
+		if !ok || (keep >= 0 && keep <= s.MaxRows) {
+			continue
+		}
+		return unreadHint(s, n, p, n.Kind().String()+" "+n.Label())
+	}
+	return nil
+}
+
+// unreadHint is the error of a hinted scan read by reader, at p, which
+// does not keep at most the hint's rows.
+func unreadHint(s *ScanNode, reader Node, p *Path, what string) error {
+	return &Error{Kind: InvalidPlan, Row: -1, Node: reader.Label(), Path: p.String(),
+		Msg: fmt.Sprintf("%s reads %s, whose max_rows=%d hint is only for a limit or slice of at most %d rows above it (through project and with_columns only)",
+			what, s.Label(), s.MaxRows, s.MaxRows)}
 }
 
 func resolveAggregate(n *AggregateNode, p *Path) (Schema, error) {

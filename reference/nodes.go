@@ -87,7 +87,8 @@ func (c *collector) apply(n plan.Node, ins []*Result) (*Result, error) {
 // scan reads the source, applies the Exact pushed conjuncts (each over
 // every source row, in list order; Inexact ones are hints the plan keeps in
 // a filter above, so every row is read for them) and keeps the projected
-// columns.
+// columns. A max-rows hint is ignored: reading every row is always correct
+// (docs/semantics.md, scan), and the limit above keeps the first rows.
 func (c *collector) scan(n *plan.ScanNode) (*Result, error) {
 	src, err := c.read(n)
 	if err != nil {
@@ -262,7 +263,8 @@ func (c *collector) withColumns(n *plan.WithColumnsNode, in *Result) (*Result, e
 
 // sort evaluates the keys over all rows in list order, then orders the
 // rows stably: per key ascending or descending, floats by the total order,
-// nulls first unless nulls_last (desc does not move nulls).
+// nulls first unless nulls_last (desc does not move nulls). A top-k sort
+// keeps the first Limit rows of that order.
 func (c *collector) sort(n *plan.SortNode, in *Result) (*Result, error) {
 	exprs := make([]plan.Expr, len(n.Keys))
 	for i, k := range n.Keys {
@@ -306,6 +308,11 @@ func (c *collector) sort(n *plan.SortNode, in *Result) (*Result, error) {
 		}
 		return false
 	})
+	if n.HasLimit && int64(len(order)) > n.Limit {
+		// A top-k sort is the sort followed by a limit (docs/semantics.md,
+		// sort): the stable order's first Limit rows.
+		order = order[:max(n.Limit, 0)]
+	}
 	return takeRows(n.Schema(), in, order), nil
 }
 

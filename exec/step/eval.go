@@ -33,7 +33,11 @@ func Eval(e *Env, n plan.Node, in []*Frame) (*Frame, error) {
 	case *plan.WithColumnsNode:
 		out, err = e.withColumns(n, in[0])
 	case *plan.SortNode:
-		out, err = e.sort(n, in[0], -1)
+		k := int64(-1)
+		if n.HasLimit {
+			k = n.Limit // a top-k sort (docs/semantics.md, sort)
+		}
+		out, err = e.sort(n, in[0], k)
 	case *plan.LimitNode:
 		out = in[0].Slice(n.Schema(), 0, n.N)
 	case *plan.SliceNode:
@@ -66,11 +70,15 @@ func Eval(e *Env, n plan.Node, in []*Frame) (*Frame, error) {
 
 // TopK evaluates a sort keeping only the first k rows of its order (the
 // same rows, in the same order, as sorting everything and keeping k); a
-// driver uses it for limit(sort(x)) when nothing needs the whole sort. The
+// driver uses it for limit(sort(x)) when nothing needs the whole sort. A
+// top-k sort (plan.SortNode.HasLimit) keeps at most its own limit too. The
 // result is under the sort's schema.
 func TopK(e *Env, n *plan.SortNode, in *Frame, k int64) (*Frame, error) {
 	if k < 0 {
 		return nil, e.Internal("top-k of %d rows", k)
+	}
+	if n.HasLimit && n.Limit >= 0 {
+		k = min(k, n.Limit)
 	}
 	return e.sort(n, in, k)
 }

@@ -109,8 +109,25 @@ func ReadSchema(src plan.Schema, columns []string) (plan.Schema, error) {
 // ScanTable reads a scan of a *plan.Table (through the evaluation's table
 // cache, sharing the table's buffers): the columns ReadColumns names, every
 // Exact pushed conjunct applied, then the scan's output columns. The
-// executor and the eager chain read in-memory tables exactly alike.
+// executor and the eager chain read in-memory tables exactly alike; the
+// eager chain reads them whole (ScanTableHinted with the executor's
+// max-rows hint is the executor's).
 func ScanTable(e *Env, tables *Tables, n *plan.ScanNode) (*Frame, error) {
+	return ScanTableHinted(e, tables, n, -1)
+}
+
+// ScanTableHinted is ScanTable for a scan whose output is read only up to
+// its first maxRows rows (the scan's max-rows hint, which the driver passes
+// when a limit or slice above allows it; -1: no hint). The table then stops
+// early, as a storage layer would: it reads a prefix of its rows — whole
+// row groups of a zone-map table (plan.Table.WithZoneMaps), else exactly
+// maxRows rows — applies its Exact conjuncts to that prefix only, and
+// reads on (everything) only when fewer than maxRows rows passed. The
+// output is then a prefix of the full output holding at least its first
+// maxRows rows, so the limit above keeps the same rows. The conjuncts never
+// meet the rows past the prefix: the optimizer gives the hint only to scans
+// whose Exact conjuncts cannot raise (legality cell lp.scan).
+func ScanTableHinted(e *Env, tables *Tables, n *plan.ScanNode, maxRows int64) (*Frame, error) {
 	t, ok := n.Source.(*plan.Table)
 	if !ok {
 		return nil, e.Internal("ScanTable of a %T", n.Source)
@@ -135,6 +152,26 @@ func ScanTable(e *Env, tables *Tables, n *plan.ScanNode) (*Frame, error) {
 			rec = kept
 		}
 	}
+	if maxRows >= 0 && maxRows < rec.NumRows() {
+		prefix := maxRows
+		if z := int64(t.ZoneRows()); z > 0 {
+			prefix = min(rec.NumRows(), (maxRows+z-1)/z*z) // whole row groups
+		}
+		head := rec.NewSlice(0, prefix)
+		defer head.Release()
+		f, err := scanColumns(e, t, n, read, columns, head, apply)
+		if err != nil || len(apply) == 0 || int64(f.NumRows()) >= maxRows {
+			return f, err
+		}
+		f.Release() // too few rows passed: read everything
+	}
+	return scanColumns(e, t, n, read, columns, rec, apply)
+}
+
+// scanColumns finishes ScanTable over rec, the table's rows read (all or a
+// prefix): the columns ReadColumns named, then ScanOutput.
+func scanColumns(e *Env, t *plan.Table, n *plan.ScanNode, read plan.Schema, columns []string, rec arrow.RecordBatch,
+	apply []plan.Expr) (*Frame, error) {
 	if columns == nil {
 		// Every column: the table's own batch.
 		return ScanOutput(e, n, read, rec, apply)

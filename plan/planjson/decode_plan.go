@@ -12,11 +12,11 @@ import (
 // "window" and the scan fields "columns" and "pushed" are optimizer output:
 // they let an optimized plan round-trip (docs/plan-format.md).
 var nodeFields = map[string]struct{ allowed, required []string }{
-	"scan":         {[]string{"op", "table", "columns", "pushed"}, []string{"table"}},
+	"scan":         {[]string{"op", "table", "columns", "pushed", "max_rows"}, []string{"table"}},
 	"filter":       {[]string{"op", "input", "predicates"}, []string{"input", "predicates"}},
 	"project":      {[]string{"op", "input", "exprs"}, []string{"input", "exprs"}},
 	"with_columns": {[]string{"op", "input", "exprs"}, []string{"input", "exprs"}},
-	"sort":         {[]string{"op", "input", "keys"}, []string{"input", "keys"}},
+	"sort":         {[]string{"op", "input", "keys", "limit"}, []string{"input", "keys"}},
 	"limit":        {[]string{"op", "input", "n"}, []string{"input", "n"}},
 	"slice":        {[]string{"op", "input", "offset", "len"}, []string{"input", "offset", "len"}},
 	"aggregate":    {[]string{"op", "input", "keys", "aggs"}, []string{"input", "aggs"}},
@@ -97,7 +97,14 @@ func (d *decoder) node(v *jvalue, p *path) (plan.Node, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		return &plan.SortNode{Input: in, Keys: keys}, nil
+		sn := &plan.SortNode{Input: in, Keys: keys}
+		if lv := v.get("limit"); lv != nil {
+			if sn.Limit, err = integer(lv, p.field("limit")); err != nil {
+				return nil, err
+			}
+			sn.HasLimit = true
+		}
+		return sn, nil
 	case "limit":
 		n, err := integer(v.get("n"), p.field("n"))
 		if err != nil {
@@ -212,6 +219,13 @@ func (d *decoder) scan(v *jvalue, p *path) (plan.Node, *Error) {
 			}
 			n.Pushed = append(n.Pushed, plan.PushedPredicate{Expr: e, Support: support})
 		}
+	}
+	if mv := v.get("max_rows"); mv != nil {
+		m, err := integer(mv, p.field("max_rows"))
+		if err != nil {
+			return nil, err
+		}
+		n.HasMaxRows, n.MaxRows = true, m
 	}
 	return n, nil
 }

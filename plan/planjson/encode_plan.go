@@ -106,7 +106,11 @@ func (e *encoder) node(n plan.Node, p *path) (*jvalue, error) {
 		if err != nil {
 			return nil, err
 		}
-		return obj("op", op, "keys", keys, "input", input), nil
+		var limit *jvalue
+		if n.HasLimit {
+			limit = encodeInt(n.Limit)
+		}
+		return obj("op", op, "keys", keys, "limit", limit, "input", input), nil
 	case *plan.LimitNode:
 		input, err := in(n.Input)
 		if err != nil {
@@ -257,7 +261,11 @@ func (e *encoder) scan(n *plan.ScanNode, p *path) (*jvalue, error) {
 			pushed.arr = append(pushed.arr, obj("expr", ev, "support", jstr(pp.Support.String())))
 		}
 	}
-	return obj("op", jstr("scan"), "table", jstr(name), "columns", cols, "pushed", pushed), nil
+	var maxRows *jvalue
+	if n.HasMaxRows {
+		maxRows = encodeInt(n.MaxRows)
+	}
+	return obj("op", jstr("scan"), "table", jstr(name), "columns", cols, "pushed", pushed, "max_rows", maxRows), nil
 }
 
 // exprs writes a list; an empty optional list (always=false) is left out.

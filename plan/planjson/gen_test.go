@@ -262,7 +262,11 @@ func (g *docGen) node(depth int, underProject bool) plan.Node {
 		for i := 1 + g.pick(2); i > 0; i-- {
 			keys = append(keys, plan.SortKey{Expr: ex(false), Desc: g.chance(1, 2), NullsLast: g.chance(1, 2)})
 		}
-		return &plan.SortNode{Input: in, Keys: keys}
+		n := &plan.SortNode{Input: in, Keys: keys}
+		if g.chance(1, 4) {
+			n.HasLimit, n.Limit = true, g.count()
+		}
+		return n
 	case plan.KindLimit:
 		return &plan.LimitNode{Input: in, N: g.count()}
 	case plan.KindSlice:
@@ -363,6 +367,9 @@ func (g *docGen) scan() plan.Node {
 			support := []plan.PredicateSupport{plan.Exact, plan.Inexact, plan.Unsupported}[g.pick(3)]
 			n.Pushed = append(n.Pushed, plan.PushedPredicate{Expr: g.expr(1), Support: support})
 		}
+	}
+	if g.chance(1, 6) {
+		n.HasMaxRows, n.MaxRows = true, g.count()
 	}
 	return n
 }

@@ -32,6 +32,9 @@ type ParquetSource struct {
 	name   string
 	path   string
 	schema plan.Schema
+	// rows is the file's row count in its footer when it was opened: the
+	// row estimate (plan.RowCountEstimator).
+	rows int64
 
 	rowGroupsRead    atomic.Int64
 	rowGroupsSkipped atomic.Int64
@@ -88,7 +91,7 @@ func OpenParquetFile(name, path string) (*ParquetSource, error) {
 	if err != nil {
 		return nil, step.SourceError(name, err, "parquet file %q: unsupported schema", path)
 	}
-	return &ParquetSource{name: name, path: path, schema: ps}, nil
+	return &ParquetSource{name: name, path: path, schema: ps, rows: rdr.NumRows()}, nil
 }
 
 // openParquet opens the file and pqarrow's view of it (the Arrow schema).
@@ -144,6 +147,12 @@ func notRegular(path string, mode os.FileMode) error {
 
 // Name returns the source's name.
 func (s *ParquetSource) Name() string { return s.name }
+
+// EstimatedRows reports the row count the file's footer held when it was
+// opened (plan.RowCountEstimator): exact unless the file changed since,
+// which the scan itself detects; the standard tier's build_side rule reads
+// it.
+func (s *ParquetSource) EstimatedRows() (int64, bool) { return s.rows, s.rows >= 0 }
 
 // Path returns the file's path.
 func (s *ParquetSource) Path() string { return s.path }

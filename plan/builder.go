@@ -125,6 +125,17 @@ func (f Frame) CrossJoin(right Frame) Frame {
 	return Frame{node: &JoinNode{Left: f.node, Right: right.node, How: CrossJoin}}
 }
 
+// JoinWhere joins f with right the way a SQL front end writes
+// `FROM f, right WHERE predicates`: a filter of the predicates over the
+// cross join of the two, whose columns are f's, then right's with a
+// colliding name suffixed ("k_right"). The predicates read those output
+// names. It is the shape the standard tier's collapse_cross_join turns
+// into an inner hash join on the predicates that equate a left expression
+// with a right one, when it can prove nothing observable changes.
+func (f Frame) JoinWhere(right Frame, predicates ...E) Frame {
+	return f.CrossJoin(right).Filter(predicates...)
+}
+
 // Union concatenates f and others.
 func (f Frame) Union(others ...Frame) Frame {
 	inputs := []Node{f.node}

@@ -220,6 +220,11 @@ func fingerprintNode(n Node) (uint64, bool, bool) {
 		exprsDet(n.Aggs)
 	case *JoinNode:
 		h = h.byte(byte(n.How)).exprs(n.LeftOn).exprs(n.RightOn).str(n.EffectiveSuffix())
+		if n.BuildLeft {
+			// Mixed in only when set, so the fingerprints of plans without
+			// the hint are what they were before it existed.
+			h = h.byte(0xb1)
+		}
 		exprsDet(n.LeftOn)
 		exprsDet(n.RightOn)
 	case *UnionNode:
@@ -373,7 +378,8 @@ func sameParams(a, b Node) bool {
 		return exprsEqual(a.Keys, b.Keys) && exprsEqual(a.Aggs, b.Aggs)
 	case *JoinNode:
 		b := b.(*JoinNode)
-		return a.How == b.How && a.EffectiveSuffix() == b.EffectiveSuffix() && exprsEqual(a.LeftOn, b.LeftOn) && exprsEqual(a.RightOn, b.RightOn)
+		return a.How == b.How && a.EffectiveSuffix() == b.EffectiveSuffix() && a.BuildLeft == b.BuildLeft &&
+			exprsEqual(a.LeftOn, b.LeftOn) && exprsEqual(a.RightOn, b.RightOn)
 	case *UnionNode:
 		return true
 	case *DistinctNode:

@@ -276,6 +276,15 @@ type JoinNode struct {
 	LeftOn, RightOn []Expr
 	// Suffix renames colliding right columns; "" means DefaultJoinSuffix.
 	Suffix string
+	// BuildLeft asks the executor to hash the left input instead of the
+	// right one (the default): the build_side rule sets it when the left
+	// input is provably the smaller one, so the hash table holds fewer
+	// rows. It changes nothing observable — the output is still in probe
+	// order, left rows in left order each followed by its matches in right
+	// order (docs/semantics.md) — and Resolve accepts it on inner joins
+	// only, the one kind the executor builds on either side. It is part of
+	// the plan (fingerprints, Equal, plan files, explain).
+	BuildLeft bool
 }
 
 // UnionNode concatenates inputs with identical column names and types.
@@ -430,7 +439,7 @@ func (n *AggregateNode) WithChildren(ch []Node) Node {
 
 // WithChildren returns an unresolved copy over the two children.
 func (n *JoinNode) WithChildren(ch []Node) Node {
-	return &JoinNode{Left: ch[0], Right: ch[1], How: n.How, LeftOn: n.LeftOn, RightOn: n.RightOn, Suffix: n.Suffix}
+	return &JoinNode{Left: ch[0], Right: ch[1], How: n.How, LeftOn: n.LeftOn, RightOn: n.RightOn, Suffix: n.Suffix, BuildLeft: n.BuildLeft}
 }
 
 // WithChildren returns an unresolved copy over the children.
@@ -523,7 +532,8 @@ func (n *AggregateNode) Label() string {
 	return "aggregate keys=[" + renderList(n.Keys) + "] aggs=[" + renderList(n.Aggs) + "]"
 }
 
-// Label renders "join inner on=[k = k]" (the suffix only when not default).
+// Label renders "join inner on=[k = k]" (the suffix only when not
+// default, then "build=left" when the left input is hashed).
 func (n *JoinNode) Label() string {
 	var b strings.Builder
 	b.WriteString("join ")
@@ -544,6 +554,9 @@ func (n *JoinNode) Label() string {
 	}
 	if n.Suffix != "" && n.Suffix != DefaultJoinSuffix {
 		b.WriteString(" suffix=" + strconv.Quote(n.Suffix))
+	}
+	if n.BuildLeft {
+		b.WriteString(" build=left")
 	}
 	return b.String()
 }

@@ -540,6 +540,10 @@ func resolveJoin(n *JoinNode, p *Path) (Schema, error) {
 		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".right_on").String(),
 			Msg: fmt.Sprintf("join: %d left keys but %d right keys", len(n.LeftOn), len(n.RightOn))}
 	}
+	if n.BuildLeft && n.How != InnerJoin {
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".build").String(),
+			Msg: fmt.Sprintf("join: build=left applies to inner joins only, not to a %s join", n.How)}
+	}
 	if n.How == CrossJoin && len(n.LeftOn) > 0 {
 		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".left_on").String(), Msg: "join: a cross join takes no keys"}
 	}

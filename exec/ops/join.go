@@ -13,6 +13,38 @@ import (
 // per id in row order (a CSR layout), and the probe side looked up row by
 // row in order, which yields the semantics' output order directly: probe
 // rows in order, each followed by its matches in build order.
+//
+// An inner join may hash its left input instead (BuildLeft, chosen by the
+// standard tier's build_side rule when the left input is the smaller one):
+// the left keys are encoded — the hash table holds the left side's
+// distinct keys — and the right keys looked up in it, so both sides' rows
+// carry ids of one id space; the right rows are then listed per id in
+// right order (the CSR layout over the right side) and the left rows
+// walked in order, each followed by its id's right rows. That is the same
+// list of pairs in the same order as the right build gives: the order is
+// decided by which side is walked (left, in order) and which is listed
+// per id (right, in order), not by which side's keys were encoded.
+
+// BuildSide says which input of an equi-join the hash table is built on.
+type BuildSide uint8
+
+// The build sides.
+const (
+	// BuildRight hashes the right input (the left one for a right join,
+	// which walks the right rows in order): the default.
+	BuildRight BuildSide = iota
+	// BuildLeft hashes the left input of an inner join (plan.JoinNode's
+	// BuildLeft); other kinds refuse it.
+	BuildLeft
+)
+
+// String returns "right" or "left".
+func (b BuildSide) String() string {
+	if b == BuildLeft {
+		return "left"
+	}
+	return "right"
+}
 
 // JoinIndices returns the row pairs of an equi-join in the output order of
 // docs/semantics.md; li[j] and ri[j] are the left and right rows of output
@@ -42,18 +74,28 @@ func JoinIndices(kind plan.JoinKind, left, right []arrow.Array) (li, ri []int32,
 // partition counts its output rows first). The pairs are JoinIndices's
 // exactly.
 func JoinIndicesParallel(kind plan.JoinKind, left, right []arrow.Array, p Parallel) (li, ri []int32, err error) {
-	return joinIndices(kind, left, right, p, nil)
+	return joinIndices(kind, BuildRight, left, right, p, nil)
+}
+
+// JoinIndicesBuild is JoinIndicesParallel hashing the input build names:
+// the pairs are JoinIndicesParallel's exactly, in the same order. Only an
+// inner join can be built on the left.
+func JoinIndicesBuild(kind plan.JoinKind, build BuildSide, left, right []arrow.Array, p Parallel) (li, ri []int32, err error) {
+	return joinIndices(kind, build, left, right, p, nil)
 }
 
 // reserveFunc is asked for the bytes of an output before it is allocated
 // (a join's pair vectors); a nil reserveFunc allows everything.
 type reserveFunc func(n int64) error
 
-// joinIndices is JoinIndicesParallel asking reserve for its output
-// vectors' bytes before allocating them.
-func joinIndices(kind plan.JoinKind, left, right []arrow.Array, p Parallel, reserve reserveFunc) (li, ri []int32, err error) {
+// joinIndices is JoinIndicesBuild asking reserve for its output vectors'
+// bytes before allocating them.
+func joinIndices(kind plan.JoinKind, build BuildSide, left, right []arrow.Array, p Parallel, reserve reserveFunc) (li, ri []int32, err error) {
 	if kind == plan.CrossJoin {
 		return nil, nil, fmt.Errorf("join: a cross join has no keys; use CrossIndices")
+	}
+	if err := checkBuild(kind, build); err != nil {
+		return nil, nil, err
 	}
 	if len(left) != len(right) {
 		return nil, nil, fmt.Errorf("join: %d left keys, %d right keys", len(left), len(right))
@@ -67,6 +109,19 @@ func joinIndices(kind plan.JoinKind, left, right []arrow.Array, p Parallel, rese
 		return nil, nil, fmt.Errorf("join: right: %w", err)
 	}
 	lids, rids := make([]int32, nl), make([]int32, nr)
+	if build == BuildLeft {
+		// Hash the left keys and look the right ones up; walk the left
+		// rows in order, each followed by its id's right rows in order.
+		g, err := joinIDs(right, left, rids, lids, p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("join: %w", err)
+		}
+		li, ri, err := probe(lids, rids, g, false, false, p, reserve)
+		if err != nil {
+			return nil, nil, fmt.Errorf("join: %w", err)
+		}
+		return li, ri, nil
+	}
 	switch kind {
 	case plan.RightJoin:
 		// Mirror: build on the left, probe the right in order.
@@ -101,6 +156,20 @@ func joinIndices(kind plan.JoinKind, left, right []arrow.Array, p Parallel, rese
 	return nil, nil, fmt.Errorf("join: unknown join kind %d", kind)
 }
 
+// checkBuild refuses a build side the kind has no path for: only an
+// inner join hashes its left input.
+func checkBuild(kind plan.JoinKind, build BuildSide) error {
+	switch {
+	case build == BuildRight:
+		return nil
+	case build == BuildLeft && kind == plan.InnerJoin:
+		return nil
+	case build == BuildLeft:
+		return fmt.Errorf("join: a %s join cannot be built on its left input (only an inner join can)", kind)
+	}
+	return fmt.Errorf("join: unknown build side %d", build)
+}
+
 // CrossIndices returns the row pairs of a cross join: every left row, in
 // order, paired with every right row, in order.
 func CrossIndices(leftRows, rightRows int) (li, ri []int32, err error) {
@@ -125,6 +194,9 @@ func CrossIndices(leftRows, rightRows int) (li, ri []int32, err error) {
 // joinIDs encodes the build keys to dense ids (nulls -1) and looks the probe
 // keys up in the same id space (-1 for a null or absent key). It returns
 // the number of build ids. Multi-column keys fold pairwise as in grouping.
+// The id space, and so which pairs match, does not depend on which side
+// is encoded: two keys get one id exactly when they compare equal under
+// the join's key semantics (joinDomain is symmetric).
 func joinIDs(probeKeys, buildKeys []arrow.Array, pids, bids []int32, p Parallel) (int, error) {
 	lookup := func(d colDict, c *keyCol, ids []int32) error {
 		return p.For(c.n, func(lo, hi int) { d.lookup(c, ids, lo, hi) })

@@ -39,12 +39,25 @@ import (
 // the budget is an *memlimit.ExceededError; with no limit (s nil or
 // without a budget) it is JoinIndicesParallel.
 func JoinIndicesLimited(s *Spill, kind plan.JoinKind, left, right []arrow.Array, p Parallel) (li, ri []int32, held int64, err error) {
+	return JoinIndicesLimitedBuild(s, kind, BuildRight, left, right, p)
+}
+
+// JoinIndicesLimitedBuild is JoinIndicesLimited hashing the input build
+// names (JoinIndicesBuild): the same pairs in the same order. With the
+// left build the in-memory join's structures are sized for hashing the
+// left keys, and a spilled join hashes the left partition of each pair of
+// partitions; the partitioning and the merge, which restore the order,
+// are the same.
+func JoinIndicesLimitedBuild(s *Spill, kind plan.JoinKind, build BuildSide, left, right []arrow.Array, p Parallel) (li, ri []int32, held int64, err error) {
 	if !s.limited() {
-		li, ri, err = JoinIndicesParallel(kind, left, right, p)
+		li, ri, err = JoinIndicesBuild(kind, build, left, right, p)
 		return li, ri, 0, err
 	}
 	if kind == plan.CrossJoin {
 		return nil, nil, 0, fmt.Errorf("join: a cross join has no keys; use CrossIndicesLimited")
+	}
+	if err := checkBuild(kind, build); err != nil {
+		return nil, nil, 0, err
 	}
 	if len(left) != len(right) {
 		return nil, nil, 0, fmt.Errorf("join: %d left keys, %d right keys", len(left), len(right))
@@ -59,7 +72,7 @@ func JoinIndicesLimited(s *Spill, kind plan.JoinKind, left, right []arrow.Array,
 	if kind == plan.RightJoin {
 		probeK, buildK = right, left
 	}
-	work, err := joinBound(probeK, buildK)
+	work, err := joinBoundBuild(probeK, buildK, build == BuildLeft)
 	if err != nil {
 		return nil, nil, 0, fmt.Errorf("join: %w", err)
 	}
@@ -75,7 +88,7 @@ func JoinIndicesLimited(s *Spill, kind plan.JoinKind, left, right []arrow.Array,
 		return nil, nil, 0, err
 	}
 	if s.Partitions <= 0 && s.Budget.Reserve(work, "") == nil {
-		li, ri, err = joinIndices(kind, left, right, p, reserve)
+		li, ri, err = joinIndices(kind, build, left, right, p, reserve)
 		s.Budget.Release(work)
 		if err == nil {
 			return li, ri, held, nil
@@ -88,7 +101,7 @@ func JoinIndicesLimited(s *Spill, kind plan.JoinKind, left, right []arrow.Array,
 		s.Budget.Release(held)
 		held = 0
 	}
-	j := &graceJoin{s: s, kind: kind, probe: probeK, build: buildK, p: p}
+	j := &graceJoin{s: s, kind: kind, probe: probeK, build: buildK, p: p, hashProbe: build == BuildLeft}
 	defer j.close()
 	pout, bout, err := j.run(work, reserve)
 	if err != nil {
@@ -128,7 +141,10 @@ func CrossIndicesLimited(s *Spill, leftRows, rightRows int) (li, ri []int32, hel
 
 // graceJoin is one spilled join: probe rows in order each followed by
 // their build matches in build order (for a right join the probe side is
-// the right input).
+// the right input). With hashProbe (an inner join built on its left
+// input) each pair of partitions hashes the probe partition's keys
+// instead of the build partition's; the pairs and their order are the
+// same.
 type graceJoin struct {
 	s            *Spill
 	kind         plan.JoinKind
@@ -136,6 +152,7 @@ type graceJoin struct {
 	p            Parallel
 	h            *partHasher
 	shape        spillShape
+	hashProbe    bool
 
 	probeFile, buildFile *spillFile
 	pairFile, unmFile    *spillFile // matched pairs; unmatched build rows (full)
@@ -297,7 +314,7 @@ func (j *graceJoin) joinPart(q int, full bool, c *joinCounts) error {
 		return err
 	}
 	pk, bk := pp.Columns()[1:], bp.Columns()[1:]
-	work, err := joinBound(pk, bk)
+	work, err := joinBoundBuild(pk, bk, j.hashProbe)
 	if err != nil {
 		return err
 	}
@@ -316,7 +333,7 @@ func (j *graceJoin) joinPart(q int, full bool, c *joinCounts) error {
 		return nil
 	}
 	if j.semiLike() {
-		lp, _, err := joinIndices(plan.SemiJoin, pk, bk, j.p, reserve)
+		lp, _, err := joinIndices(plan.SemiJoin, BuildRight, pk, bk, j.p, reserve)
 		if err != nil {
 			return err
 		}
@@ -327,7 +344,11 @@ func (j *graceJoin) joinPart(q int, full bool, c *joinCounts) error {
 		c.hitProbe += int64(len(lp))
 		return j.writeRows(j.pairFile, q, lp)
 	}
-	lp, lb, err := joinIndices(plan.InnerJoin, pk, bk, j.p, reserve)
+	side := BuildRight
+	if j.hashProbe {
+		side = BuildLeft
+	}
+	lp, lb, err := joinIndices(plan.InnerJoin, side, pk, bk, j.p, reserve)
 	if err != nil {
 		return err
 	}

@@ -257,6 +257,15 @@ func GroupBound(keys []arrow.Array, p Parallel) int64 {
 // the probe's folded words, the per-id counts and CSR lists, and the
 // outer joins' flags.
 func joinBound(probe, build []arrow.Array) (int64, error) {
+	return joinBoundBuild(probe, build, false)
+}
+
+// joinBoundBuild is joinBound for a join that hashes the probe side's keys
+// instead when hashProbe is set (an inner join built on its left input):
+// the dictionaries are the probe's, the looked-up ids and word copies the
+// build side's, the per-id counts sized by the probe's rows and the CSR
+// list by the build's.
+func joinBoundBuild(probe, build []arrow.Array, hashProbe bool) (int64, error) {
 	doms := make([]domain, len(build))
 	for k := range build {
 		d, err := joinDomain(probe[k], build[k])
@@ -266,6 +275,18 @@ func joinBound(probe, build []arrow.Array) (int64, error) {
 		doms[k] = d
 	}
 	np, nb := int64(probe[0].Len()), int64(build[0].Len())
+	if hashProbe {
+		b := encodeBound(probe, doms)
+		b += 4 * nb
+		for k, a := range build {
+			b += keyCopyBytes(a, doms[k]) * nb
+			if k > 0 {
+				b += 4*nb + 8*nb + nb/8 + 1
+			}
+		}
+		b += 4*(np+1)*3 + 4*(nb+1) // cnt1, start, next per probe id; rows
+		return b, nil
+	}
 	b := encodeBound(build, doms)
 	b += 4 * np
 	for k, a := range probe {

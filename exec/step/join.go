@@ -11,7 +11,10 @@ import (
 // and gathers the output in the order docs/semantics.md defines per kind.
 // Output columns follow the resolved schema: the left's, then the right's
 // except the right keys plan.DroppedRightKeys drops, colliding names
-// suffixed (the names come from the schema, the data from the inputs).
+// suffixed (the names come from the schema, the data from the inputs). An
+// inner join with BuildLeft hashes its left keys instead of its right
+// ones (ops.BuildLeft): the pairs, their order and the errors are the
+// same; only which side's keys fill the hash table changes.
 func (e *Env) join(n *plan.JoinNode, left, right *Frame) (*Frame, error) {
 	lk, err := e.evalOn(left, n.LeftOn)
 	if err != nil {
@@ -31,7 +34,11 @@ func (e *Env) join(n *plan.JoinNode, left, right *Frame) (*Frame, error) {
 	if n.How == plan.CrossJoin {
 		li, ri, held, err = ops.CrossIndicesLimited(e.spill(), left.rows, right.rows)
 	} else {
-		li, ri, held, err = ops.JoinIndicesLimited(e.spill(), n.How, lk, rk, e.par)
+		build := ops.BuildRight
+		if n.BuildLeft {
+			build = ops.BuildLeft
+		}
+		li, ri, held, err = ops.JoinIndicesLimitedBuild(e.spill(), n.How, build, lk, rk, e.par)
 	}
 	if err != nil {
 		return nil, e.opFailure(err)

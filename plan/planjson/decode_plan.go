@@ -20,7 +20,7 @@ var nodeFields = map[string]struct{ allowed, required []string }{
 	"limit":        {[]string{"op", "input", "n"}, []string{"input", "n"}},
 	"slice":        {[]string{"op", "input", "offset", "len"}, []string{"input", "offset", "len"}},
 	"aggregate":    {[]string{"op", "input", "keys", "aggs"}, []string{"input", "aggs"}},
-	"join":         {[]string{"op", "left", "right", "kind", "left_on", "right_on", "suffix"}, []string{"left", "right", "kind"}},
+	"join":         {[]string{"op", "left", "right", "kind", "left_on", "right_on", "suffix", "build"}, []string{"left", "right", "kind"}},
 	"union":        {[]string{"op", "inputs"}, []string{"inputs"}},
 	"distinct":     {[]string{"op", "input", "subset"}, []string{"input"}},
 	"window":       {[]string{"op", "input", "exprs"}, []string{"input", "exprs"}},
@@ -309,6 +309,19 @@ func (d *decoder) join(v *jvalue, p *path) (plan.Node, *Error) {
 	if f := v.get("suffix"); f != nil {
 		if n.Suffix, err = str(f, p.field("suffix")); err != nil {
 			return nil, err
+		}
+	}
+	if f := v.get("build"); f != nil {
+		side, err := str(f, p.field("build"))
+		if err != nil {
+			return nil, err
+		}
+		switch side {
+		case "left":
+			n.BuildLeft = true
+		case "right":
+		default:
+			return nil, errAt(f, p.field("build"), "unknown build side %q (known: left, right)", side)
 		}
 	}
 	return n, nil

@@ -157,6 +157,10 @@ func (e *encoder) node(n plan.Node, p *path) (*jvalue, error) {
 			}
 			suffix = jstr(n.Suffix)
 		}
+		var build *jvalue
+		if n.BuildLeft {
+			build = jstr("left")
+		}
 		left, err := e.node(n.Left, p.field("left"))
 		if err != nil {
 			return nil, err
@@ -165,7 +169,7 @@ func (e *encoder) node(n plan.Node, p *path) (*jvalue, error) {
 		if err != nil {
 			return nil, err
 		}
-		return obj("op", op, "kind", jstr(kind), "left_on", leftOn, "right_on", rightOn, "suffix", suffix,
+		return obj("op", op, "kind", jstr(kind), "left_on", leftOn, "right_on", rightOn, "suffix", suffix, "build", build,
 			"left", left, "right", right), nil
 	case *plan.UnionNode:
 		ins, err := e.nodes(n.Inputs, p.field("inputs"))

@@ -173,7 +173,16 @@ func (s Schema) with(add []Field) Schema {
 		return s
 	}
 	if !replaced {
-		if out, ok := s.appendInPlace(add, appended); ok {
+		fresh := add
+		if appended != len(add) {
+			fresh = make([]Field, 0, appended)
+			for _, f := range add {
+				if s.Index(f.Name) < 0 {
+					fresh = append(fresh, f)
+				}
+			}
+		}
+		if out, ok := s.appendInPlace(fresh); ok {
 			return out
 		}
 	}
@@ -195,11 +204,10 @@ func (s Schema) with(add []Field) Schema {
 	return newSchema(out, newNameIndex(out, cap(out)))
 }
 
-// appendInPlace appends add (appended new names, none in s) into the spare
-// capacity of s's backing array when s holds the tail, and returns false
-// otherwise.
-func (s Schema) appendInPlace(add []Field, appended int) (Schema, bool) {
-	n := len(s.fields)
+// appendInPlace appends add (new names, none in s) into the spare capacity
+// of s's backing array when s holds the tail, and returns false otherwise.
+func (s Schema) appendInPlace(add []Field) (Schema, bool) {
+	n, appended := len(s.fields), len(add)
 	if s.tail == nil || n+appended > cap(s.fields) || (n+appended > smallSchema && (s.index == nil || !s.index.roomFor(appended))) {
 		return Schema{}, false
 	}

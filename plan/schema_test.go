@@ -225,3 +225,16 @@ func TestSchemaAppendSharing(t *testing.T) {
 		}
 	}
 }
+
+// TestSchemaWithMixedAdd: a with_columns that restates an existing column
+// unchanged and appends a new one appends only the new one, in place or
+// not.
+func TestSchemaWithMixedAdd(t *testing.T) {
+	for _, width := range []int{3, 20} {
+		s := MustSchema(wideFields(width)...).with([]Field{{Name: "x", Type: Int64}}) // holds the tail
+		got := s.with([]Field{s.Field(0), {Name: "y", Type: Bool}})
+		if got.Len() != width+2 || got.Field(width+1).Name != "y" || got.Index("y") != width+1 || got.Index("c0") != 0 {
+			t.Errorf("width %d: %s", width, got)
+		}
+	}
+}

@@ -18,16 +18,26 @@ func init() {
 }
 
 func runRun(env *environment, args []string) int {
-	fs := newFlagSet("run", "run FILE [--no-opt] [--format table|csv|json] [--tier bounded|standard]", env.stderr)
+	fs := newFlagSet("run", "run FILE [--no-opt] [--format table|csv|json] [--tier bounded|standard] [--memory-limit SIZE] [--spill-dir DIR]", env.stderr)
 	noOpt := fs.Bool("no-opt", false, "collect the plan as written, without optimizing it")
 	format := fs.String("format", "table", "output format: table, csv or json")
 	tier := tierFlag(fs)
+	memLimit := fs.String("memory-limit", "", "bound the collect's memory (e.g. 512MiB, 2GB; 0 or empty: no limit): joins and aggregates spill to disk, what cannot fails with resource_exhausted")
+	spillDir := fs.String("spill-dir", "", "directory for spill files (default: the system's temporary directory)")
 	file, doc, status := loadOneFile(env, fs, args, format, "table", "csv", "json")
 	if doc == nil {
 		return status
 	}
 	if err := checkTier(*tier); err != nil {
 		return fail(env, "run", exitBadArgs, err)
+	}
+	var opts exec.Options
+	if *memLimit != "" {
+		limit, err := parseSize(*memLimit)
+		if err != nil {
+			return fail(env, "run", exitBadArgs, fmt.Errorf("--memory-limit: %w", err))
+		}
+		opts.MemoryLimit, opts.SpillDir = limit, *spillDir
 	}
 	root := doc.Plan
 	var counters rules.Counters
@@ -45,7 +55,7 @@ func runRun(env *environment, args []string) int {
 		// A plan that does not resolve fails the collect below with the
 		// same error, reported like any other failed collect.
 	}
-	result, err := exec.Collect(context.Background(), root, exec.Options{})
+	result, err := exec.Collect(context.Background(), root, opts)
 	if err != nil {
 		return reportFailedRun(env, file, *format, root, counters, err)
 	}

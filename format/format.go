@@ -12,26 +12,18 @@ package format
 
 import (
 	"math"
-	"strconv"
+	"strings"
+
+	"github.com/dfopt/dfopt/plan"
 )
 
 // Float spells f in Go's shortest round-trip form (strconv 'g', -1: "0.1",
 // "1", "1e+21"), with the specials spelled as in plan files
 // (docs/plan-format.md): "NaN", "Inf", "-Inf" and "-0". It is the only
-// float formatter of the table, CSV and JSON outputs.
-func Float(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Inf"
-	case math.IsInf(f, -1):
-		return "-Inf"
-	case f == 0 && math.Signbit(f):
-		return "-0"
-	}
-	return strconv.FormatFloat(f, 'g', -1, 64)
-}
+// float formatter of the table, CSV and JSON outputs: plan.FormatFloat's
+// spelling (the canonical text and a cast to string) without the ".0" that
+// marks an integral float there ("1.0", "-0.0").
+func Float(f float64) string { return strings.TrimSuffix(plan.FormatFloat(f), ".0") }
 
 // isFloatSpecial reports whether Float spells f as a word ("NaN", "Inf",
 // "-Inf") or as "-0", which JSON writes as a string.

@@ -58,20 +58,9 @@ func WithParquet(c Case, dir string, percent int) (plan.Node, []ParquetTable, er
 		remap[t] = src
 		chosen = append(chosen, ParquetTable{Table: t, Path: path, GroupRows: rows, Source: src})
 	}
-	root := planutil.Rewrite(c.Plan, func(n plan.Node) plan.Node {
-		s, ok := n.(*plan.ScanNode)
-		if !ok {
-			return n
-		}
-		t, ok := s.Source.(*plan.Table)
-		if !ok {
-			return n
-		}
+	root := planutil.ReplaceSources(c.Plan, func(t *plan.Table) (plan.Source, bool) {
 		src, ok := remap[t]
-		if !ok {
-			return n
-		}
-		return &plan.ScanNode{Source: src, SourceSchema: src.Schema()}
+		return src, ok
 	})
 	return root, chosen, nil
 }

@@ -5,10 +5,21 @@ import (
 )
 
 // RebindScans returns the plan with every scan of a table in remap reading
-// the mapped table instead (its schema captured afresh; the scan's
-// projection and pushed conjuncts kept). Shared subtrees stay shared;
-// untouched subtrees are returned as they are.
+// the mapped table instead (its schema captured afresh; every other field
+// of the scan kept). Shared subtrees stay shared; untouched subtrees are
+// returned as they are.
 func RebindScans(root plan.Node, remap map[*plan.Table]*plan.Table) plan.Node {
+	return ReplaceSources(root, func(t *plan.Table) (plan.Source, bool) {
+		nt, ok := remap[t]
+		return nt, ok
+	})
+}
+
+// ReplaceSources returns the plan with every scan of a table for which
+// with returns a source reading that source instead (its schema captured
+// afresh; every other field of the scan kept). Shared subtrees stay shared;
+// untouched subtrees are returned as they are.
+func ReplaceSources(root plan.Node, with func(*plan.Table) (plan.Source, bool)) plan.Node {
 	return Rewrite(root, func(n plan.Node) plan.Node {
 		s, ok := n.(*plan.ScanNode)
 		if !ok {
@@ -18,11 +29,15 @@ func RebindScans(root plan.Node, remap map[*plan.Table]*plan.Table) plan.Node {
 		if !ok {
 			return n
 		}
-		nt, ok := remap[t]
+		src, ok := with(t)
 		if !ok {
 			return n
 		}
-		return &plan.ScanNode{Source: nt, SourceSchema: nt.Schema(), Projected: s.Projected, Columns: s.Columns, Pushed: s.Pushed}
+		// An unresolved copy keeps every field of the scan (projection,
+		// pushed conjuncts, hints) but its source.
+		ns := s.WithChildren(nil).(*plan.ScanNode)
+		ns.Source, ns.SourceSchema = src, src.Schema()
+		return ns
 	})
 }
 

@@ -71,6 +71,12 @@ func (h hasher) value(v Value) hasher {
 }
 
 func (h hasher) expr(e Expr) hasher {
+	if o := Origin(e); o != nil {
+		// The origin is part of an expression's identity (ExprEqual): two
+		// expressions that compute alike but name their errors otherwise
+		// hash apart too.
+		h = h.byte(8).expr(o)
+	}
 	switch e := e.(type) {
 	case nil:
 		return h.byte(0)
@@ -258,7 +264,7 @@ func fingerprintNode(n Node) (uint64, bool, bool) {
 // ExprEqual reports structural equality of two expressions; literals compare
 // by bits and UDFs by declaration, and the origins (WithOrigin) must be equal
 // too, so that equal expressions raise errors naming equal texts.
-// Fingerprints ignore origins.
+// Fingerprints hash origins as well.
 func ExprEqual(a, b Expr) bool {
 	if a != nil && b != nil && (Origin(a) != nil || Origin(b) != nil) && !ExprEqual(Origin(a), Origin(b)) {
 		return false // the same computation, written otherwise: its errors name other texts

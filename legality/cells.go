@@ -72,6 +72,42 @@ const (
 	SSExtensionDeterministic CellID = "ss.extension.deterministic"
 )
 
+// The cells of the standard tier's crossings of predicate_pushdown and
+// projection_pruning: each decides a rewrite the bounded tier leaves to the
+// barrier next to it (pp.filter, pp.aggregate, pp.join, pp.union,
+// pp.distinct, pr.union), which in the standard tier still refuses what its
+// counterexample is about.
+const (
+	// PPFilterTotal decides whether a total conjunct moves below another
+	// filter's remaining conjuncts.
+	PPFilterTotal CellID = "pp.filter.total"
+	// PPAggregateTotal and PPAggregateKeys decide whether a conjunct moves
+	// below an aggregate: its keys and aggregates must not raise, and the
+	// conjunct must see a group's rows alike.
+	PPAggregateTotal CellID = "pp.aggregate.total"
+	PPAggregateKeys  CellID = "pp.aggregate.keys"
+	// PPDistinctKeys decides whether a conjunct on a distinct's subset moves
+	// below it.
+	PPDistinctKeys CellID = "pp.distinct.keys"
+	// PPUnionInputs lets a total conjunct into every union input.
+	PPUnionInputs CellID = "pp.union.inputs"
+	// The join cells (arm join_pushdown): the keys must not raise
+	// (PPJoinKeys), a conjunct moves into an input the join preserves
+	// (PPJoinPreserved), never into one that supplies nulls (one barrier
+	// per such input), and a conjunct on an inner join's keys also filters
+	// the other input by its keys (PPJoinKeyEquivalence).
+	PPJoinKeys           CellID = "pp.join.keys"
+	PPJoinPreserved      CellID = "pp.join.preserved"
+	PPJoinLeftRightSide  CellID = "pp.join.left.right_side"
+	PPJoinRightLeftSide  CellID = "pp.join.right.left_side"
+	PPJoinFullLeftSide   CellID = "pp.join.full.left_side"
+	PPJoinFullRightSide  CellID = "pp.join.full.right_side"
+	PPJoinKeyEquivalence CellID = "pp.join.key_equivalence"
+	// PRUnionInputs passes the requirement into every union input (arm
+	// union_pruning).
+	PRUnionInputs CellID = "pr.union.inputs"
+)
+
 // defaultCells is the bounded-tier table (docs/legality.md, extended where the
 // code needs a cell of its own). Order: by rule, in the order the rules run.
 // Each cell carries its whole argument: its condition and counterexample,
@@ -87,6 +123,9 @@ var defaultCells = []Cell{
 		Reason:    "filter(a / b > 1, k = 1) over a rename of k: if k = 1 moves alone, a / b meets fewer rows and its error vanishes"},
 	{ID: PPFilter, Rule: RulePredicatePushdown, Node: "filter", Verdict: Barrier,
 		Reason: "conjuncts never move below another filter's remaining conjuncts (adjacent filters are filter_fusion's): filter(a / b > 1) . filter(b != 0) must keep the guard first"},
+	{ID: PPFilterTotal, Rule: RulePredicatePushdown, Node: "filter", Verdict: CrossesIf,
+		Condition: "standard tier: a conjunct moves below another filter's remaining conjuncts when it is total and deterministic (pp.filter stops the others) and so is every conjunct left in place, as fusing the two filters (ff.total_outer) and separating them (pp.split) would ask",
+		Reason:    "filter(k > 0) . filter(x / b > 1) . with_columns(a as x): x / b stays above the with_columns; k > 0 moved below it would hide the rows where k <= 0 and b = 0 from x / b, and its divide_by_zero would vanish"},
 	{ID: PPProject, Rule: RulePredicatePushdown, Node: "project", Verdict: CrossesIf,
 		Condition: "every projection expression is total and deterministic",
 		Reason:    "project(a, a / b as x) . filter(a > 0): below the project, a / b would meet fewer rows"},
@@ -117,14 +156,43 @@ var defaultCells = []Cell{
 		Reason: "a slice keeps rows by position: slice(1, 2) . filter(a > 1) differs from filter first"},
 	{ID: PPAggregate, Rule: RulePredicatePushdown, Node: "aggregate", Verdict: Barrier,
 		Reason: "group_by(k).sum(a) . filter(sum > 10) reads a value that exists only after aggregation"},
+	{ID: PPAggregateTotal, Rule: RulePredicatePushdown, Node: "aggregate", Verdict: CrossesIf,
+		Condition: "standard tier: every key and aggregate is total and deterministic (an aggregate without keys stops every conjunct: pp.aggregate)",
+		Reason:    "group_by(k).sum(a) . filter(k = 1): moved below, the conjunct removes group k = 2, whose sum overflows, and the error vanishes"},
+	{ID: PPAggregateKeys, Rule: RulePredicatePushdown, Node: "aggregate", Verdict: CrossesIf,
+		Condition: "standard tier: a conjunct reading only plain group keys (col(k), or col(k) as k; pp.aggregate stops one reading anything else) moves when it is total and reads each float64 key only as a direct operand of a comparison, is_nan, is_null or is_not_null, which cannot tell apart the values one group holds (-0.0 and 0.0; NaNs)",
+		Reason:    "group_by(f).agg(len()) . filter(cast(f, string) == \"0.0\") over f = [-0.0, 0.0]: the group's key is -0.0, so no row passes; below, the 0.0 row forms a group of its own"},
 	{ID: PPJoin, Rule: RulePredicatePushdown, Node: "join", Verdict: Barrier,
 		Reason: "left join . filter(x is null) keeps unmatched left rows; pushed into the right input it keeps more"},
+	{ID: PPJoinKeys, Rule: RulePredicatePushdown, Node: "join", Verdict: CrossesIf,
+		Condition: "standard tier (arm join_pushdown): every key expression is total and deterministic",
+		Reason:    "join(l, r, left_on=[a * 4611686018427387904], right_on=[k]) . filter(a == 1): moved into l, the conjunct removes the row a = 2 whose key overflows, and the error vanishes"},
+	{ID: PPJoinPreserved, Rule: RulePredicatePushdown, Node: "join", Verdict: CrossesIf,
+		Condition: "standard tier (arm join_pushdown): a conjunct reading only the columns of one input (a suffixed right name read as the right column it renames; pp.join stops one reading both) moves into it when the join preserves that input's rows — either input of an inner or cross join, the left of a left, semi or anti join, the right of a right join — and the conjunct is total",
+		Reason:    "inner join(l, r) . filter(a / b > 0): moved into l, a / b meets a row that matches nothing, where b = 0, and raises a divide_by_zero the plan never raises"},
+	{ID: PPJoinLeftRightSide, Rule: RulePredicatePushdown, Node: "join", Verdict: Barrier,
+		Reason: "the right input of a left join supplies nulls: l{k: 1, 2} left join r{k: 1, v: 7} . filter(v == 7) keeps one row; moved into r, the filter removes nothing there and k = 2 keeps its null-extended row"},
+	{ID: PPJoinRightLeftSide, Rule: RulePredicatePushdown, Node: "join", Verdict: Barrier,
+		Reason: "the left input of a right join supplies nulls: l{k: 1, v: 7} right join r{k: 1, 2} . filter(v == 7) keeps one row; moved into l, the unmatched k = 2 still appears, with v null (Polars #19772)"},
+	{ID: PPJoinFullLeftSide, Rule: RulePredicatePushdown, Node: "join", Verdict: Barrier,
+		Reason: "a full join supplies nulls on the left: l{k: 1, a: 0} full join r{k: 1} . filter(a > 0) keeps nothing; moved into l, r's row k = 1 matches nothing and appears with a null a"},
+	{ID: PPJoinFullRightSide, Rule: RulePredicatePushdown, Node: "join", Verdict: Barrier,
+		Reason: "a full join supplies nulls on the right: l{k: 1} full join r{k: 1, v: 0} . filter(v > 0) keeps nothing; moved into r, l's row k = 1 matches nothing and appears with a null v"},
+	{ID: PPJoinKeyEquivalence, Rule: RulePredicatePushdown, Node: "join", Verdict: CrossesIf,
+		Condition: "standard tier (arm join_pushdown): on an inner join, a conjunct moving into one input that reads only its plain key columns also filters the other input by their partners (and still moves into its own) when each pair joins two plain columns of one type, paired with nothing else, and the conjunct reads each float64 key only as a direct operand of a comparison, is_nan, is_null or is_not_null",
+		Reason:    "l{k: int64} inner join r{k: float64} on k . filter(k > 9007199254740992): 2^53 + 1 on the left matches 9007199254740992.0 on the right (compared as float64), but the copy k > 9007199254740992 removes that right row"},
 	{ID: PPWindow, Rule: RulePredicatePushdown, Node: "window", Verdict: Barrier,
 		Reason: "with_columns(sum(a).over(k)) . filter(a > 0): below the window, the sums cover fewer rows"},
 	{ID: PPUnion, Rule: RulePredicatePushdown, Node: "union", Verdict: Barrier,
 		Reason: "a partial conjunct pushed into the first input raises before the second input's own error"},
+	{ID: PPUnionInputs, Rule: RulePredicatePushdown, Node: "union", Verdict: Crosses,
+		Reason:     "standard tier: a total conjunct (pp.union stops the others) goes into every input, in input order, and leaves nothing above: union(t1, t2) . filter(a > 1) is union(filter(t1), filter(t2)); into the first input alone, the rows of t2 would escape it",
+		Equivalent: "a crosses cell: its mutant (barrier) keeps total conjuncts above the union, as the bounded tier does (an optimization lost, never another outcome); what guards the crossing is pp.union, which stops a partial conjunct"},
 	{ID: PPDistinct, Rule: RulePredicatePushdown, Node: "distinct", Verdict: Barrier,
 		Reason: "distinct(k) keeps the first row per k; filtering first changes which row is first"},
+	{ID: PPDistinctKeys, Rule: RulePredicatePushdown, Node: "distinct", Verdict: CrossesIf,
+		Condition: "standard tier: a conjunct reading only subset columns (any column when the subset is empty; pp.distinct stops one reading another) moves when it is total and reads each float64 one only as a direct operand of a comparison, is_nan, is_null or is_not_null, which cannot tell apart the values distinct counts as one (-0.0 and 0.0; NaNs)",
+		Reason:    "distinct(f) . filter(cast(f, string) == \"0.0\") over f = [-0.0, 0.0]: distinct keeps the -0.0 row, which fails; below, the 0.0 row passes and is kept"},
 	{ID: PPExtension, Rule: RulePredicatePushdown, Node: "extension declaring nothing, or with several inputs", Verdict: Barrier,
 		Reason: "closed world: a host operator may count, drop or reorder rows, or read other rows: lag_first . filter(b > 0) shifts a over other rows once the filter moves below"},
 	{ID: PPExtensionRowPreserving, Rule: RulePredicatePushdown, Node: "extension declaring properties", Verdict: CrossesIf,
@@ -209,6 +277,9 @@ var defaultCells = []Cell{
 		NeverRefuses: "the over() columns are added to the requirement, so the cell never refuses"},
 	{ID: PRUnion, Rule: RuleProjectionPruning, Node: "union", Verdict: Barrier,
 		Reason: "every input keeps every column: union inputs must keep identical schemas"},
+	{ID: PRUnionInputs, Rule: RuleProjectionPruning, Node: "union", Verdict: Crosses,
+		Reason:     "standard tier (arm union_pruning): requirements pass into every input — the columns read above, which every input has under the same names, and any column one input keeps anyway (pr.union) — so that each produces the same columns in the union's order: union(t1{a, b}, t2{a, b}) . select(a) reads a alone from both",
+		Equivalent: "a crosses cell: its mutant (barrier) keeps every input column, as the bounded tier does (an optimization lost, never another outcome); what guards the narrowing is pr.union, which keeps the inputs' schemas identical"},
 	{ID: PRExtension, Rule: RuleProjectionPruning, Node: "extension declaring nothing, or with several inputs", Verdict: Barrier,
 		Reason: "closed world: a host operator may read any of its input columns, or find them by position: lag_first . select(b) over [a, b], narrowed to [b], would shift b"},
 	{ID: PRExtensionPassthrough, Rule: RuleProjectionPruning, Node: "extension declaring properties", Verdict: CrossesIf,

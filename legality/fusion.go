@@ -22,20 +22,26 @@ type FilterFacts struct {
 	movDetail  string
 }
 
+// FactsOf is Default().FactsOf: the facts under the bounded tier's
+// totality.
+func FactsOf(f *plan.FilterNode) FilterFacts { return Default().FactsOf(f) }
+
 // FactsOf computes the facts of a filter: whether every conjunct resolves
-// to bool over the filter's input, and whether every conjunct is total and
-// deterministic. A resolved filter has had its conjuncts checked bool by
-// plan.Resolve, which FactsOf relies on; only an unresolved one is type
-// checked here.
-func FactsOf(f *plan.FilterNode) FilterFacts {
-	ff := FilterFacts{boolOK: true}
-	ff.movable, ff.movDetail = firstImmovable(f.Predicates)
-	if f.Resolved() {
-		return ff
-	}
+// to bool over the filter's input, and whether every conjunct is total (for
+// the table, over the filter's input: fused, the conjuncts see the rows of
+// the filter below, which has the same input schema) and deterministic. A
+// resolved filter has had its conjuncts checked bool by plan.Resolve, which
+// FactsOf relies on; only an unresolved one is type checked here.
+func (t *Table) FactsOf(f *plan.FilterNode) FilterFacts {
+	t = t.orDefault()
 	var in plan.Schema
 	if f.Input != nil {
 		in = f.Input.Schema()
+	}
+	ff := FilterFacts{boolOK: true}
+	ff.movable, ff.movDetail = t.firstImmovable(f.Predicates, in)
+	if f.Resolved() {
+		return ff
 	}
 	for _, e := range f.Predicates {
 		if e == nil {
@@ -99,34 +105,84 @@ type InlineCheck struct {
 	// with_columns, -1 when there is none; it only decreases.
 	lastPartial int
 	ownsWindow  bool
+	// valueTotal[j] says whether value j is total over the with_columns'
+	// input; exprTotal[k] whether projection expression k, as rewritten so
+	// far, is total where it is evaluated. Inlining a value of the type of
+	// the reference it replaces changes no operand type, so the rewritten
+	// expression is total exactly when the expression and the value were
+	// (Replace).
+	valueTotal, exprTotal []bool
+	// in and out are the with_columns' input and output schemas; cur, built
+	// when asked while curStale is false, is the schema the projection's
+	// expressions read now: out, with the name of each inlined value read
+	// from in (or gone, when in has no such column). The standard totality
+	// of a part of a rewritten expression is decided over it.
+	in, out  plan.Schema
+	cur      plan.Schema
+	curValid bool
 }
 
 // NewInlineCheck indexes exprs (the projection's expressions, not modified)
-// over w.
-func (t *Table) NewInlineCheck(exprs []plan.Expr, w *plan.WithColumnsNode) *InlineCheck {
+// over w. in and out are w's input and output schemas (w itself may be a
+// rebuilt, unresolved node: the rule passes the schemas of the node it
+// stands for); the table's totality decides the values over in and the
+// projection's expressions over out.
+func (t *Table) NewInlineCheck(exprs []plan.Expr, w *plan.WithColumnsNode, in, out plan.Schema) *InlineCheck {
 	c := &InlineCheck{t: t.orDefault(), exprs: append([]plan.Expr(nil), exprs...), values: w.Exprs,
-		refs: map[string][]int{}, redefined: map[string]bool{}, lastPartial: -1}
+		refs: map[string][]int{}, redefined: map[string]bool{}, lastPartial: -1, in: in, out: out}
 	_, c.ownsWindow = plan.OwnedWindow(w)
 	c.names = make([]string, len(w.Exprs))
 	c.remaining = make([]bool, len(w.Exprs))
+	c.valueTotal = make([]bool, len(w.Exprs))
 	for j, v := range w.Exprs {
 		c.names[j] = plan.OutputName(v)
 		c.remaining[j] = true
 		if !IsIdentity(v) {
 			c.redefined[c.names[j]] = true
 		}
-		if !Total(v) {
+		c.valueTotal[j] = c.t.Total(v, in)
+		if !c.valueTotal[j] {
 			c.lastPartial = j
 		}
 	}
 	c.firstPartial = len(c.exprs)
+	c.exprTotal = make([]bool, len(c.exprs))
 	for k, e := range c.exprs {
 		c.index(k, e, +1)
-		if c.firstPartial == len(c.exprs) && !Total(e) {
+		c.exprTotal[k] = c.t.Total(e, out)
+		if c.firstPartial == len(c.exprs) && !c.exprTotal[k] {
 			c.firstPartial = k
 		}
 	}
 	return c
+}
+
+// current returns the schema the projection's expressions read now (see
+// InlineCheck.cur); the zero schema when it cannot be built.
+func (c *InlineCheck) current() plan.Schema {
+	if c.curValid {
+		return c.cur
+	}
+	gone := map[string]bool{}
+	for j, name := range c.names {
+		if !c.remaining[j] {
+			gone[name] = true
+		}
+	}
+	fields := make([]plan.Field, 0, c.out.Len())
+	for _, f := range c.out.Fields() {
+		if gone[f.Name] {
+			g, ok := c.in.Lookup(f.Name)
+			if !ok {
+				continue
+			}
+			f = g
+		}
+		fields = append(fields, f)
+	}
+	c.cur, _ = plan.NewSchema(fields...)
+	c.curValid = true
+	return c.cur
 }
 
 func (c *InlineCheck) index(k int, e plan.Expr, delta int) {
@@ -157,16 +213,18 @@ func (c *InlineCheck) Users(j int) []int { return c.refs[c.names[j]] }
 // value j, each once: the expressions an inlining of j rewrites.
 func (c *InlineCheck) UserExprs(j int) []int { return dedup(c.refs[c.names[j]]) }
 
-// Replace records that the rule rewrote projection expression k to e.
-func (c *InlineCheck) Replace(k int, e plan.Expr) {
+// Replace records that the rule rewrote projection expression k to e by
+// inlining value j into it.
+func (c *InlineCheck) Replace(k int, e plan.Expr, j int) {
 	c.index(k, c.exprs[k], -1)
 	c.exprs[k] = e
 	c.index(k, e, +1)
-	if Total(e) {
+	c.exprTotal[k] = c.exprTotal[k] && c.valueTotal[j]
+	if c.exprTotal[k] {
 		if k == c.firstPartial {
 			c.firstPartial = len(c.exprs)
-			for i, x := range c.exprs {
-				if !Total(x) {
+			for i := range c.exprs {
+				if !c.exprTotal[i] {
 					c.firstPartial = i
 					break
 				}
@@ -183,10 +241,11 @@ func (c *InlineCheck) Inlined(j int) {
 		return
 	}
 	c.remaining[j] = false
+	c.curValid = false
 	if !IsIdentity(c.values[j]) {
 		delete(c.redefined, c.names[j])
 	}
-	for c.lastPartial >= 0 && (!c.remaining[c.lastPartial] || Total(c.values[c.lastPartial])) {
+	for c.lastPartial >= 0 && (!c.remaining[c.lastPartial] || c.valueTotal[c.lastPartial]) {
 		c.lastPartial--
 	}
 }
@@ -244,7 +303,7 @@ func (c *InlineCheck) Value(j int) Ruling {
 		return r
 	}
 	r.consult(t.decide(PFInline, func() (bool, string) {
-		if Total(v) {
+		if c.valueTotal[j] {
 			return true, ""
 		}
 		if c.PartialAfter(j) {
@@ -254,7 +313,7 @@ func (c *InlineCheck) Value(j int) Ruling {
 			if c.firstPartial < k {
 				return false, fmt.Sprintf("`%s` is partial and `%s`, evaluated before its user, is partial", v, c.exprs[c.firstPartial])
 			}
-			if ok, detail := evaluatedBeforeTotal(c.exprs[k], name); !ok {
+			if ok, detail := c.evaluatedBeforeTotal(c.exprs[k], name); !ok {
 				return false, fmt.Sprintf("`%s` is partial and %s", v, detail)
 			}
 		}
@@ -274,9 +333,14 @@ func dedup(ks []int) []int {
 }
 
 // evaluatedBeforeTotal reports whether every operand e evaluates before its
-// reference to name is total, and that the reference is not inside an if()
-// branch (which sees only some rows).
-func evaluatedBeforeTotal(e plan.Expr, name string) (bool, string) {
+// reference to name is total (over the schema the projection reads now), and
+// that the reference is not inside an if() branch (which sees only some
+// rows).
+func (c *InlineCheck) evaluatedBeforeTotal(e plan.Expr, name string) (bool, string) {
+	var cur plan.Schema
+	if c.t.totality == StandardTotality {
+		cur = c.current()
+	}
 	found := false
 	var walk func(x plan.Expr, inBranch bool) (bool, string)
 	walk = func(x plan.Expr, inBranch bool) (bool, string) {
@@ -294,7 +358,7 @@ func evaluatedBeforeTotal(e plan.Expr, name string) (bool, string) {
 				return ok, d
 			}
 			// a was evaluated completely before the reference.
-			if !Total(a) {
+			if !c.t.Total(a, cur) {
 				return false, fmt.Sprintf("`%s` is evaluated before the reference to %s and is partial", a, name)
 			}
 		}

@@ -59,7 +59,7 @@ func TestTotalAndDeterministic(t *testing.T) {
 			if got := plan.IsDeterministic(c.e); got != c.determ {
 				t.Errorf("plan.IsDeterministic(%v) = %v, want %v", c.e, got, c.determ)
 			}
-			if got, _ := firstImmovable([]plan.Expr{c.e}); got != (c.total && c.determ) {
+			if got, _ := Default().firstImmovable([]plan.Expr{c.e}, plan.Schema{}); got != (c.total && c.determ) {
 				t.Errorf("firstImmovable(%v) = %v", c.e, got)
 			}
 		})
@@ -287,16 +287,16 @@ func TestPushdownConjunctSplitScan(t *testing.T) {
 	if d := Default().PushdownConjunct(col("p").Expr()); !d.Allowed {
 		t.Errorf("deterministic conjunct: %v", d)
 	}
-	if d := Default().PushdownSplit([]plan.Expr{col("p").Expr()}); !d.Allowed || d.Cell != PPSplit {
+	if d := Default().PushdownSplit([]plan.Expr{col("p").Expr()}, plan.Schema{}); !d.Allowed || d.Cell != PPSplit {
 		t.Errorf("total stay: %v", d)
 	}
-	if d := Default().PushdownSplit([]plan.Expr{col("a").Div(col("b")).Gt(plan.Lit(1)).Expr()}); d.Allowed {
+	if d := Default().PushdownSplit([]plan.Expr{col("a").Div(col("b")).Gt(plan.Lit(1)).Expr()}, plan.Schema{}); d.Allowed {
 		t.Errorf("partial stay: %v", d)
 	}
-	if d := Default().PushdownSplit([]plan.Expr{nd}); d.Allowed {
+	if d := Default().PushdownSplit([]plan.Expr{nd}, plan.Schema{}); d.Allowed {
 		t.Errorf("nd stay: %v", d)
 	}
-	if d := Default().PushdownPastFilter(); d.Allowed || d.Cell != PPFilter {
+	if d := Default().PushdownPastFilter(nil, Default().NewMovability(plan.Schema{})); d.Allowed || d.Cell != PPFilter {
 		t.Errorf("pp.filter: %v", d)
 	}
 	for s, want := range map[plan.PredicateSupport]bool{plan.Exact: true, plan.Inexact: true, plan.Unsupported: false} {
@@ -331,12 +331,12 @@ func TestPushdownScanMerge(t *testing.T) {
 		{"non-deterministic", nd, false},
 		{"missing", nil, false},
 	} {
-		if d := Default().PushdownScanMerge(c.e); d.Allowed != c.ok || d.Cell != PPScanMerge {
+		if d := Default().PushdownScanMerge(c.e, plan.Schema{}); d.Allowed != c.ok || d.Cell != PPScanMerge {
 			t.Errorf("%s: %v, want allowed=%v by %s", c.name, d, c.ok, PPScanMerge)
 		}
 	}
 	mut, _ := Default().Flipped(PPScanMerge)
-	if d := mut.PushdownScanMerge(div); !d.Allowed {
+	if d := mut.PushdownScanMerge(div, plan.Schema{}); !d.Allowed {
 		t.Errorf("flipped: %v", d)
 	}
 }
@@ -363,7 +363,7 @@ func TestPushdownScanSplit(t *testing.T) {
 		{"two inexact: each left above counts", []plan.Expr{gt, div}, []ScanFate{I, I}, false, PPSplit},
 		{"exact and a partial inexact", []plan.Expr{p, div}, []ScanFate{E, I}, false, PPSplit},
 	} {
-		d := Default().PushdownScanSplit(c.conjs, c.fates)
+		d := Default().PushdownScanSplit(c.conjs, c.fates, plan.Schema{})
 		if d.Allowed != c.ok || d.Cell != c.cell {
 			t.Errorf("%s: %v, want allowed=%v by %q", c.name, d, c.ok, c.cell)
 		}
@@ -400,7 +400,8 @@ func TestInlineCheck(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := plan.FromNode(w).Select(c.project...).Node().(*plan.ProjectNode)
-			chk := Default().NewInlineCheck(p.Exprs, w.(*plan.WithColumnsNode))
+			wc := w.(*plan.WithColumnsNode)
+			chk := Default().NewInlineCheck(p.Exprs, wc, wc.Input.Schema(), wc.Schema())
 			r := chk.Value(c.value)
 			last := r.Decisions[len(r.Decisions)-1]
 			if r.Allowed != c.ok || last.Cell != c.cell {
@@ -411,16 +412,17 @@ func TestInlineCheck(t *testing.T) {
 }
 
 func TestEvaluatedBeforeIfBranch(t *testing.T) {
+	c := &InlineCheck{t: Default()}
 	e := plan.If(col("c"), col("x"), plan.Lit(0)).Expr()
-	if ok, _ := evaluatedBeforeTotal(e, "x"); ok {
+	if ok, _ := c.evaluatedBeforeTotal(e, "x"); ok {
 		t.Error("a reference inside an if() branch must be refused")
 	}
 	e = plan.If(col("x").Gt(plan.Lit(0)), plan.Lit(1), plan.Lit(0)).Expr()
-	if ok, _ := evaluatedBeforeTotal(e, "x"); !ok {
+	if ok, _ := c.evaluatedBeforeTotal(e, "x"); !ok {
 		t.Error("a reference in the condition of if() sees every row")
 	}
 	e = plan.Coalesce(col("a").Div(col("b")), col("x")).Expr()
-	if ok, _ := evaluatedBeforeTotal(e, "x"); ok {
+	if ok, _ := c.evaluatedBeforeTotal(e, "x"); ok {
 		t.Error("a partial operand before the reference must be refused")
 	}
 }

@@ -1,6 +1,7 @@
 package legality
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/dfopt/dfopt/plan"
@@ -12,8 +13,9 @@ const RuleProjectionPruning = "projection_pruning"
 
 // PruneEntry decides whether a project or with_columns entry that nothing
 // downstream reads may be dropped (pr.project, pr.with_columns): only a total
-// and deterministic expression may, since a dead partial one must still raise
-// and a dead non-deterministic one still advances its counter.
+// and deterministic expression may (total over n's input, where it is
+// evaluated), since a dead partial one must still raise and a dead
+// non-deterministic one still advances its counter.
 func (t *Table) PruneEntry(n plan.Node, e plan.Expr) Decision {
 	t = t.orDefault()
 	id := PRUnknown
@@ -27,7 +29,7 @@ func (t *Table) PruneEntry(n plan.Node, e plan.Expr) Decision {
 		if id == PRUnknown {
 			return false, "only project and with_columns entries are pruned"
 		}
-		return firstImmovable([]plan.Expr{e})
+		return t.firstImmovable([]plan.Expr{e}, inputSchema(n))
 	})
 }
 
@@ -191,4 +193,39 @@ func (t *Table) pruneExtension(n *plan.ExtensionNode) (d Decision, extra []strin
 		}
 	}
 	return d, extra
+}
+
+// PruneUnion decides whether the inputs of union u narrow to the columns
+// required above (pr.union.inputs: the standard tier's arm union_pruning,
+// under StandardTotality; pr.union, every input keeping every column,
+// otherwise) and returns those columns in the union's order — nil when
+// every column is required, and then there is nothing to decide (the
+// Decision names no cell). Every input has the union's names, so each is
+// asked for the same columns; PruneUnionInput keeps their schemas
+// identical.
+func (t *Table) PruneUnion(u *plan.UnionNode, required map[string]bool) (d Decision, keep []string) {
+	t = t.orDefault()
+	keep = ordered(u.Schema().Names(), required)
+	if keep == nil {
+		return Decision{Allowed: true}, nil
+	}
+	if t.totality != StandardTotality {
+		return t.decide(PRUnion, always), keep
+	}
+	return t.decide(PRUnionInputs, always), keep
+}
+
+// PruneUnionInput decides whether input i of a union whose inputs narrow
+// to want may produce got instead once pruned (columns of its own besides:
+// a filter's, a dead partial entry it keeps, an aggregate's outputs):
+// never — pr.union, union inputs must keep identical schemas — so every
+// input is then asked for got too. A table that lets it (pr.union flipped)
+// leaves the union's inputs with different columns.
+func (t *Table) PruneUnionInput(i int, got, want []string) Decision {
+	d := t.orDefault().decide(PRUnion, always)
+	d.Detail = fmt.Sprintf("input %d keeps %s when asked for %s", i, strings.Join(got, ", "), strings.Join(want, ", "))
+	if !d.Allowed {
+		d.Reason = "union inputs must keep identical schemas: a column one input keeps anyway (a filter's own, a dead partial entry, an aggregate's output) is kept by every input"
+	}
+	return d
 }

@@ -27,10 +27,12 @@ func (t *Table) PushdownConjunct(e plan.Expr) Decision {
 
 // PushdownSplit decides whether a filter's conjuncts may separate (cell
 // pp.split): stays are the conjuncts that would be left above while others
-// move below (or are taken by a source). They then see fewer rows, so each
-// must be total and deterministic.
-func (t *Table) PushdownSplit(stays []plan.Expr) Decision {
-	return t.orDefault().decide(PPSplit, func() (bool, string) { return firstImmovable(stays) })
+// move below (or are taken by a source), evaluated over rows of schema in
+// (the output of the node they stay above). They then see fewer rows, so
+// each must be total and deterministic.
+func (t *Table) PushdownSplit(stays []plan.Expr, in plan.Schema) Decision {
+	t = t.orDefault()
+	return t.decide(PPSplit, func() (bool, string) { return t.firstImmovable(stays, in) })
 }
 
 // ScanFate is what predicate pushdown would do with one conjunct of a
@@ -54,8 +56,8 @@ const (
 // or null without raising, so the filter above loses no row it would keep
 // and no error it would raise. When nothing is handed to the source, or
 // nothing is left above, the filter does not separate and the Decision names
-// no cell.
-func (t *Table) PushdownScanSplit(conjuncts []plan.Expr, fates []ScanFate) Decision {
+// no cell. The conjuncts read the scan's source rows, of schema in.
+func (t *Table) PushdownScanSplit(conjuncts []plan.Expr, fates []ScanFate, in plan.Schema) Decision {
 	exact, inexact := 0, 0
 	for _, f := range fates {
 		switch f {
@@ -76,7 +78,7 @@ func (t *Table) PushdownScanSplit(conjuncts []plan.Expr, fates []ScanFate) Decis
 	if exact+inexact == 0 || len(left) == 0 {
 		return Decision{Allowed: true}
 	}
-	return t.PushdownSplit(left)
+	return t.PushdownSplit(left, in)
 }
 
 // PushdownScanMerge decides whether a conjunct the source classifies Exact
@@ -85,13 +87,14 @@ func (t *Table) PushdownScanSplit(conjuncts []plan.Expr, fates []ScanFate) Decis
 // filter, every conjunct over all the rows it reads (plan.PredicateClassifier),
 // so the joining conjunct would meet the rows the earlier filter removed: it
 // must be total and deterministic, as the outer filter of filter fusion
-// (ff.total_outer).
-func (t *Table) PushdownScanMerge(e plan.Expr) Decision {
-	return t.orDefault().decide(PPScanMerge, func() (bool, string) {
+// (ff.total_outer). It reads the source's rows, of schema in.
+func (t *Table) PushdownScanMerge(e plan.Expr, in plan.Schema) Decision {
+	t = t.orDefault()
+	return t.decide(PPScanMerge, func() (bool, string) {
 		if e == nil {
 			return false, "missing conjunct"
 		}
-		return firstImmovable([]plan.Expr{e})
+		return t.firstImmovable([]plan.Expr{e}, in)
 	})
 }
 
@@ -100,18 +103,13 @@ func (t *Table) PushdownScanMerge(e plan.Expr) Decision {
 // pp.scan.skip): those already pushed and those joining with them. A source
 // may skip rows by an Inexact conjunct (row groups by statistics) before it
 // applies its Exact conjuncts, so every Exact conjunct would meet fewer
-// rows: each must be total and deterministic.
-func (t *Table) PushdownScanSkip(exact []plan.Expr) Decision {
-	return t.orDefault().decide(PPScanSkip, func() (bool, string) {
-		return firstImmovable(exact)
+// rows: each must be total and deterministic. They read the source's rows,
+// of schema in.
+func (t *Table) PushdownScanSkip(exact []plan.Expr, in plan.Schema) Decision {
+	t = t.orDefault()
+	return t.decide(PPScanSkip, func() (bool, string) {
+		return t.firstImmovable(exact, in)
 	})
-}
-
-// PushdownPastFilter decides whether conjuncts of a higher filter may move
-// below the conjuncts another filter leaves in place (cell pp.filter, a
-// barrier: the order between filters is filter_fusion's business).
-func (t *Table) PushdownPastFilter() Decision {
-	return t.orDefault().decide(PPFilter, always)
 }
 
 // PushdownScan decides, for one conjunct the source classified, whether it
@@ -153,6 +151,13 @@ type NodeCheck struct {
 	// its defining expression, for project and with_columns.
 	redefined map[string]plan.Expr
 	watch     []string
+	// generic: every conjunct is asked (Conjunct), not only the readers of
+	// Watch; conjunct, when set, is what Conjunct asks (the standard tier's
+	// crossings); join, for PushdownJoin, maps the join's columns to its
+	// inputs.
+	generic  bool
+	conjunct func(plan.Expr) Decision
+	join     *joinView
 }
 
 // PushdownNode returns the check for moving conjuncts from directly above n
@@ -163,11 +168,11 @@ func (t *Table) PushdownNode(n plan.Node) *NodeCheck {
 	c := &NodeCheck{t: t}
 	switch n := n.(type) {
 	case *plan.ProjectNode:
-		c.decision = t.decide(PPProject, func() (bool, string) { return firstImmovable(n.Exprs) })
+		c.decision = t.decide(PPProject, func() (bool, string) { return t.firstImmovable(n.Exprs, inputSchema(n)) })
 		c.shadow = PPProjectShadow
 		c.setRedefined(n.Exprs)
 	case *plan.WithColumnsNode:
-		c.decision = t.decide(PPWithColumns, func() (bool, string) { return firstImmovable(n.Exprs) })
+		c.decision = t.decide(PPWithColumns, func() (bool, string) { return t.firstImmovable(n.Exprs, inputSchema(n)) })
 		c.shadow = PPWithColumnsShadow
 		c.setRedefined(n.Exprs)
 	case *plan.SortNode:
@@ -176,28 +181,51 @@ func (t *Table) PushdownNode(n plan.Node) *NodeCheck {
 			for i, k := range n.Keys {
 				keys[i] = k.Expr
 			}
-			return firstImmovable(keys)
+			return t.firstImmovable(keys, inputSchema(n))
 		})
 	case *plan.ScanNode:
 		// Decided per conjunct (PushdownScan, PushdownScanMerge,
 		// PushdownScanSplit): no node-level cell.
 		c.decision = Decision{Allowed: true}
 	case *plan.FilterNode:
-		c.decision = t.PushdownPastFilter()
+		if t.totality == StandardTotality {
+			// Decided per conjunct: it moves past the filter's conjuncts,
+			// which stay.
+			c.decision, c.generic, c.shadow = Decision{Allowed: true}, true, PPFilterTotal
+			c.conjunct = func(e plan.Expr) Decision {
+				staying := t.NewMovability(inputSchema(n))
+				staying.Add(n.Predicates...)
+				return t.PushdownPastFilter([]plan.Expr{e}, staying)
+			}
+		} else {
+			c.decision = t.decide(PPFilter, always)
+		}
 	case *plan.LimitNode:
 		c.decision = t.decide(PPLimit, always)
 	case *plan.SliceNode:
 		c.decision = t.decide(PPSlice, always)
 	case *plan.AggregateNode:
-		c.decision = t.decide(PPAggregate, always)
+		if t.totality == StandardTotality {
+			t.standardAggregate(c, n)
+		} else {
+			c.decision = t.decide(PPAggregate, always)
+		}
 	case *plan.JoinNode:
 		c.decision = t.decide(PPJoin, always)
 	case *plan.WindowNode:
 		c.decision = t.decide(PPWindow, always)
 	case *plan.UnionNode:
-		c.decision = t.decide(PPUnion, always)
+		if t.totality == StandardTotality {
+			t.standardUnion(c, n)
+		} else {
+			c.decision = t.decide(PPUnion, always)
+		}
 	case *plan.DistinctNode:
-		c.decision = t.decide(PPDistinct, always)
+		if t.totality == StandardTotality {
+			t.standardDistinct(c, n)
+		} else {
+			c.decision = t.decide(PPDistinct, always)
+		}
 	case *plan.ExtensionNode:
 		c.extension(n)
 	default:
@@ -256,6 +284,34 @@ func (c *NodeCheck) extension(n *plan.ExtensionNode) {
 	}
 }
 
+// inputSchema is the schema of n's first input, the rows its expressions
+// are evaluated over (for a project or with_columns owning a window, the
+// window's output), or the zero schema when n has none or it is not
+// resolved (nothing is then total under StandardTotality).
+func inputSchema(n plan.Node) plan.Schema {
+	var in plan.Node
+	switch n := n.(type) {
+	case *plan.ProjectNode:
+		in = n.Input
+	case *plan.WithColumnsNode:
+		in = n.Input
+	case *plan.SortNode:
+		in = n.Input
+	case *plan.FilterNode:
+		in = n.Input
+	case *plan.AggregateNode:
+		in = n.Input
+	case *plan.DistinctNode:
+		in = n.Input
+	case *plan.WindowNode:
+		in = n.Input
+	}
+	if in == nil {
+		return plan.Schema{}
+	}
+	return in.Schema()
+}
+
 // declaresProperties reports whether an extension has one input and
 // declares at least one property: the extensions the property cells
 // decide. Every other extension is closed-world (pp.extension,
@@ -306,6 +362,11 @@ func (c *NodeCheck) Decisions() []Decision {
 	return []Decision{c.decision}
 }
 
+// Generic reports whether every conjunct must be asked about individually
+// (Conjunct), not only the readers of Watch: the standard tier's crossings
+// of aggregates, distincts, unions and joins decide conjunct by conjunct.
+func (c *NodeCheck) Generic() bool { return c.generic }
+
 // Watch lists the output names that are not same-name identities of the
 // node's input. A conjunct that reads none of them needs no decision of its
 // own: Conjunct allows it without consulting any cell.
@@ -313,10 +374,15 @@ func (c *NodeCheck) Watch() []string { return c.watch }
 
 // Conjunct decides whether one conjunct may cross the node, given that the
 // node-level decision allowed it: for project and with_columns it consults
-// the shadowing cell (pp.project.shadow, pp.with_columns.shadow). For other
-// nodes no conjunct-level cell exists and the answer is an allowed Decision
-// with an empty Cell.
+// the shadowing cell (pp.project.shadow, pp.with_columns.shadow), for an
+// extension declaring properties pp.extension.passthrough, and for the
+// standard tier's crossings (Generic) the cells of the node's kind. For
+// other nodes no conjunct-level cell exists and the answer is an allowed
+// Decision with an empty Cell.
 func (c *NodeCheck) Conjunct(e plan.Expr) Decision {
+	if c.conjunct != nil {
+		return c.conjunct(e)
+	}
 	if c.shadow == "" {
 		return Decision{Allowed: true}
 	}

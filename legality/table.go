@@ -8,7 +8,9 @@ import (
 
 // Table is an immutable legality table: the cells, in a fixed order, and the
 // verdicts in force. The zero value and a nil *Table behave as Default().
-// Tables are safe for concurrent use; overrides build new tables.
+// Tables are safe for concurrent use; overrides build new tables. A table
+// also carries the totality it decides with (WithTotality; the default
+// table's is BoundedTotality).
 type Table struct {
 	cells []Cell
 	index map[CellID]int
@@ -16,6 +18,8 @@ type Table struct {
 	// it was declared with), by position: what Overrides compares with and
 	// what Outcomes' by-construction arguments assume.
 	defaults []Verdict
+	// totality is what the table counts as total (Table.Total).
+	totality Totality
 }
 
 var defaultTable = newTable(defaultCells)
@@ -94,7 +98,9 @@ func (t *Table) WithOverride(id CellID, v Verdict) (*Table, error) {
 	}
 	cells := append([]Cell(nil), t.cells...)
 	cells[i].Verdict = v
-	return withDefaults(cells, t.defaults), nil
+	out := withDefaults(cells, t.defaults)
+	out.totality = t.totality
+	return out, nil
 }
 
 // With returns a new table holding t's cells and then cells, whose declared
@@ -122,7 +128,9 @@ func (t *Table) With(cells ...Cell) (*Table, error) {
 		seen[c.ID] = true
 		defaults = append(defaults, c.Verdict)
 	}
-	return withDefaults(all, defaults), nil
+	out := withDefaults(all, defaults)
+	out.totality = t.totality
+	return out, nil
 }
 
 // validate checks a cell's declaration (see With).

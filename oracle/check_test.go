@@ -275,10 +275,10 @@ func TestOutcomeFromRecordShape(t *testing.T) {
 	}
 }
 
-// TestFiredVersusRewrote: projection_pruning fires (passes requirements
-// through a sort) without changing anything (the union below keeps every
-// column);
-// predicate_pushdown and shared_subplans both fire and rewrite.
+// TestFiredVersusRewrote: in the bounded tier, projection_pruning fires
+// (passes requirements through a sort) without changing anything (the
+// union below keeps every column); predicate_pushdown and shared_subplans
+// both fire and rewrite.
 func TestFiredVersusRewrote(t *testing.T) {
 	tab, err := plan.NewTable("ab", plan.MustSchema(plan.Field{Name: "a", Type: plan.Int64, Nullable: true}, plan.Field{Name: "b", Type: plan.Int64, Nullable: true}),
 		[][]plan.Value{{plan.Int64Value(2), plan.Int64Value(1)}, {plan.Int64Value(3), plan.Int64Value(4)}})
@@ -287,7 +287,9 @@ func TestFiredVersusRewrote(t *testing.T) {
 	}
 	one := plan.Scan(tab)
 	p := one.Union(one).SortBy("a").Filter(plan.Col("a").Gt(plan.Lit(1))).Select(plan.Col("a")).Node()
-	r := Check(context.Background(), Case{Plan: p})
+	flags := rules.BoundedFlags()
+	flags.Verify = true
+	r := Check(context.Background(), Case{Plan: p, Flags: &flags})
 	if !r.Agree() {
 		t.Fatalf("%s", r)
 	}

@@ -113,6 +113,19 @@ var killers = map[legality.CellID]string{
 	legality.PRUnion:            "pr_union_keeps_columns.json",
 	legality.SSDeterministic:    "ss_nondeterministic_union.json",
 	legality.SSNested:           "ss_nested.json",
+
+	// The standard tier's crossings (the files say "tier": "standard").
+	legality.PPFilterTotal:        "pp_filter_total_partial_stays.json",
+	legality.PPAggregateTotal:     "pp_aggregate_total_sum_overflow.json",
+	legality.PPAggregateKeys:      "pp_aggregate_keys_signed_zero.json",
+	legality.PPDistinctKeys:       "pp_distinct_keys_signed_zero.json",
+	legality.PPJoinKeys:           "pp_join_keys_guarded_key.json",
+	legality.PPJoinPreserved:      "pp_join_preserved_partial.json",
+	legality.PPJoinLeftRightSide:  "pp_join_left_right_side.json",
+	legality.PPJoinRightLeftSide:  "bug_b24_right_join_nullable_side.json",
+	legality.PPJoinFullLeftSide:   "pp_join_full_left_side.json",
+	legality.PPJoinFullRightSide:  "pp_join_full_right_side.json",
+	legality.PPJoinKeyEquivalence: "pp_join_key_equivalence_promotion.json",
 }
 
 // Two kinds of mutants need no corpus file: the equivalent ones

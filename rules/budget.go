@@ -128,9 +128,14 @@ func (p *pushdown) limitMoves(st *pdStack, x crossing, stayers []*pdConj) []*pdC
 	at, atPath := x.nodes[0], x.paths[0]
 	nodeCells := make([]legality.CellID, 0, 2*len(x.checks))
 	for _, chk := range x.checks {
-		nodeCells = append(nodeCells, chk.Decision().Cell)
+		if cell := chk.Decision().Cell; cell != "" { // "": decided per conjunct (the standard tier)
+			nodeCells = append(nodeCells, cell)
+		}
 	}
-	last := nodeCells[len(nodeCells)-1]
+	var last legality.CellID
+	if len(nodeCells) > 0 {
+		last = nodeCells[len(nodeCells)-1]
+	}
 	for gi := len(st.groups) - 1; gi >= 0; gi-- {
 		for _, c := range st.groups[gi].conjs {
 			suspect := c.epoch == p.epoch
@@ -143,7 +148,7 @@ func (p *pushdown) limitMoves(st *pdStack, x crossing, stayers []*pdConj) []*pdC
 			cell, cells := last, nodeCells
 			if suspect && c.stayDec.Cell != "" {
 				cells = append(append([]legality.CellID(nil), nodeCells...), c.stayDec.Cell)
-				if len(nodeCells) == 1 {
+				if len(nodeCells) <= 1 {
 					cell = c.stayDec.Cell
 				}
 			}

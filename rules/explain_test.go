@@ -79,6 +79,7 @@ func TestTracePaths(t *testing.T) {
 // input plan, not the node where the lower filter itself stopped.
 func TestTracePPFilterNamesTheFilter(t *testing.T) {
 	type at struct{ node, path string }
+	standardFlags := allFlags()
 	tests := []struct {
 		name    string
 		in      plan.Node
@@ -130,6 +131,15 @@ func TestTracePPFilterNamesTheFilter(t *testing.T) {
 			want: map[string]at{"k > 1": {"filter [b != 0]", "plan.input"}},
 		},
 		{
+			// The standard tier: the partial a / b > 1 is stopped by
+			// pp.filter at filter [b != 0]; k > 2 is total, and
+			// pp.filter.total stops it (a / b > 1 stays), not pp.filter.
+			name:  "standard tier, a partial mover",
+			in:    scan(tT).Filter(col("b").Ne(lit(0))).Filter(col("a").Div(col("b")).Gt(lit(1))).Filter(col("k").Gt(lit(2))).Node(),
+			flags: &standardFlags,
+			want:  map[string]at{"a / b > 1": {"filter [b != 0]", "plan.input.input"}},
+		},
+		{
 			// Under the mutant, the conjunct passes the lower filter: the
 			// allowed pp.filter entry names the filter it passed.
 			name:    "mutant passes the filter",
@@ -140,17 +150,19 @@ func TestTracePPFilterNamesTheFilter(t *testing.T) {
 		},
 		{
 			// Under the mutant over a scan: passed past the filter that
-			// stayed above the scan.
+			// stayed above the scan, into the source (which takes a > 1
+			// Exact; an Unsupported conjunct stays above and passes
+			// nothing).
 			name:    "mutant passes the filter over a scan",
-			in:      scan(tT).Filter(col("b").Ne(lit(0))).Filter(col("a").Div(col("b")).Gt(lit(1))).Node(),
+			in:      scan(src).Filter(col("s").Ne(lit("x"))).Filter(col("a").Gt(lit(1))).Node(),
 			flags:   withTable(verified(flagsOn(FlagPredicatePushdown, FlagScanPushdown)), flipped(legality.PPFilter)),
 			allowed: true,
-			want:    map[string]at{"a / b > 1": {"filter [b != 0]", "plan.input"}},
+			want:    map[string]at{"a > 1": {`filter [s != "x"]`, "plan.input"}},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			flags := allFlags()
+			flags := verified(BoundedFlags())
 			if tt.flags != nil {
 				flags = *tt.flags
 			}

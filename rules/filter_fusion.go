@@ -101,7 +101,7 @@ func (f *fusion) fuseRun(run []*plan.FilterNode, paths []*plan.Path, newBelow pl
 	}
 	facts := make([]legality.FilterFacts, len(run))
 	for i, fl := range run {
-		facts[i] = legality.FactsOf(fl)
+		facts[i] = f.table.FactsOf(fl)
 	}
 	out := newBelow
 	k := len(run) - 1

@@ -128,7 +128,7 @@ func optimize(root plan.Node, flags Flags, table *legality.Table, reg *Registry)
 	}
 	// Most rules record about one entry per node or conjunct: sizing the
 	// trace once saves the copies of repeated growth on large plans.
-	c = &Context{table: table, flags: flags, reg: reg, trace: newTraceBuf(plan.Size(cur)), counters: reg.newCounters(),
+	c = &Context{table: table.WithTotality(flags.Tier.Totality()), flags: flags, reg: reg, trace: newTraceBuf(plan.Size(cur)), counters: reg.newCounters(),
 		budget: budget{limit: flags.Limit}}
 	var present map[plan.Kind]bool // the node kinds of cur, computed when needed
 	for i := range reg.rules {

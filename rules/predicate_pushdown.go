@@ -25,7 +25,15 @@ import (
 // pp.unknown) and never moves a conjunct below another filter's remaining
 // conjuncts (pp.filter): adjacent filters are filter_fusion's. A filter's
 // conjuncts separate only when those left behind are total (pp.split), and a
-// non-deterministic conjunct never moves (pp.deterministic).
+// non-deterministic conjunct never moves (pp.deterministic). "Total" is the
+// tier's (legality.Table.Total): in the standard tier a conjunct also moves
+// past another filter's total conjuncts when it is total (pp.filter.total),
+// below an aggregate on its plain keys (pp.aggregate.total,
+// pp.aggregate.keys), below a distinct on its subset (pp.distinct.keys),
+// into every input of a union (pp.union.inputs) and, under the arm
+// join_pushdown, into the inputs of a join that preserves their rows
+// (pp.join.keys, pp.join.preserved, pp.join.key_equivalence; never into an
+// input supplying nulls).
 //
 // The walk is one top-down pass. Pending conjuncts travel as a stack of
 // groups, one group per original filter, the oldest (highest) on top; a
@@ -39,11 +47,13 @@ func predicatePushdown() Rule {
 	return Rule{
 		Name:     FlagPredicatePushdown,
 		Doc:      "moves filter conjuncts below total projections and sorts and into sources",
-		Arms:     []string{FlagScanPushdown},
+		Arms:     []string{FlagScanPushdown, FlagJoinPushdown},
+		ArmTiers: map[string]Tier{FlagJoinPushdown: TierStandard},
 		Counters: []CounterDef{{Name: counterPushedFilters, Position: 1}},
 		Verbs: Verbs{Verb: Verb{Allowed: "pushed past", Refused: "stopped at"},
 			Kinds: map[plan.Kind]Verb{plan.KindScan: {Allowed: "pushed into"}}},
-		Application: "one conjunct moving below one node (a project or with_columns and the window it owns count as one), " +
+		Application: "one conjunct moving below one node (a project or with_columns and the window it owns count as one; " +
+			"into every input of a union, or into a join input with its key-equivalent copy in the other, as one), " +
 			"and one conjunct handed to a source; a unit taken for a conjunct another cell then stops anyway " +
 			"(pp.split, pp.filter) is not given back: the plan is then the one of the limit below, so a bisection never names it",
 		Matches: []plan.Kind{plan.KindFilter},
@@ -60,6 +70,10 @@ const (
 	// FlagScanPushdown gates the arm that hands conjuncts to sources
 	// (ScanNode.Pushed).
 	FlagScanPushdown = "scan_pushdown"
+	// FlagJoinPushdown gates the standard tier's arm that moves conjuncts
+	// into the inputs of joins (legality.Table.PushdownJoin); off, or under
+	// the bounded tier's totality, a join stops every conjunct (pp.join).
+	FlagJoinPushdown = "join_pushdown"
 )
 
 // counterPushedFilters counts the conjuncts moved below a node or handed to
@@ -179,6 +193,13 @@ down:
 		case *plan.ScanNode:
 			out = p.scan(x, st, path)
 			break down
+		case *plan.JoinNode:
+			if p.Enabled(FlagJoinPushdown) && p.table.Totality() == legality.StandardTotality {
+				out = p.intoJoin(x, st, path)
+			} else {
+				out = p.barrier(n, st, path)
+			}
+			break down
 		case *plan.ExtensionNode:
 			if len(x.Inputs) != 1 {
 				out = p.barrier(n, st, path)
@@ -283,6 +304,12 @@ func (p *pushdown) barrier1(n plan.Node, st *pdStack, path *plan.Path) (pdFrame,
 	if chk.Decision().Allowed {
 		switch n := n.(type) {
 		case *plan.AggregateNode:
+			if chk.Generic() {
+				// The standard tier's cells decide which columns a
+				// conjunct may read; below, any input column exists.
+				x.feasible = namesOf(child.Schema())
+				break
+			}
 			for _, k := range n.Keys {
 				if legality.IsIdentity(k) {
 					x.feasible[plan.OutputName(k)] = true
@@ -366,6 +393,89 @@ func (p *pushdown) barrier(n plan.Node, st *pdStack, path *plan.Path) plan.Node 
 	return p.emit(stopped, out)
 }
 
+// intoJoin handles a join under the arm join_pushdown
+// (legality.Table.PushdownJoin): each conjunct the table lets through moves
+// into the input whose columns it reads, under that input's names; on an
+// inner join one reading only keys also filters the other input by their
+// partners (pp.join.key_equivalence: a copy, counted with the original).
+// The others stay above the join.
+func (p *pushdown) intoJoin(j *plan.JoinNode, st *pdStack, path *plan.Path) plan.Node {
+	var stopped []*pdGroup
+	sides := [2]*pdStack{{}, {}}
+	if st.empty() {
+		st.pinned = nil
+	} else {
+		chk := p.table.PushdownJoin(j)
+		x := crossing{nodes: []plan.Node{j}, paths: []*plan.Path{path}, checks: []*legality.NodeCheck{chk}, generic: true,
+			expressible: func(e plan.Expr) bool { return chk.JoinInput(e) >= 0 }}
+		stopped = p.cross(st, x)
+		sides = p.splitJoin(j, path, chk, st)
+	}
+	left := p.sink(j.Left, sides[0], path.Input(j, 0))
+	right := p.sink(j.Right, sides[1], path.Input(j, 1))
+	var out plan.Node = j
+	if left != j.Left || right != j.Right {
+		out = j.WithChildren([]plan.Node{left, right})
+	}
+	return p.emit(stopped, out)
+}
+
+// splitJoin deals the conjuncts moving below join j (what cross left in
+// st) into one stack per input, each group split in two, renaming the
+// right input's suffixed columns back to its own names, and adds the
+// key-equivalent copies the table allows to the other input's stack.
+func (p *pushdown) splitJoin(j *plan.JoinNode, path *plan.Path, chk *legality.NodeCheck, st *pdStack) [2]*pdStack {
+	out := [2]*pdStack{{}, {}}
+	renames := [2]map[string]plan.Expr{chk.JoinRenames(0), chk.JoinRenames(1)}
+	for _, g := range st.groups {
+		var parts [2]*pdGroup
+		whole := true // the group goes to one input, as written
+		part := func(side int) *pdGroup {
+			if parts[side] == nil {
+				parts[side] = &pdGroup{seq: g.seq, origin: g.origin, path: g.path}
+			}
+			return parts[side]
+		}
+		for _, c := range g.conjs {
+			written := c.expr
+			side := chk.JoinInput(written)
+			if side < 0 {
+				side = 0 // unreachable: cross keeps only conjuncts an input can evaluate
+			}
+			if e := substitute(written, renames[side]); e != written {
+				c.expr, c.cols, whole = e, plan.Columns(e), false
+			}
+			c.group = part(side)
+			c.group.conjs = append(c.group.conjs, c)
+			ren, d, asked := chk.KeyCopy(written, side)
+			if !asked {
+				continue
+			}
+			p.record(d, c.item, j, path, c.orig)
+			if !d.Allowed {
+				continue
+			}
+			e := substitute(written, ren)
+			other := part(1 - side)
+			other.conjs = append(other.conjs, &pdConj{item: c.item, orig: c.orig, expr: e, cols: plan.Columns(e), group: other,
+				live: true, det: c.det, start: len(p.steps), copyOf: true})
+			whole = false
+		}
+		for side, part := range parts {
+			if part == nil {
+				continue
+			}
+			part.intact = g.intact && whole && parts[1-side] == nil
+			out[side].groups = append(out[side].groups, part)
+			for _, c := range part.conjs {
+				out[side].index(c)
+			}
+		}
+	}
+	st.clear()
+	return out
+}
+
 // cloneStack copies the moving stack for another union input (mutants
 // only): the copies count as the same conjuncts.
 func (p *pushdown) cloneStack(st *pdStack) *pdStack {
@@ -393,9 +503,13 @@ type crossing struct {
 	// redefined names are built when a mutant lets a reader cross.
 	defsOf []plan.Expr
 	defs   map[string]plan.Expr
-	// feasible, when set, lists the names a conjunct may read below.
-	feasible map[string]bool
-	// generic: every conjunct is asked individually (a mutant crossing).
+	// feasible, when set, lists the names a conjunct may read below;
+	// expressible, when set, says whether a conjunct can be evaluated
+	// below at all (a join: in one of its inputs).
+	feasible    map[string]bool
+	expressible func(plan.Expr) bool
+	// generic: every conjunct is asked individually (a mutant crossing, or
+	// the standard tier's crossings, whose cells decide per conjunct).
 	generic bool
 }
 
@@ -473,9 +587,13 @@ func (p *pushdown) cross(st *pdStack, x crossing) []*pdGroup {
 			}
 			next = substitute(c.expr, x.defs)
 		}
-		if x.feasible != nil && !allIn(plan.Columns(next), x.feasible) {
+		if (x.feasible != nil && !allIn(plan.Columns(next), x.feasible)) || (x.expressible != nil && !x.expressible(c.expr)) {
 			c.stay = true
-			c.stayDec = legality.Decision{Cell: last.Cell, Verdict: last.Verdict, Detail: "cannot be expressed below " + x.nodes[len(x.nodes)-1].Kind().String()}
+			cell := last
+			if x.checks[0].Generic() && d.Cell != "" {
+				cell = d // a mutant of the conjunct's own cell let it through
+			}
+			c.stayDec = legality.Decision{Cell: cell.Cell, Verdict: cell.Verdict, Detail: "cannot be expressed below " + x.nodes[len(x.nodes)-1].Kind().String()}
 			stayers = append(stayers, c)
 			continue
 		}
@@ -491,14 +609,22 @@ func (p *pushdown) cross(st *pdStack, x crossing) []*pdGroup {
 	if !st.empty() {
 		for i, n := range x.nodes {
 			for _, d := range x.checks[i].Decisions() {
-				p.step(n, x.paths[i], d.Cell)
+				if d.Cell != "" { // the standard tier's crossings decided per conjunct
+					p.step(n, x.paths[i], d.Cell)
+				}
 			}
 			if sc := x.checks[i].ShadowCell(); sc != "" {
 				p.step(n, x.paths[i], sc)
 			}
 		}
+		own := x.checks[0].Generic()
 		for _, c := range suspects {
 			if c.live && c.next != nil {
+				if own && c.stayDec.Cell != "" && c.stayDec.Cell != x.checks[0].ShadowCell() {
+					// A mutant of a refusing cell let it through: the
+					// landing records the crossing's usual cells only.
+					p.record(c.stayDec, c.item, at, atPath, c.orig)
+				}
 				if c.next != c.expr {
 					c.stayDec.Detail = "substituted: `" + c.next.String() + "`"
 					p.record(c.stayDec, c.item, at, atPath, c.orig)
@@ -533,17 +659,30 @@ func (p *pushdown) settle(st *pdStack, stayers []*pdConj, at plan.Node, atPath *
 		moving = append(moving, move)
 	}
 	if idx > 0 {
-		past := p.table.PushdownPastFilter()
+		// staying holds the conjuncts the groups below group i leave above
+		// at: its movers would pass them.
+		staying := p.table.NewMovability(at.Schema())
+		if stop != nil {
+			addExprs(staying, stop.conjs)
+		}
 		// below is the filter directly under group i, whose conjuncts
 		// stopped: pp.filter decides at that filter, not at the node the
 		// lower group stopped at.
 		below := st.groups[idx]
 		for i := idx - 1; i >= 0; i-- {
 			g := st.groups[i]
+			var movers []plan.Expr
+			for _, c := range g.conjs {
+				if !c.stay {
+					movers = append(movers, c.expr)
+				}
+			}
+			past := p.table.PushdownPastFilter(movers, staying)
 			if !past.Allowed {
 				p.stopAbove(g, below, past, at, atPath, func(c *pdConj) (legality.Decision, bool) { return c.stayDec, c.stay })
 				stopped = append(stopped, g)
 				below = g
+				addExprs(staying, g.conjs)
 				continue
 			}
 			// A mutant: this group is decided on its own.
@@ -559,6 +698,7 @@ func (p *pushdown) settle(st *pdStack, stayers []*pdConj, at plan.Node, atPath *
 			}
 			if s != nil {
 				below = g
+				addExprs(staying, s.conjs)
 			}
 		}
 	}
@@ -620,7 +760,7 @@ func (p *pushdown) resolveGroup(g *pdGroup, at plan.Node, atPath *plan.Path) (st
 		for i, c := range stays {
 			exprs[i] = c.expr
 		}
-		d := p.table.PushdownSplit(exprs)
+		d := p.table.PushdownSplit(exprs, at.Schema())
 		if d.Allowed {
 			for _, c := range movers {
 				p.record(d, c.item, at, atPath, c.orig)
@@ -769,25 +909,32 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 	for _, pp := range s.Pushed {
 		exactBefore = exactBefore || pp.Support == plan.Exact
 	}
-	var past *legality.Decision
+	// staying: the conjuncts the lower groups leave above the scan.
+	staying := p.table.NewMovability(s.SourceSchema)
 	for gi := len(st.groups) - 1; gi >= 0; gi-- {
 		g := st.groups[gi]
+		// passed: the decision that let g's conjuncts past the lower
+		// groups' filter, recorded for those the source takes.
+		var passed *legality.Decision
+		var below *pdGroup
 		if blocked {
-			if past == nil {
-				d := p.table.PushdownPastFilter()
-				past = &d
+			var movers []plan.Expr
+			for _, c := range g.conjs {
+				if !c.pinned {
+					movers = append(movers, c.expr)
+				}
 			}
+			past := p.table.PushdownPastFilter(movers, staying)
 			// The filter directly below g: the nearest lower group that
 			// kept conjuncts above the scan. pp.filter decides there.
-			below := stopped[len(stopped)-1]
+			below = stopped[len(stopped)-1]
 			if !past.Allowed {
-				p.stopAbove(g, below, *past, s, path, func(c *pdConj) (legality.Decision, bool) { return c.det, c.pinned })
+				p.stopAbove(g, below, past, s, path, func(c *pdConj) (legality.Decision, bool) { return c.det, c.pinned })
 				stopped = append(stopped, g)
+				addExprs(staying, g.conjs)
 				continue
 			}
-			for _, c := range g.conjs {
-				p.record(*past, c.item, below.origin, below.path, c.orig)
-			}
+			passed = &past
 		}
 		fate := make([]legality.ScanFate, len(g.conjs))
 		decided := make([]legality.Decision, len(g.conjs))
@@ -809,7 +956,7 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 					continue
 				}
 				if exactBefore {
-					m := p.table.PushdownScanMerge(c.expr)
+					m := p.table.PushdownScanMerge(c.expr, s.SourceSchema)
 					if !m.Allowed {
 						decided[i] = m
 						continue
@@ -841,7 +988,7 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 				}
 			}
 			if len(exact) > 0 {
-				d := p.table.PushdownScanSkip(exact)
+				d := p.table.PushdownScanSkip(exact, s.SourceSchema)
 				if d.Allowed {
 					skip = &d
 				} else {
@@ -858,7 +1005,7 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 		for i, c := range g.conjs {
 			exprs[i] = c.expr
 		}
-		if d := p.table.PushdownScanSplit(exprs, fate); d.Cell != "" {
+		if d := p.table.PushdownScanSplit(exprs, fate, s.SourceSchema); d.Cell != "" {
 			for i, c := range g.conjs {
 				if fate[i] == legality.ScanStays {
 					continue
@@ -877,6 +1024,9 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 				pushed = append(pushed, plan.PushedPredicate{Expr: c.expr, Support: c.support})
 			}
 			p.land(c, s, path)
+			if passed != nil && fate[i] != legality.ScanStays {
+				p.record(*passed, c.item, below.origin, below.path, c.orig)
+			}
 			if decided[i].Cell != "" {
 				p.record(decided[i], c.item, s, path, c.orig)
 			}
@@ -896,6 +1046,7 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 		}
 		if len(remain) > 0 {
 			blocked = true
+			addExprs(staying, remain)
 			if len(remain) != len(g.conjs) {
 				g.intact = false
 			}
@@ -915,6 +1066,13 @@ func (p *pushdown) scan(s *plan.ScanNode, st *pdStack, path *plan.Path) plan.Nod
 		out = ns
 	}
 	return p.emit(stopped, out)
+}
+
+// addExprs adds the expressions of conjuncts to m.
+func addExprs(m *legality.Movability, conjuncts []*pdConj) {
+	for _, c := range conjuncts {
+		m.Add(c.expr)
+	}
 }
 
 // emit stacks the stopped groups, oldest on top, as filters over below,

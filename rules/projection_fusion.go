@@ -55,22 +55,34 @@ func (f *projFusion) visit(n plan.Node, path *plan.Path) plan.Node {
 }
 
 // fuse inlines into project p (orig is p as it was in the rule's input, for
-// the trace).
+// the trace and the schemas: p and the with_columns below it may be rebuilt,
+// unresolved nodes, and each stands for the node of orig's subtree at its
+// place, whose schema it keeps).
 func (f *projFusion) fuse(orig plan.Node, p *plan.ProjectNode, path *plan.Path) plan.Node {
 	exprs, input := p.Exprs, p.Input
+	var origInput plan.Node
+	if op, ok := orig.(*plan.ProjectNode); ok {
+		origInput = op.Input
+	}
 	changed := false
 	for {
 		w, ok := input.(*plan.WithColumnsNode)
 		if !ok {
 			break
 		}
-		remaining, newExprs, inlined := f.pair(orig, path, exprs, w)
+		origW, _ := origInput.(*plan.WithColumnsNode)
+		remaining, newExprs, inlined := f.pair(orig, path, exprs, w, origW)
 		if inlined == 0 {
 			break
 		}
 		changed, exprs = true, newExprs
 		if len(remaining) == 0 {
 			input = w.Input
+			if origW != nil {
+				origInput = origW.Input
+			} else {
+				origInput = nil
+			}
 			continue
 		}
 		input = &plan.WithColumnsNode{Input: w.Input, Exprs: remaining}
@@ -83,7 +95,9 @@ func (f *projFusion) fuse(orig plan.Node, p *plan.ProjectNode, path *plan.Path) 
 }
 
 // pair inlines what it can of w into exprs and returns the values left in
-// w, the rewritten expressions and how many values were inlined.
+// w, the rewritten expressions and how many values were inlined. origW is
+// the with_columns w stands for in the rule's input (resolved: its input
+// and output schemas are w's), nil when unknown.
 //
 // It keeps one legality.InlineCheck for the pair and decides the values in
 // passes, each from the last value to the first, until a pass inlines
@@ -98,10 +112,11 @@ func (f *projFusion) fuse(orig plan.Node, p *plan.ProjectNode, path *plan.Path) 
 // more inlines and leaves each refused value's latest refusal. Linear in
 // the values and the references, where a full pass per inlined value was
 // quadratic (a chain x1 = x0, x2 = x1, ... inlines one value per pass).
-func (f *projFusion) pair(orig plan.Node, path *plan.Path, exprs []plan.Expr, w *plan.WithColumnsNode) ([]plan.Expr, []plan.Expr, int) {
+func (f *projFusion) pair(orig plan.Node, path *plan.Path, exprs []plan.Expr, w, origW *plan.WithColumnsNode) ([]plan.Expr, []plan.Expr, int) {
 	cur := append([]plan.Expr(nil), exprs...)
 	n := len(w.Exprs)
-	chk := f.table.NewInlineCheck(cur, w)
+	in, out := withColumnsSchemas(w, origW)
+	chk := f.table.NewInlineCheck(cur, w, in, out)
 	names := make([]string, n)
 	byName := make(map[string]int, n)
 	readers := map[string][]int{} // the values reading each name
@@ -150,7 +165,7 @@ func (f *projFusion) pair(orig plan.Node, path *plan.Path, exprs []plan.Expr, w 
 			for _, k := range users {
 				ne := inline(cur[k], name, val)
 				cur[k] = ne
-				chk.Replace(k, ne)
+				chk.Replace(k, ne, j)
 			}
 			chk.Inlined(j)
 			gone[j] = true
@@ -202,6 +217,20 @@ func (f *projFusion) pair(orig plan.Node, path *plan.Path, exprs []plan.Expr, w 
 		}
 	}
 	return remaining, cur, total
+}
+
+// withColumnsSchemas returns w's input and output schemas: w's own when it
+// is resolved, else those of origW, the node it stands for (a rebuilt node
+// keeps its schema); the zero schemas when neither is known, under which
+// the standard tier counts nothing as total.
+func withColumnsSchemas(w, origW *plan.WithColumnsNode) (in, out plan.Schema) {
+	switch {
+	case w.Resolved() && w.Input != nil:
+		return w.Input.Schema(), w.Schema()
+	case origW != nil && origW.Resolved() && origW.Input != nil && len(origW.Exprs) == len(w.Exprs):
+		return origW.Input.Schema(), origW.Schema()
+	}
+	return plan.Schema{}, plan.Schema{}
 }
 
 // indexHeap is a max-heap of value indices; add ignores an index already

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/dfopt/dfopt/legality"
 	"github.com/dfopt/dfopt/plan"
@@ -29,13 +31,16 @@ import (
 // join_pruning; ADR 0002 supersedes docs/design.md §6 here); a host operator
 // declaring column_passthrough
 // passes requirements through plus the columns it reads
-// (pr.extension.passthrough); unions, other extensions and unknown nodes
-// keep every input column (pr.union, pr.extension, pr.unknown).
+// (pr.extension.passthrough); other extensions and unknown nodes keep every
+// input column (pr.extension, pr.unknown), and so do unions, except in the
+// standard tier under the arm union_pruning, where every input narrows to
+// the same columns (pr.union.inputs, pr.union).
 func projectionPruning() Rule {
 	return Rule{
-		Name: FlagProjectionPruning,
-		Doc:  "drops dead total entries, emptied with_columns nodes and unread source columns",
-		Arms: []string{FlagScanProjection, FlagJoinPruning},
+		Name:     FlagProjectionPruning,
+		Doc:      "drops dead total entries, emptied with_columns nodes and unread source columns",
+		Arms:     []string{FlagScanProjection, FlagJoinPruning, FlagUnionPruning},
+		ArmTiers: map[string]Tier{FlagUnionPruning: TierStandard},
 		Counters: []CounterDef{{Name: counterPrunedProjections, Position: 2}, {Name: counterDroppedColumns, Position: 3},
 			{Name: counterDroppedNodes, Position: 4}, {Name: counterScanProjections, Position: 8}},
 		Verbs: Verbs{Verb: Verb{Allowed: "pruned at", Refused: "kept at"}},
@@ -45,7 +50,7 @@ func projectionPruning() Rule {
 			plan.KindJoin, plan.KindFilter, plan.KindSort, plan.KindLimit, plan.KindSlice, plan.KindDistinct,
 			plan.KindWindow, plan.KindUnion, plan.KindExtension},
 		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
-			pr := &pruning{Context: c}
+			pr := &pruning{Context: c, predicted: map[predictKey][]string{}}
 			return pr.visit(root, allNames(root), true, &plan.Path{}), nil
 		},
 	}
@@ -59,6 +64,10 @@ const (
 	FlagScanProjection = "scan_projection"
 	// FlagJoinPruning gates the arm that narrows join inputs.
 	FlagJoinPruning = "join_pruning"
+	// FlagUnionPruning gates the standard tier's arm that narrows union
+	// inputs (legality.Table.PruneUnion); off, or under the bounded tier's
+	// totality, every union input keeps every column (pr.union).
+	FlagUnionPruning = "union_pruning"
 )
 
 // projection_pruning's counters (docs/counters.md).
@@ -69,7 +78,15 @@ const (
 	counterScanProjections   = "scanProjections"
 )
 
-type pruning struct{ *Context }
+type pruning struct {
+	*Context
+	// dry marks a prediction (predict): its result only says which
+	// columns a subtree produces.
+	dry bool
+	// predicted holds the run's predictions of union inputs' columns,
+	// shared with the dry prunings it makes.
+	predicted map[predictKey][]string
+}
 
 // names maps each column a node must produce to why: needValue (something
 // reads it) and/or needPosition (it must exist where it is, so that a
@@ -184,6 +201,20 @@ func (p *pruning) visit(n plan.Node, req names, ordered bool, path *plan.Path) p
 		case *plan.JoinNode:
 			out = p.join(x, req, ordered, path)
 			continue
+		case *plan.UnionNode:
+			if p.Enabled(FlagUnionPruning) && p.table.Totality() == legality.StandardTotality {
+				out = p.union(x, req, path)
+				continue
+			}
+			// Every input keeps every column (pr.union).
+			ordered = true
+			if len(n.Children()) != 1 {
+				d, _ := p.table.PruneThrough(n)
+				out = p.descend(n, d, req, ordered, path)
+				continue
+			}
+			d, _ := p.table.PruneThrough(n)
+			f, req = p.narrow1(n, d, req, path)
 		case *plan.ProjectNode:
 			f, req = p.project(x, req, path)
 			ordered = false
@@ -533,6 +564,148 @@ func (p *pruning) join(n *plan.JoinNode, req names, ordered bool, path *plan.Pat
 		return n
 	}
 	return n.WithChildren([]plan.Node{left, right})
+}
+
+// union narrows the inputs of union u to the columns required above
+// (arm union_pruning, the standard tier; pr.union.inputs), one
+// application. The inputs must keep identical schemas, so each must
+// produce exactly the same columns (pr.union): a column one input keeps
+// anyway — a filter's own, a dead partial entry it must keep, an
+// aggregate's output — is required of every input, until their
+// predictions agree (widen). Without anything to narrow, or when the table
+// or the rewrite limit refuses, every input keeps every column.
+func (p *pruning) union(u *plan.UnionNode, req names, path *plan.Path) plan.Node {
+	d, keep := p.table.PruneUnion(u, req.set())
+	if keep != nil {
+		d = p.budgeted(d, u, path, nil)
+		p.record(d, p.nextItem(), u, path, nil)
+	}
+	if keep == nil || !d.Allowed {
+		return rebuildChildren(u, path, func(c plan.Node, cp *plan.Path) plan.Node {
+			return p.visit(c, allNames(c), true, cp)
+		})
+	}
+	keep = p.widen(u, keep, path)
+	if p.dry {
+		// A prediction needs only the columns the union produces.
+		if len(keep) == u.Schema().Len() {
+			return u
+		}
+		return &plan.ProjectNode{Input: u, Exprs: columnExprs(keep)}
+	}
+	childReq := setOf(keep)
+	inputs := make([]plan.Node, len(u.Inputs))
+	changed := false
+	for i, c := range u.Inputs {
+		in := p.visit(c, childReq, true, path.Input(u, i))
+		// The prediction assumed no rewrite limit: under one, an input may
+		// keep more than predicted, and a projection to the union's
+		// columns keeps the schemas identical.
+		if got, resolved := producedColumns(in); !slices.Equal(got, keep) {
+			d := p.table.PruneUnionInput(i, got, keep)
+			p.record(d, p.nextItem(), u, path, nil)
+			if d.Allowed {
+				in = resolved
+			} else {
+				in = &plan.ProjectNode{Input: resolved, Exprs: columnExprs(keep)}
+			}
+		}
+		inputs[i] = in
+		changed = changed || in != c
+	}
+	if !changed {
+		return u
+	}
+	return u.WithChildren(inputs)
+}
+
+// widen returns the columns every input of u can be narrowed to together:
+// keep, plus each column an input pruned for keep would still produce,
+// until the predictions agree (pr.union refuses each input its own
+// columns; a table that lets it keep them leaves the union broken).
+func (p *pruning) widen(u *plan.UnionNode, keep []string, path *plan.Path) []string {
+	all := u.Schema().Names()
+	for range all {
+		wider := make(map[string]bool, len(all))
+		for _, name := range keep {
+			wider[name] = true
+		}
+		grew := false
+		for i, in := range u.Inputs {
+			got := p.predict(in, keep, path.Input(u, i))
+			if slices.Equal(got, keep) {
+				continue
+			}
+			d := p.table.PruneUnionInput(i, got, keep)
+			p.record(d, p.nextItem(), u, path, nil)
+			if d.Allowed {
+				continue
+			}
+			for _, name := range got {
+				if !wider[name] {
+					wider[name], grew = true, true
+				}
+			}
+		}
+		if !grew {
+			break
+		}
+		keep = keep[:0:0]
+		for _, name := range all {
+			if wider[name] {
+				keep = append(keep, name)
+			}
+		}
+	}
+	return keep
+}
+
+// predictKey names a prediction: an input and the columns asked of it.
+type predictKey struct {
+	input plan.Node
+	keep  string
+}
+
+// predict returns the columns input would produce pruned for keep, without
+// recording anything: a dry pruning of it, on a scratch copy of the
+// context (its own trace and counters, no rewrite limit, so that a limited
+// run decides as the unlimited one), in which a union stands in for its
+// inputs. The result depends only on the input and keep: it is kept for
+// the rest of the run.
+func (p *pruning) predict(input plan.Node, keep []string, path *plan.Path) []string {
+	key := predictKey{input, strings.Join(keep, "\x00")}
+	if got, ok := p.predicted[key]; ok {
+		return got
+	}
+	scratch := *p.Context
+	scratch.trace, scratch.counters, scratch.budget, scratch.misuse = traceBuf{}, make([]int, len(p.counters)), budget{}, nil
+	dry := &pruning{Context: &scratch, dry: true, predicted: p.predicted}
+	got, _ := producedColumns(dry.visit(input, setOf(keep), true, path))
+	p.predicted[key] = got
+	return got
+}
+
+// columnExprs returns a reference to each column.
+func columnExprs(cols []string) []plan.Expr {
+	out := make([]plan.Expr, len(cols))
+	for i, name := range cols {
+		out[i] = &plan.Column{Name: name}
+	}
+	return out
+}
+
+// producedColumns returns the columns n produces, and n resolved (a
+// rebuilt node is resolved here: only its new nodes cost anything); nil
+// columns when it does not resolve.
+func producedColumns(n plan.Node) ([]string, plan.Node) {
+	if !n.Resolved() {
+		r, err := plan.Resolve(n)
+		if err != nil {
+			return nil, n
+		}
+		n = r
+	}
+	return n.Schema().Names(), n
 }
 
 func setOf(cols []string) names {

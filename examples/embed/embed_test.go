@@ -27,12 +27,13 @@ func TestDemo(t *testing.T) {
 	out := buf.String()
 	for _, want := range []string{
 		// The two exact comparisons crossed the host's own operator and
-		// went into the storage. The string one, Inexact, stays above and
-		// does not join them: the storage could skip rows by it before
-		// the Exact ones meet them, and in the bounded tier a comparison
-		// counts as one that may raise (cell pp.scan.skip).
-		"Scan orders columns=[id, customer, qty, price] exact=[(qty > 2), (id < 100)]\n",
-		"`customer == \"ada\"` stopped at scan orders: cell pp.scan.skip",
+		// went into the storage. The string one, Inexact, joins them as a
+		// hint and stays above as well: the storage may skip rows by it
+		// before the Exact ones meet them, which the standard tier allows
+		// because a comparison cannot raise (cell pp.scan.skip; the
+		// bounded tier counts it as one that may, and keeps the hint out).
+		"Scan orders columns=[id, customer, qty, price] exact=[(qty > 2), (id < 100)] hints=[(customer = \"ada\")]\n",
+		"`customer == \"ada\"` pushed into scan orders: cell pp.scan.skip",
 		"cell pp.extension.passthrough",
 		"cell pr.extension.passthrough",
 		"counters: pushedFilters=3 ",

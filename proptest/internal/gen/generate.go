@@ -129,6 +129,7 @@ const (
 	mShared      // the same subtree twice: union(S, S), join(S, S), nested (ss.*)
 	mFilterChain // filter over filter (ff.total_outer, pp.split)
 	mPushdown    // a filter over nodes its conjuncts may cross (pp.*)
+	mStandard    // the standard tier's crossings: keys, joins (standard.go)
 	moveCount
 )
 
@@ -136,7 +137,7 @@ const (
 var moveWeights = [moveCount]int{
 	mFilter: 15, mProject: 5, mWithColumns: 4, mSort: 5, mLimit: 5, mSlice: 5, mAggregate: 8,
 	mJoin: 9, mUnion: 7, mDistinct: 5, mExtension: 6, mWindow: 5, mFusion: 16, mDead: 4,
-	mShared: 5, mFilterChain: 12, mPushdown: 7,
+	mShared: 5, mFilterChain: 12, mPushdown: 7, mStandard: 4,
 }
 
 var moveTotal = func() int {
@@ -213,6 +214,8 @@ func (g *gen) nodeOf(m move, depth int) frame {
 		return g.filterChain(depth)
 	case mPushdown:
 		return g.pushdownChain(depth)
+	case mStandard:
+		return g.standardCrossings(depth)
 	}
 	return g.scan()
 }

@@ -70,6 +70,21 @@ const (
 	// SSExtensionDeterministic decides whether a subtree holding extensions
 	// may be shared.
 	SSExtensionDeterministic CellID = "ss.extension.deterministic"
+	// limit_pushdown (standard tier): lp.* are decided by Table.LimitPast.
+	LPProject       CellID = "lp.project"
+	LPWithColumns   CellID = "lp.with_columns"
+	LPDeterministic CellID = "lp.deterministic"
+	LPSort          CellID = "lp.sort"
+	LPUnion         CellID = "lp.union"
+	LPScan          CellID = "lp.scan"
+	LPFilter        CellID = "lp.filter"
+	LPAggregate     CellID = "lp.aggregate"
+	LPJoin          CellID = "lp.join"
+	LPDistinct      CellID = "lp.distinct"
+	LPWindow        CellID = "lp.window"
+	LPExtension     CellID = "lp.extension"
+	LPLimit         CellID = "lp.limit"
+	LPUnknown       CellID = "lp.unknown"
 )
 
 // The cells of the standard tier's crossings of predicate_pushdown and
@@ -289,6 +304,47 @@ var defaultCells = []Cell{
 		Reason:       "closed world: a node kind without a pruning cell keeps every input column",
 		Equivalent:   "unreachable: the plan's node interface is sealed and every node kind has its own pruning cell, so projection_pruning never consults the closed-world catch-all",
 		NeverRefuses: "unreachable: the plan's node interface is sealed and every node kind has its own pruning cell"},
+
+	// limit_pushdown (standard tier): a limit, or a slice by the rows it
+	// keeps (offset + len), moves below row-preserving total projections,
+	// folds into a sort (top-k), is copied into union inputs and gives a
+	// scan a max-rows hint.
+	{ID: LPDeterministic, Rule: RuleLimitPushdown, Node: "project, with_columns", Verdict: CrossesIf,
+		Condition: "every expression of the node is deterministic",
+		Reason:    "union(head(1) . select(nd_tick(a) as x), select(nd_tick(a) as x)): below the limit, the first nd_tick advances the counter once instead of once per row, so the second input's values change"},
+	{ID: LPProject, Rule: RuleLimitPushdown, Node: "project", Verdict: CrossesIf,
+		Condition: "every projection expression is total over the node's input (the tier's totality: in the standard tier plan.Total, declared-total UDFs trusted)",
+		Reason:    "select(a / b as x) . head(1): below, a / b meets only the first row, and the divide_by_zero of a later row vanishes"},
+	{ID: LPWithColumns, Rule: RuleLimitPushdown, Node: "with_columns", Verdict: CrossesIf,
+		Condition: "every with_columns expression is total over the node's input (the tier's totality: in the standard tier plan.Total, declared-total UDFs trusted)",
+		Reason:    "with_columns(cast(s, int64) as n) . head(2): below, the invalid_cast of the third row vanishes"},
+	{ID: LPSort, Rule: RuleLimitPushdown, Node: "sort", Verdict: Crosses,
+		Reason:     "head(k) . sort(a) folds into sort [a] limit=k, which is exactly the sort then the limit: every key still meets every row, and rows tied on every key keep input order (a top-k that broke ties otherwise would pick other rows: Polars #20712)",
+		Equivalent: "a crosses cell: its mutant is a barrier, which leaves the limit over the full sort (the same rows, sorted in full)"},
+	{ID: LPUnion, Rule: RuleLimitPushdown, Node: "union", Verdict: Crosses,
+		Reason:     "head(n) . union(A, B) = head(n) . union(head(n) . A, head(n) . B): the first n rows come from the first n of each input, the outer limit stays, and each input still runs whole below its own limit; a slice(o, l) puts head(o + l), never itself, into the inputs (Polars #26824, #28566)",
+		Equivalent: "a crosses cell: its mutant is a barrier, which leaves the inputs whole under the outer limit (the same rows, more work)"},
+	{ID: LPScan, Rule: RuleLimitPushdown, Node: "scan", Verdict: CrossesIf,
+		Condition: "every Exact conjunct pushed into the scan is total (the tier's totality, over the source's schema) and deterministic, and none is Inexact: a source given the hint stops once it has produced the rows the limit keeps",
+		Reason:    "head(0) . scan t pushed=[a / b > 0 (exact)]: a source stopping at the hint never evaluates a / b on the row where b = 0, and divide_by_zero vanishes"},
+	{ID: LPFilter, Rule: RuleLimitPushdown, Node: "filter", Verdict: Barrier,
+		Reason: "filter(a > 1) . head(1): the limit below would keep only the first row, which the filter may drop (Polars #26803, the other way round)"},
+	{ID: LPAggregate, Rule: RuleLimitPushdown, Node: "aggregate", Verdict: Barrier,
+		Reason: "group_by(k).agg(sum(a)) . head(1): below, the first group would sum one row"},
+	{ID: LPJoin, Rule: RuleLimitPushdown, Node: "join", Verdict: Barrier,
+		Reason: "inner join . head(1) pushed into the inputs: the first left row may match nothing while a later one matches (Polars #28578)"},
+	{ID: LPDistinct, Rule: RuleLimitPushdown, Node: "distinct", Verdict: Barrier,
+		Reason: "distinct(k) . head(2) over k = [1, 1, 2]: below, the limit keeps [1, 1] and distinct yields one row, not two"},
+	{ID: LPWindow, Rule: RuleLimitPushdown, Node: "window, and a project or with_columns owning one", Verdict: Barrier,
+		Reason: "with_columns(sum(a).over(k) as s) . head(2): below, the sums cover only the first two rows"},
+	{ID: LPExtension, Rule: RuleLimitPushdown, Node: "extension", Verdict: Barrier,
+		Reason: "closed world: swap_pairs . head(1) yields row 1; below, the limit keeps row 0 alone and swap_pairs leaves it"},
+	{ID: LPLimit, Rule: RuleLimitPushdown, Node: "limit, slice", Verdict: Barrier,
+		Reason: "slice(1, 5) . head(2) keeps rows 1 and 2; moved below the slice, the limit keeps rows 0 and 1 and the slice row 1 alone"},
+	{ID: LPUnknown, Rule: RuleLimitPushdown, Node: "any other node", Verdict: Barrier,
+		Reason:       "closed world: a node kind without a limit cell is a barrier",
+		Equivalent:   "unreachable: the plan's node interface is sealed and every node kind has its own limit cell, so limit_pushdown never consults the closed-world catch-all",
+		NeverRefuses: "unreachable: the plan's node interface is sealed and every node kind has its own limit cell"},
 
 	// shared_subplans
 	{ID: SSDeterministic, Rule: RuleSharedSubplans, Node: "any", Verdict: CrossesIf,

@@ -176,6 +176,14 @@ func (t *Table) PushdownNode(n plan.Node) *NodeCheck {
 		c.shadow = PPWithColumnsShadow
 		c.setRedefined(n.Exprs)
 	case *plan.SortNode:
+		if n.HasLimit {
+			// A top-k sort keeps its first rows: a limit (Polars #26803).
+			c.decision = t.decide(PPLimit, always)
+			if !c.decision.Allowed {
+				c.decision.Detail = fmt.Sprintf("a top-k sort (limit=%d) keeps its first rows", n.Limit)
+			}
+			break
+		}
 		c.decision = t.decide(PPSort, func() (bool, string) {
 			keys := make([]plan.Expr, len(n.Keys))
 			for i, k := range n.Keys {

@@ -114,6 +114,18 @@ var killers = map[legality.CellID]string{
 	legality.SSDeterministic:    "ss_nondeterministic_union.json",
 	legality.SSNested:           "ss_nested.json",
 
+	legality.LPDeterministic: "lp_nd_projection.json",
+	legality.LPProject:       "lp_partial_project.json",
+	legality.LPWithColumns:   "lp_partial_with_columns.json",
+	legality.LPScan:          "lp_scan_exact_partial.json",
+	legality.LPFilter:        "lp_filter_below_limit.json",
+	legality.LPAggregate:     "lp_aggregate_head.json",
+	legality.LPJoin:          "lp_join_head.json",
+	legality.LPDistinct:      "lp_distinct_head.json",
+	legality.LPWindow:        "lp_window_head.json",
+	legality.LPExtension:     "lp_extension_head.json",
+	legality.LPLimit:         "lp_limit_over_slice.json",
+
 	// The standard tier's crossings (the files say "tier": "standard").
 	legality.PPFilterTotal:        "pp_filter_total_partial_stays.json",
 	legality.PPAggregateTotal:     "pp_aggregate_total_sum_overflow.json",

@@ -106,6 +106,12 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 			return nil, fmt.Errorf("no table %q in the catalog", name)
 		}
 		n = plan.Scan(src).Node()
+		if l.peek().text == "max_rows" {
+			l.keyword("max_rows")
+			l.expect("=")
+			s := n.(*plan.ScanNode)
+			s.HasMaxRows, s.MaxRows = true, l.int()
+		}
 	case "filter", "project", "with_columns":
 		in, err := one()
 		if err != nil {
@@ -125,7 +131,13 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 		if err != nil {
 			return nil, err
 		}
-		n = &plan.SortNode{Input: in, Keys: l.sortKeys()}
+		sn := &plan.SortNode{Input: in, Keys: l.sortKeys()}
+		if l.peek().text == "limit" {
+			l.keyword("limit")
+			l.expect("=")
+			sn.HasLimit, sn.Limit = true, l.int()
+		}
+		n = sn
 	case "limit":
 		in, err := one()
 		if err != nil {

@@ -27,7 +27,7 @@ func ExampleOptimize() {
 		return
 	}
 	fmt.Print(plan.Explain(res.Plan))
-	fmt.Println(res.Counters)
+	fmt.Println(res.Counters.Moved())
 	for _, e := range res.Trace {
 		if e.Rule == rules.FlagPredicatePushdown {
 			fmt.Println(e)
@@ -35,11 +35,11 @@ func ExampleOptimize() {
 	}
 	// Output:
 	// project [a, x]
-	//   limit 10
-	//     with_columns [b as x]
+	//   with_columns [b as x]
+	//     limit 10
 	//       filter [a > 1]
 	//         scan t columns=[a, b]
-	// pushedFilters=1 prunedProjections=0 droppedColumns=1 droppedNodes=0 fusedFilters=0 fusedProjections=0 sharedSubplans=0 scanProjections=1
+	// pushedFilters=1 droppedColumns=1 scanProjections=1 pushedLimits=1
 	// predicate_pushdown: `a > 1` pushed past with_columns [b as x]: cell pp.deterministic
 	// predicate_pushdown: `a > 1` pushed past with_columns [b as x]: cell pp.with_columns
 	// predicate_pushdown: `a > 1` pushed past with_columns [b as x]: cell pp.with_columns.shadow

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/dfopt/dfopt/plan"
@@ -246,7 +247,10 @@ func toExpr(e Expr) (plan.E, error) {
 // FromDfopt maps an optimized dfopt plan back to a host plan: scans carry
 // the columns the optimizer narrowed them to and the conjuncts the source
 // accepted (Exact ones are applied by the storage, Inexact ones are only
-// hints, since the filter above still applies them).
+// hints, since the filter above still applies them); a top-k sort becomes
+// the host's sort under its take, and a scan's max-rows hint is dropped
+// (the host reads whole tables, which is always correct: the limit above
+// stays).
 func FromDfopt(n plan.Node) (Node, error) {
 	switch n := n.(type) {
 	case *plan.ScanNode:
@@ -308,7 +312,12 @@ func FromDfopt(n plan.Node) (Node, error) {
 		if !ok || n.Keys[0].NullsLast {
 			return nil, fmt.Errorf("from dfopt: sort key %s", n.Keys[0].Expr)
 		}
-		return OrderBy{Input: in, Col: c.Name, Desc: n.Keys[0].Desc}, nil
+		var out Node = OrderBy{Input: in, Col: c.Name, Desc: n.Keys[0].Desc}
+		if n.HasLimit {
+			// A top-k sort (limit_pushdown) is the sort, then a limit.
+			out = Take{Input: out, N: int(min(n.Limit, math.MaxInt32))}
+		}
+		return out, nil
 	case *plan.LimitNode:
 		in, err := FromDfopt(n.Input)
 		return Take{Input: in, N: int(n.N)}, err

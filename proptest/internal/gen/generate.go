@@ -178,6 +178,9 @@ func (g *gen) nodeOf(m move, depth int) frame {
 	if depth <= 0 || g.nodesLeft <= 0 || m == mScan {
 		return g.scan()
 	}
+	if f, ok := g.limitShape(m, depth); ok { // limits.go: limit_pushdown's shapes
+		return f
+	}
 	switch m {
 	case mFilter:
 		return g.filter(g.filterChild(depth))

@@ -133,3 +133,7 @@ func BenchmarkQ5(b *testing.B) { benchQuery(b, "q5") }
 
 // BenchmarkQ6 is the ten-step with_columns/filter chain.
 func BenchmarkQ6(b *testing.B) { benchQuery(b, "q6") }
+
+// BenchmarkQ7 is t.select(id, k, a).head(100), a head over the id-ordered
+// file: optimized, the scan reads one row group (limit_pushdown's hint).
+func BenchmarkQ7(b *testing.B) { benchQuery(b, "q7") }

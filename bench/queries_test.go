@@ -50,6 +50,9 @@ func TestQueryFilesMatchSpec(t *testing.T) {
 		"q3": func(tb, _ plan.Frame) plan.Frame {
 			return tb.Sort(plan.Desc(c("a"))).Head(100)
 		},
+		"q7": func(tb, _ plan.Frame) plan.Frame {
+			return tb.Select(c("id"), c("k"), c("a")).Head(100)
+		},
 		"q4": func(tb, _ plan.Frame) plan.Frame {
 			return tb.GroupBy(c("k")).Agg(c("a").Sum().Alias("sum_a"), c("b").Mean().Alias("mean_b"), plan.Len().Alias("cnt"))
 		},

@@ -131,6 +131,15 @@ func direct(n int64) map[string]expected {
 	}
 	q6.flts["x4"] = x4s.result()
 	out["q6"] = q6
+
+	q7 := expected{ints: map[string]int64{}}
+	for _, r := range rows[:min(100, len(rows))] {
+		q7.rows++
+		q7.ints["id"] += r.ID
+		q7.ints["k"] += r.K
+		q7.ints["a"] += r.A
+	}
+	out["q7"] = q7
 	return out
 }
 

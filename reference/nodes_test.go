@@ -181,6 +181,18 @@ var joinCases = register(func(t testing.TB) []tcase {
 	}
 })
 
+// topK gives the sort at the top of n, or under its projection, a limit
+// of k rows (a top-k sort, as limit_pushdown writes it).
+func topK(n plan.Node, k int64) plan.Node {
+	switch x := n.(type) {
+	case *plan.SortNode:
+		return &plan.SortNode{Input: x.Input, Keys: x.Keys, HasLimit: true, Limit: k}
+	case *plan.ProjectNode:
+		return &plan.ProjectNode{Input: topK(x.Input, k), Exprs: x.Exprs}
+	}
+	return n
+}
+
 var rowCases = register(func(t testing.TB) []tcase {
 	nF, nI := null(plan.Float64), null(plan.Int64)
 	sortT := plan.Scan(table(t, "s",
@@ -207,6 +219,22 @@ var rowCases = register(func(t testing.TB) []tcase {
 			want: [][]plan.Value{ints(4, 1, 3, 0, 2)}},
 		{name: "sort: a key expression raises", plan: five.Sort(plan.Asc(lit(int64(1)).Div(col("a")))).Node(),
 			err: plan.DivideByZero, expr: "1 / a"},
+		{name: "sort: a top-k sort keeps the first k rows of the stable order", plan: topK(sorted(false, false), 3),
+			want: [][]plan.Value{ints(3, 5, 2)}},
+		{name: "sort: a top-k sort keeps tied rows in input order", plan: topK(plan.Scan(table(t, "m",
+			c("k", plan.String, strs("b", "a", "b", "a", "B")...), c("id", plan.Int64, ints(0, 1, 2, 3, 4)...))).
+			Sort(plan.Asc(col("k"))).Select(col("id")).Node(), 3),
+			want: [][]plan.Value{ints(4, 1, 3)}},
+		{name: "sort: a top-k sort of 0 rows still evaluates its keys", plan: topK(five.Sort(plan.Asc(lit(int64(1)).Div(col("a")))).Node(), 0),
+			err: plan.DivideByZero, expr: "1 / a"},
+		{name: "sort: a top-k sort beyond the input keeps every row", plan: topK(five.Sort(plan.Desc(col("a"))).Node(), maxI64),
+			want: [][]plan.Value{ints(4, 3, 2, 1, 0)}},
+		{name: "scan: a max-rows hint nothing bounds is ignored", plan: &plan.ScanNode{Source: five.Node().(*plan.ScanNode).Source,
+			SourceSchema: five.Node().(*plan.ScanNode).SourceSchema, HasMaxRows: true, MaxRows: 1},
+			want: [][]plan.Value{ints(0, 1, 2, 3, 4)}},
+		{name: "scan: under its limit, a max-rows hint gives the limit's rows", plan: &plan.LimitNode{N: 2, Input: &plan.ScanNode{
+			Source: five.Node().(*plan.ScanNode).Source, SourceSchema: five.Node().(*plan.ScanNode).SourceSchema, HasMaxRows: true, MaxRows: 2}},
+			want: [][]plan.Value{ints(0, 1)}},
 		{name: "limit", plan: five.Head(2).Node(), want: [][]plan.Value{ints(0, 1)}},
 		{name: "limit 0", plan: five.Head(0).Node(), want: [][]plan.Value{{}}},
 		{name: "limit beyond the input", plan: five.Head(maxI64).Node(), want: [][]plan.Value{ints(0, 1, 2, 3, 4)}},

@@ -70,6 +70,16 @@ const (
 	// SSExtensionDeterministic decides whether a subtree holding extensions
 	// may be shared.
 	SSExtensionDeterministic CellID = "ss.extension.deterministic"
+	// collapse_cross_join (standard tier): decided by Table.CollapseKey,
+	// CollapseKeyColumn and CollapseRest.
+	CCJDeterministic CellID = "ccj.deterministic"
+	CCJTotal         CellID = "ccj.total"
+	CCJFloat         CellID = "ccj.float"
+	CCJKeyColumn     CellID = "ccj.key_column"
+	CCJRest          CellID = "ccj.rest"
+	// build_side (standard tier): decided by Table.BuildLeft.
+	BSKind     CellID = "bs.kind"
+	BSEstimate CellID = "bs.estimate"
 	// limit_pushdown (standard tier): lp.* are decided by Table.LimitPast.
 	LPProject       CellID = "lp.project"
 	LPWithColumns   CellID = "lp.with_columns"
@@ -145,14 +155,16 @@ var defaultCells = []Cell{
 		Condition: "every projection expression is total and deterministic",
 		Reason:    "project(a, a / b as x) . filter(a > 0): below the project, a / b would meet fewer rows"},
 	{ID: PPProjectShadow, Rule: RulePredicatePushdown, Node: "project", Verdict: CrossesIf,
-		Condition: "every name the conjunct reads is output by the same-name identity reference (col(a) as a)",
-		Reason:    "project(b as a) . filter(a > 0) moved below would test the input's a; substituting b would rename the conjunct's errors"},
+		Condition:  "every name the conjunct reads is output by the same-name identity reference (col(a) as a)",
+		Reason:     "project(b as a) . filter(a > 0) moved below would test the input's a; substituting b would rename the conjunct's errors",
+		Equivalent: "reachable, but the mutant substitutes the definition for the name (it never tests the input's column), and a substitution records the name as the definition's origin (plan.WithOrigin), so the moved conjunct raises errors naming what was written; while pp.project demands a total projection, the substituted definition meets the same values on fewer rows and cannot raise: the refusal keeps the bounded tier's plans, not an outcome"},
 	{ID: PPWithColumns, Rule: RulePredicatePushdown, Node: "with_columns", Verdict: CrossesIf,
 		Condition: "every with_columns expression is total and deterministic",
 		Reason:    "with_columns(a / b as x) . filter(b != 0) must still raise divide_by_zero"},
 	{ID: PPWithColumnsShadow, Rule: RulePredicatePushdown, Node: "with_columns", Verdict: CrossesIf,
-		Condition: "the conjunct reads no column the node adds or replaces, a same-name identity (col(a) as a) excepted",
-		Reason:    "with_columns(lit(0) as a) . filter(a = 0) keeps every row; below, it tests the input's a"},
+		Condition:  "the conjunct reads no column the node adds or replaces, a same-name identity (col(a) as a) excepted",
+		Reason:     "with_columns(lit(0) as a) . filter(a = 0) keeps every row; below, it tests the input's a",
+		Equivalent: "reachable, but the mutant substitutes the assigned expression for the name (it never tests the input's column), and a substitution records the name as its origin (plan.WithOrigin), so errors name what was written; while pp.with_columns demands total expressions, the substituted one cannot raise on the fewer rows it meets: the refusal keeps the bounded tier's plans, not an outcome"},
 	{ID: PPSort, Rule: RulePredicatePushdown, Node: "sort", Verdict: CrossesIf,
 		Condition: "every sort key is total and deterministic",
 		Reason:    "sort(a / b) . filter(b != 0) must still raise divide_by_zero"},
@@ -345,6 +357,35 @@ var defaultCells = []Cell{
 		Reason:       "closed world: a node kind without a limit cell is a barrier",
 		Equivalent:   "unreachable: the plan's node interface is sealed and every node kind has its own limit cell, so limit_pushdown never consults the closed-world catch-all",
 		NeverRefuses: "unreachable: the plan's node interface is sealed and every node kind has its own limit cell"},
+
+	// collapse_cross_join (standard tier): a filter over a cross join
+	// becomes an inner join on the conjuncts that equate a left expression
+	// with a right one, the other conjuncts staying above.
+	{ID: CCJDeterministic, Rule: RuleCollapseCrossJoin, Node: "filter over cross join", Verdict: CrossesIf,
+		Condition: "both sides of the equality are deterministic",
+		Reason:    "filter(nd_tick(a) = b) over cross(l, r): the filter calls nd_tick once per pair, the join once per left row, so the counter gives other values and ends elsewhere"},
+	{ID: CCJTotal, Rule: RuleCollapseCrossJoin, Node: "filter over cross join", Verdict: CrossesIf,
+		Condition: "both sides of the equality are total over their input (plan.Total, declared-total UDFs trusted)",
+		Reason:    "filter(a / c = b) over cross(l, r) with r empty: the filter evaluates a / c over no pair and succeeds, the join evaluates its left key over every left row and raises divide_by_zero (and of two partial keys the join raises the second left key's error before the first right key's)"},
+	{ID: CCJFloat, Rule: RuleCollapseCrossJoin, Node: "filter over cross join", Verdict: CrossesIf,
+		Condition: "the sides compare in int32, int64, string or bool (plan.JoinKeyType, the type = compares them in), not float64",
+		Reason:    "filter(x = y) over cross(l{x: NaN}, r{y: NaN}): IEEE = keeps no pair, but join keys treat every NaN as one key and the inner join would keep it"},
+	{ID: CCJKeyColumn, Rule: RuleCollapseCrossJoin, Node: "filter over cross join", Verdict: CrossesIf,
+		Condition: "the key pair is not two plain columns of one name; such a pair is written with its right key as `k as k`, which the inner join keeps under the cross join's suffixed name",
+		Reason:    "filter(k = k_right) over cross(l{k}, r{k}): an inner join on k = k drops the right k (plan.DroppedRightKeys), so the cross join's column k_right would vanish"},
+	{ID: CCJRest, Rule: RuleCollapseCrossJoin, Node: "filter over cross join", Verdict: CrossesIf,
+		Condition: "every conjunct left above the inner join is total and deterministic: it now meets only the pairs the keys match",
+		Reason:    "filter(k = k_right, a / b > 1) over cross(l, r): above the inner join a / b meets only the matching pairs, and the divide_by_zero of a pair whose keys differ vanishes"},
+
+	// build_side (standard tier): an inner join hashes its left input when
+	// the row bounds prove it the smaller one.
+	{ID: BSKind, Rule: RuleBuildSide, Node: "join", Verdict: CrossesIf,
+		Condition: "the join is an inner join, the one kind the executor hashes on either side",
+		Reason:    "a left join built on its left input would have to emit its unmatched left rows in place, which the left build does not do: Resolve rejects build=left on any other kind than inner"},
+	{ID: BSEstimate, Rule: RuleBuildSide, Node: "join", Verdict: CrossesIf,
+		Condition:  "the left input's most rows are fewer than the right input's fewest, by the row bounds the sources' estimates give (plan.RowEstimates)",
+		Reason:     "hashing the larger input costs time and memory: a 1,000-row left input hashed against 1M rows of distinct keys takes a third of the time the right build takes",
+		Equivalent: "the left build emits the right build's pairs in the same order, spilled or not (exec/ops tests), so which side is hashed changes no outcome; the mutant asks for the left build on every inner join, which a campaign then checks"},
 
 	// shared_subplans
 	{ID: SSDeterministic, Rule: RuleSharedSubplans, Node: "any", Verdict: CrossesIf,

@@ -126,6 +126,12 @@ var killers = map[legality.CellID]string{
 	legality.LPExtension:     "lp_extension_head.json",
 	legality.LPLimit:         "lp_limit_over_slice.json",
 
+	legality.CCJDeterministic: "ccj_deterministic_nd_tick.json",
+	legality.CCJTotal:         "ccj_total_empty_right.json",
+	legality.CCJFloat:         "ccj_float_nan_keys.json",
+	legality.CCJKeyColumn:     "ccj_duplicated_right_key.json",
+	legality.CCJRest:          "ccj_rest_partial.json",
+	legality.BSKind:           "bs_kind_left_join.json",
 	// The standard tier's crossings (the files say "tier": "standard").
 	legality.PPFilterTotal:        "pp_filter_total_partial_stays.json",
 	legality.PPAggregateTotal:     "pp_aggregate_total_sum_overflow.json",

@@ -27,12 +27,14 @@ type RowBounds struct {
 // Exact reports whether the bounds pin the row count: Min == Max.
 func (b RowBounds) Exact() bool { return b.Bounded && b.Min == b.Max }
 
-// String renders "12 rows", "0..64 rows", or "at least 3 rows" when there
-// is no upper bound.
+// String renders "12 rows" ("1 row"), "0..64 rows", or "at least 3 rows"
+// when there is no upper bound.
 func (b RowBounds) String() string {
 	switch {
 	case !b.Bounded:
 		return "at least " + strconv.FormatInt(b.Min, 10) + " rows"
+	case b.Min == b.Max && b.Min == 1:
+		return "1 row"
 	case b.Min == b.Max:
 		return strconv.FormatInt(b.Min, 10) + " rows"
 	}
@@ -130,23 +132,26 @@ func (r *RowEstimates) bounds(n Node) RowBounds {
 		if !ok {
 			return RowBounds{}
 		}
+		lo := rows
 		if len(n.Pushed) > 0 {
-			// The source filters (Exact) or may skip rows (Inexact).
-			return RowBounds{Min: 0, Max: rows, Bounded: true}
+			lo = 0 // the source filters (Exact) or may skip rows (Inexact)
 		}
-		return RowBounds{Min: rows, Max: rows, Bounded: true}
+		if n.HasMaxRows {
+			lo = min(lo, max(n.MaxRows, 0)) // the source may stop there
+		}
+		return RowBounds{Min: lo, Max: rows, Bounded: true}
 	case *FilterNode:
 		in := r.in(n, 0)
 		return RowBounds{Min: 0, Max: in.Max, Bounded: in.Bounded}
-	case *ProjectNode, *WithColumnsNode, *SortNode, *WindowNode:
+	case *SortNode:
+		if n.HasLimit { // a top-k sort keeps at most Limit rows
+			return limitBounds(r.in(n, 0), n.Limit)
+		}
+		return r.in(n, 0)
+	case *ProjectNode, *WithColumnsNode, *WindowNode:
 		return r.in(n, 0)
 	case *LimitNode:
-		in := r.in(n, 0)
-		k := max(n.N, 0)
-		if !in.Bounded {
-			return RowBounds{Min: min(k, in.Min), Max: k, Bounded: true}
-		}
-		return RowBounds{Min: min(k, in.Min), Max: min(k, in.Max), Bounded: true}
+		return limitBounds(r.in(n, 0), n.N)
 	case *SliceNode:
 		in := r.in(n, 0)
 		length, off := max(n.Len, 0), max(n.Offset, 0)
@@ -181,6 +186,15 @@ func (r *RowEstimates) bounds(n Node) RowBounds {
 		}
 	}
 	return RowBounds{}
+}
+
+// limitBounds bounds the first n rows of an input.
+func limitBounds(in RowBounds, n int64) RowBounds {
+	k := max(n, 0)
+	if !in.Bounded {
+		return RowBounds{Min: min(k, in.Min), Max: k, Bounded: true}
+	}
+	return RowBounds{Min: min(k, in.Min), Max: min(k, in.Max), Bounded: true}
 }
 
 // joinBounds bounds a join's output from its inputs' bounds.

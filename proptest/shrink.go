@@ -309,6 +309,9 @@ func exprCuts(c Case) []candidate {
 					}
 					if isAgg && li == 1 && len(s.Path) == 0 && !isLen(e) {
 						plans = append(plans, replaceNode(c.Plan, n, withEntry(n, li, i, named(call(plan.FuncLen), plan.OutputName(e)))))
+						// And unnamed, in one step: `len() as sum` is no
+						// smaller than `sum(null(int64))`, `len()` is.
+						plans = append(plans, replaceNode(c.Plan, n, withEntry(n, li, i, call(plan.FuncLen))))
 					}
 				}
 			}

@@ -52,9 +52,10 @@ import (
 //	    cell case (TestData checks it; see cellCase).
 //	explain-dot [flags=...]
 //	    Prints ExplainDOT of the input and its optimization.
-//	table name=NAME [zone_maps=N]
+//	table name=NAME [zone_maps=N] [rows=N]
 //	    Declares a table for the rest of the file: one "column type
-//	    [not null]" per input line; no output.
+//	    [not null]" per input line; no output. rows=N gives it N rows of
+//	    zeros (and so a row estimate of N, which build_side reads).
 var rewrite = flag.Bool("rewrite", false, "rewrite the expected outputs (and inputs, canonically) of rules/testdata")
 
 // ddCase is one case of a data file.
@@ -342,7 +343,22 @@ func (env *ddEnv) declare(c *ddCase) error {
 	if err != nil {
 		return fmt.Errorf("table %s: %w", name, err)
 	}
-	tbl, err := plan.NewTable(name, schema, make([][]plan.Value, len(fields)))
+	cols := make([][]plan.Value, len(fields))
+	if r := c.args["rows"]; r != "" {
+		n, err := strconv.Atoi(r)
+		if err != nil || n < 0 {
+			return fmt.Errorf("table %s: rows=%s is not a row count", name, r)
+		}
+		for i, f := range fields {
+			zero := map[plan.Type]plan.Value{plan.Int64: plan.Int64Value(0), plan.Int32: plan.Int32Value(0),
+				plan.Float64: plan.Float64Value(0), plan.String: plan.StringValue(""), plan.Bool: plan.BoolValue(false)}[f.Type]
+			cols[i] = make([]plan.Value, n)
+			for j := range cols[i] {
+				cols[i][j] = zero
+			}
+		}
+	}
+	tbl, err := plan.NewTable(name, schema, cols)
 	if err != nil {
 		return fmt.Errorf("table %s: %w", name, err)
 	}

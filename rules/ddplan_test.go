@@ -195,6 +195,12 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 			l.expect("=")
 			j.Suffix = l.str()
 		}
+		if l.peek().text == "build" {
+			l.keyword("build")
+			l.expect("=")
+			l.keyword("left")
+			j.BuildLeft = true
+		}
 		n = j
 	case "union":
 		if len(children) < 2 {

@@ -208,6 +208,8 @@ func agreement(res Result) []string {
 		})},
 		{"scanProjections", c.Get("scanProjections"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.PRScan })},
 		{"sharedSubplans", c.Get("sharedSubplans"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.SSStructural })},
+		{"collapsedJoins", c.Get("collapsedJoins"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.CCJRest })},
+		{"buildLeft", c.Get("buildLeft"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.BSEstimate })},
 	}
 	for _, ch := range checks {
 		if ch.counter != ch.fromTrace {

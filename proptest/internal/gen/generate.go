@@ -181,6 +181,9 @@ func (g *gen) nodeOf(m move, depth int) frame {
 	if f, ok := g.limitShape(m, depth); ok { // limits.go: limit_pushdown's shapes
 		return f
 	}
+	if f, ok := g.joinShape(m, depth); ok { // joins.go: SQL-style and unequal joins
+		return f
+	}
 	switch m {
 	case mFilter:
 		return g.filter(g.filterChild(depth))

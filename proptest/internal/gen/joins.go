@@ -1,0 +1,215 @@
+package gen
+
+import (
+	"github.com/dfopt/dfopt/plan"
+)
+
+// The join templates of the standard tier: SQL-style joins — a filter over
+// a cross join whose conjuncts equate a left expression with a right one,
+// what `FROM l, r WHERE l.k = r.k AND ...` becomes (collapse_cross_join's
+// ccj.* cells) — and joins of unequal sizes, whose smaller input is the
+// left one as often as not (build_side's bs.* cells).
+
+// joinShape takes a share of the join and filter moves for the join
+// templates and builds one; ok is false when move m stays the generator's
+// own. It draws from the random source only for those two moves, so every
+// other move generates what it did before the templates existed.
+func (g *gen) joinShape(m move, depth int) (frame, bool) {
+	if g.nodesLeft <= 0 {
+		return frame{}, false
+	}
+	switch m {
+	case mJoin:
+		switch x := g.r.Intn(100); {
+		case x < 60 && depth >= 2:
+			return g.sqlJoin(depth), true
+		case x >= 60 && x < 95:
+			return g.unequalJoin(depth), true
+		}
+	case mFilter:
+		if g.r.Intn(100) < 40 && depth >= 2 {
+			return g.sqlJoin(depth), true
+		}
+	}
+	return frame{}, false
+}
+
+// sqlJoin builds a filter of one to three key equalities and zero to two
+// other conjuncts, in any order, over a cross join of two subplans:
+//
+//	filter(k = k_right, a + 1 = z, v > 2) . join cross (l, r)
+//
+// A key equates an expression reading only the left input's columns with
+// one reading only the right input's (under the cross join's names, so a
+// colliding right column is read suffixed). Most keys are plain columns,
+// same-name pairs often (the inner join would drop the right one:
+// ccj.key_column), of every comparable type pair, float64 ones included
+// (ccj.float); some are computed and total, some partial (ccj.total), a few
+// non-deterministic (ccj.deterministic). The other conjuncts are total or
+// partial (ccj.rest). Sometimes the left input is itself a cross join, as
+// for three tables in one FROM clause.
+func (g *gen) sqlJoin(depth int) frame {
+	// The filter takes one level of the depth budget, the join one more
+	// and the limit boundJoin may put under it a third.
+	jd := depth - 1
+	var left frame
+	if jd >= 4 && g.r.Intn(5) == 0 {
+		left = g.joinAs(g.scan(), g.scan(), plan.CrossJoin, jd-2)
+	} else {
+		left = g.node(g.upTo(jd - 2))
+	}
+	right := g.node(g.upTo(jd - 2))
+	if g.r.Intn(3) == 0 {
+		right = g.scan()
+	}
+	j := g.joinAs(left, right, plan.CrossJoin, jd)
+	jn, ok := j.res.(*plan.JoinNode)
+	if !ok || jn.How != plan.CrossJoin {
+		return j // the generator fell back (or bounded the join away)
+	}
+	fields := j.schema().Fields()
+	nl := jn.Left.Schema().Len()
+	ls, rs := scopeOf(fields[:nl]), scopeOf(fields[nl:])
+	suffix := jn.EffectiveSuffix()
+	nkeys := 1
+	switch x := g.r.Intn(100); {
+	case x < 15:
+		nkeys = 3
+	case x < 45:
+		nkeys = 2
+	}
+	var preds []plan.Expr
+	for i := 0; i < nkeys; i++ {
+		if key := g.sqlKey(ls, rs, suffix); key != nil {
+			preds = append(preds, key)
+		}
+	}
+	all := g.ctx(j, anyMode)
+	for i, n := 0, g.r.Intn(3); i < n; i++ {
+		m := boundedTotal
+		switch x := g.r.Intn(100); {
+		case x < 8:
+			m = anyMode
+		case x < 50:
+			m = extTotal
+		}
+		preds = append(preds, g.predicate(all, m))
+	}
+	if len(preds) == 0 {
+		preds = append(preds, g.predicate(all, boundedTotal))
+	}
+	g.r.Shuffle(len(preds), func(a, b int) { preds[a], preds[b] = preds[b], preds[a] })
+	return g.finish(&plan.FilterNode{Input: j.raw, Predicates: preds}, j.rows, j)
+}
+
+// sqlKey builds one key equality between the left scope ls and the right
+// scope rs (the cross join's right columns, suffix their collision
+// suffix), or nil when no column pair compares.
+func (g *gen) sqlKey(ls, rs *scope, suffix string) plan.Expr {
+	type pair struct{ l, r plan.Field }
+	var same, other, floats []pair
+	for _, lf := range ls.fields {
+		for _, rf := range rs.fields {
+			t, ok := plan.JoinKeyType(lf.Type, rf.Type)
+			switch {
+			case !ok:
+			case rf.Name == lf.Name+suffix:
+				same = append(same, pair{lf, rf})
+			case t == plan.Float64:
+				floats = append(floats, pair{lf, rf})
+			default:
+				other = append(other, pair{lf, rf})
+			}
+		}
+	}
+	var p pair
+	switch x := g.r.Intn(100); {
+	case len(same) > 0 && (x < 45 || len(other)+len(floats) == 0):
+		p = same[g.r.Intn(len(same))]
+	case len(floats) > 0 && (x < 60 || len(other) == 0):
+		p = floats[g.r.Intn(len(floats))]
+	case len(other) > 0:
+		p = other[g.r.Intn(len(other))]
+	default:
+		return nil
+	}
+	l, r := g.keySide(ls, p.l), g.keySide(rs, p.r)
+	if g.r.Intn(10) < 3 {
+		return call(plan.FuncEq, r, l)
+	}
+	return call(plan.FuncEq, l, r)
+}
+
+// keySide is one side of a key equality over its scope, starting from the
+// column f: the column itself most of the time, else a total computed
+// value, a partial one (which really raises on the generated data) or a
+// non-deterministic one, of f's type.
+func (g *gen) keySide(sc *scope, f plan.Field) plan.Expr {
+	c := ectx{sc: sc, mode: extTotal}
+	switch x := g.r.Intn(100); {
+	case x < 74:
+	case x < 92:
+		if e := g.expr(c, f.Type, 1); len(plan.Columns(e)) > 0 {
+			return e
+		}
+	case x < 97:
+		if e := g.partialExpr(c, f.Type); e != nil {
+			return e
+		}
+	default:
+		if f.Type == plan.Int64 {
+			return udfCall(udfNdTick, col(f.Name))
+		}
+	}
+	return col(f.Name)
+}
+
+// unequalJoin joins a small input with a larger one: the first n rows of a
+// table (a limit, sometimes under a filter or a projection) with a whole
+// table, a projection or a sort of it, the small side on the left two
+// times in three. Most are inner joins, whose left build build_side may
+// choose when the row bounds prove the left smaller (bs.estimate); the
+// rest are other kinds it must leave alone (bs.kind).
+func (g *gen) unequalJoin(depth int) frame {
+	// Room for the limit boundJoin may put under the join, and the join.
+	avail := depth - 2
+	big := g.scan()
+	for _, t := range g.tables {
+		if t.Rows() > big.rows && g.r.Intn(2) == 0 {
+			big = g.scanOf(t)
+		}
+	}
+	small, used := g.scan(), 0
+	if avail >= 1 && g.r.Intn(3) > 0 {
+		n := int64(g.r.Intn(max(big.rows, 1)))
+		in := small
+		if avail >= 2 && g.r.Intn(4) == 0 {
+			in = g.filter(in)
+			used++
+		}
+		small = g.finish(&plan.LimitNode{Input: in.raw, N: n}, min(in.rows, int(n)), in)
+		used++
+	}
+	switch g.r.Intn(4) {
+	case 0:
+		if used < avail {
+			small = g.project(small)
+		}
+	case 1:
+		if avail >= 1 {
+			big = g.sort(big)
+		}
+	case 2:
+		if avail >= 1 {
+			big = g.project(big)
+		}
+	}
+	how := plan.InnerJoin
+	if g.r.Intn(100) < 30 {
+		how = []plan.JoinKind{plan.LeftJoin, plan.RightJoin, plan.FullJoin, plan.SemiJoin, plan.AntiJoin}[g.r.Intn(5)]
+	}
+	if g.r.Intn(3) == 0 {
+		return g.joinAs(big, small, how, depth)
+	}
+	return g.joinAs(small, big, how, depth)
+}

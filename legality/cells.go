@@ -133,12 +133,28 @@ const (
 	PRUnionInputs CellID = "pr.union.inputs"
 )
 
-// defaultCells is the bounded-tier table (docs/legality.md, extended where the
-// code needs a cell of its own). Order: by rule, in the order the rules run.
-// Each cell carries its whole argument: its condition and counterexample,
-// and, where they apply, why its mutant is equivalent and which outcomes
-// its condition rules out.
-var defaultCells = []Cell{
+// defaultCells is every built-in cell: the founding rules' (coreCells),
+// then the groups of the rules that declare their cells in a file of their
+// own. Order: by rule, in the order the rules run; docs/legality.md and the
+// mutation table list them in this order.
+var defaultCells = concatCells(
+	coreCells,
+)
+
+// concatCells returns the groups' cells in one new slice.
+func concatCells(groups ...[]Cell) []Cell {
+	var out []Cell
+	for _, g := range groups {
+		out = append(out, g...)
+	}
+	return out
+}
+
+// coreCells is the table of the first rules (docs/legality.md, extended
+// where the code needs a cell of its own). Each cell carries its whole
+// argument: its condition and counterexample, and, where they apply, why
+// its mutant is equivalent and which outcomes its condition rules out.
+var coreCells = []Cell{
 	// predicate_pushdown: conjunct-level cells first, then one per node kind.
 	{ID: PPDeterministic, Rule: RulePredicatePushdown, Node: "any", Verdict: CrossesIf,
 		Condition: "the conjunct calls no non-deterministic UDF",

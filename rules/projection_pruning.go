@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -92,6 +93,12 @@ type pruning struct {
 // reads it) and/or needPosition (it must exist where it is, so that a
 // with_columns above replacing it in place keeps the column order). A
 // missing name is not required.
+//
+// A requirement passed to visit belongs to it: along a chain of
+// single-input nodes each node changes it in place into its input's (a
+// chain growing by a column per node would pay the whole width per node
+// to copy it), so a caller handing one requirement to several inputs — a
+// union's, a multi-input node's — gives each its own copy.
 type names map[string]uint8
 
 const (
@@ -119,45 +126,21 @@ func (req names) set() map[string]bool {
 	return m
 }
 
-// with returns req plus the columns es read, copying req only if it grows.
+// with adds the columns es read to req, in place (req belongs to the
+// caller), and returns it.
 func (req names) with(es ...plan.Expr) names {
-	var out names
 	for _, e := range es {
-		eachColumn(e, func(c string) { out = req.need(out, c) })
+		eachColumn(e, func(c string) { req[c] |= needValue })
 	}
-	if out == nil {
-		return req
-	}
-	return out
+	return req
 }
 
-// withNames returns req plus the columns cols, copying req only if it
-// grows (once, however many columns it gains).
+// withNames adds the columns cols to req, in place, and returns it.
 func (req names) withNames(cols []string) names {
-	var out names
 	for _, c := range cols {
-		out = req.need(out, c)
+		req[c] |= needValue
 	}
-	if out == nil {
-		return req
-	}
-	return out
-}
-
-// need marks column c as read in out, the copy of req made on the first
-// change (nil before it), and returns out.
-func (req names) need(out names, c string) names {
-	if req[c]&needValue != 0 || out[c]&needValue != 0 {
-		return out
-	}
-	if out == nil {
-		out = make(names, len(req)+4)
-		for k, v := range req {
-			out[k] = v
-		}
-	}
-	out[c] |= needValue
-	return out
+	return req
 }
 
 // eachColumn calls fn for every column reference in e (repeats included),
@@ -183,17 +166,31 @@ func columnsOf(es []plan.Expr) names {
 	return m
 }
 
-// visit prunes below n, which must produce the columns req names. ordered
-// says whether some consumer above depends on the order of n's columns (the
+// visit prunes below n, which must produce the columns req names; req
+// belongs to visit, which changes it in place (see names). ordered says
+// whether some consumer above depends on the order of n's columns (the
 // root, a union, an extension), up to the nearest project or aggregate,
 // whose output order is its own. It walks down chains of single-input nodes
 // in a loop with one small frame per node and recurses only into the inputs
 // of multi-input nodes.
+//
+// Each node costs what its own expressions name, not the width of the
+// requirement: exact records that every name req holds is a column of n
+// (established once by a scan of req where it is not known, then kept by
+// every step), so that a node passing its input's columns through
+// (filter, sort, limit, slice) needs no scan of req to know that its
+// input has them all.
 func (p *pruning) visit(n plan.Node, req names, ordered bool, path *plan.Path) plan.Node {
 	var frames []prFrame
 	var out plan.Node
+	exact := false
 	for out == nil {
 		var f prFrame
+		// Whether req, after this node, names only columns of its input:
+		// true after childReq (which restricts it to them), kept by a
+		// with_columns (whose input has every column it passes through and
+		// every column its entries read), unknown otherwise.
+		nextExact := true
 		switch x := n.(type) {
 		case *plan.ScanNode:
 			out = p.scan(x, req, path)
@@ -218,18 +215,20 @@ func (p *pruning) visit(n plan.Node, req names, ordered bool, path *plan.Path) p
 		case *plan.ProjectNode:
 			f, req = p.project(x, req, path)
 			ordered = false
+			nextExact = false // the columns its entries read: few, checked by the next node that needs it
 		case *plan.WithColumnsNode:
 			f, req = p.withColumns(x, req, ordered, path)
+			nextExact = exact
 		case *plan.FilterNode:
-			f, req = p.through(x, req, path, x.Predicates...)
+			f, req = p.through(x, req, exact, path, x.Predicates...)
 		case *plan.SortNode:
 			keys := make([]plan.Expr, len(x.Keys))
 			for i, k := range x.Keys {
 				keys[i] = k.Expr
 			}
-			f, req = p.through(x, req, path, keys...)
+			f, req = p.through(x, req, exact, path, keys...)
 		case *plan.LimitNode, *plan.SliceNode:
-			f, req = p.through(x, req, path)
+			f, req = p.through(x, req, exact, path)
 		case *plan.DistinctNode:
 			d, extra := p.table.PruneThrough(x)
 			f, req = p.narrow1(x, d, req.withNames(extra), path)
@@ -275,7 +274,7 @@ func (p *pruning) visit(n plan.Node, req names, ordered bool, path *plan.Path) p
 			f, req = p.narrow1(n, d, req, path)
 		}
 		frames = append(frames, f)
-		n, path = f.input, path.Input(f.node, 0)
+		n, path, exact = f.input, path.Input(f.node, 0), nextExact
 	}
 	for i := len(frames) - 1; i >= 0; i-- {
 		out = frames[i].up(out)
@@ -303,10 +302,21 @@ func (f *prFrame) up(child plan.Node) plan.Node {
 }
 
 // through handles nodes that pass their input's columns through, needing
-// their own expressions' columns too.
-func (p *pruning) through(n plan.Node, req names, path *plan.Path, own ...plan.Expr) (prFrame, names) {
+// their own expressions' columns too. When exact says req names only
+// columns of n — so of its input, whose columns n's are — and d allows
+// narrowing, req passes on as it is, with what childReq would record, and
+// without childReq's scan of it.
+func (p *pruning) through(n plan.Node, req names, exact bool, path *plan.Path, own ...plan.Expr) (prFrame, names) {
 	d, _ := p.table.PruneThrough(n)
-	return p.narrow1(n, d, req.with(own...), path)
+	req = req.with(own...)
+	if !exact || !d.Allowed {
+		return p.narrow1(n, d, req, path)
+	}
+	child := n.Children()[0]
+	if len(req) < child.Schema().Len() {
+		p.record(d, p.nextItem(), n, path, nil)
+	}
+	return prFrame{node: n, input: child}, req
 }
 
 // narrow1 returns the frame and the input's requirement for a single-input
@@ -351,7 +361,8 @@ func (p *pruning) childReq(n plan.Node, d legality.Decision, childReq names, chi
 // column of each input.
 func (p *pruning) descend(n plan.Node, d legality.Decision, childReq names, ordered bool, path *plan.Path) plan.Node {
 	return rebuildChildren(n, path, func(c plan.Node, cp *plan.Path) plan.Node {
-		return p.visit(c, p.childReq(n, d, childReq, c, path), ordered, cp)
+		// Each input changes its requirement: its own copy.
+		return p.visit(c, maps.Clone(p.childReq(n, d, childReq, c, path)), ordered, cp)
 	})
 }
 
@@ -397,16 +408,21 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 	kept := make([]plan.Expr, 0, len(n.Exprs))
 	// What the input must produce: req, except that an assigned name is
 	// required below only for its place (needPosition, set here) or
-	// because a kept entry reads it (below); copied on the first change.
-	childReq := cowNames{base: req}
-	for _, e := range n.Exprs {
+	// because a kept entry reads it (below). req becomes it in place: the
+	// entries' requirements above are read first.
+	above := make([]uint8, len(n.Exprs))
+	for i, e := range n.Exprs {
+		above[i] = req[plan.OutputName(e)]
+	}
+	childReq := inPlace(req)
+	for i, e := range n.Exprs {
 		name := plan.OutputName(e)
 		replaces := in.Index(name) >= 0
 		// A column replaced in place keeps its place only while the input
 		// still has it: when the order matters, the input must keep it.
 		keepPlace := replaces && ordered
 		switch {
-		case req[name]&needValue != 0, req[name] != 0 && !replaces:
+		case above[i]&needValue != 0, above[i] != 0 && !replaces:
 			// Read above, or an appended column whose place must stay.
 			kept = append(kept, e)
 			if keepPlace {
@@ -423,7 +439,7 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 		} else {
 			kept = append(kept, e)
 		}
-		if req[name] != 0 && replaces {
+		if above[i] != 0 && replaces {
 			// Only its place is needed: the input's column keeps it.
 			childReq.set(name, needPosition)
 		} else {
@@ -431,7 +447,7 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 		}
 	}
 	for _, e := range kept {
-		eachColumn(e, func(c string) { childReq.set(c, childReq.get(c)|needValue) })
+		eachColumn(e, func(c string) { childReq[c] |= needValue })
 	}
 	f := prFrame{node: n, input: n.Input}
 	if len(kept) == 0 {
@@ -443,63 +459,25 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 		if d.Allowed {
 			p.Count(counterDroppedNodes, 1)
 			f.rebuild = func(child plan.Node) plan.Node { return child }
-			return f, childReq.names()
+			return f, names(childReq)
 		}
 	}
 	if len(kept) != len(n.Exprs) {
 		f.rebuild = func(child plan.Node) plan.Node { return &plan.WithColumnsNode{Input: child, Exprs: kept} }
 	}
-	return f, childReq.names()
+	return f, names(childReq)
 }
 
-// cowNames is a requirement derived from base, which it copies only on
-// the first change: along a chain most nodes pass their requirement down
-// unchanged, and copying it at every node costs its width.
-type cowNames struct {
-	base names
-	out  names // nil until the first change
-}
-
-func (c *cowNames) get(name string) uint8 {
-	if c.out != nil {
-		return c.out[name]
-	}
-	return c.base[name]
-}
+// inPlace is a requirement changed in place.
+type inPlace names
 
 // set makes name's requirement v (0: not required, the name is absent).
-func (c *cowNames) set(name string, v uint8) {
-	if cur, ok := c.lookup(name); ok == (v != 0) && cur == v {
-		return
-	}
-	if c.out == nil {
-		c.out = make(names, len(c.base)+4)
-		for k, x := range c.base {
-			c.out[k] = x
-		}
-	}
+func (r inPlace) set(name string, v uint8) {
 	if v == 0 {
-		delete(c.out, name)
+		delete(r, name)
 	} else {
-		c.out[name] = v
+		r[name] = v
 	}
-}
-
-func (c *cowNames) lookup(name string) (uint8, bool) {
-	m := c.out
-	if m == nil {
-		m = c.base
-	}
-	v, ok := m[name]
-	return v, ok
-}
-
-// names returns the requirement.
-func (c *cowNames) names() names {
-	if c.out != nil {
-		return c.out
-	}
-	return c.base
 }
 
 func (p *pruning) scan(n *plan.ScanNode, req names, path *plan.Path) plan.Node {
@@ -593,11 +571,10 @@ func (p *pruning) union(u *plan.UnionNode, req names, path *plan.Path) plan.Node
 		}
 		return &plan.ProjectNode{Input: u, Exprs: columnExprs(keep)}
 	}
-	childReq := setOf(keep)
 	inputs := make([]plan.Node, len(u.Inputs))
 	changed := false
 	for i, c := range u.Inputs {
-		in := p.visit(c, childReq, true, path.Input(u, i))
+		in := p.visit(c, setOf(keep), true, path.Input(u, i))
 		// The prediction assumed no rewrite limit: under one, an input may
 		// keep more than predicted, and a projection to the union's
 		// columns keeps the schemas identical.

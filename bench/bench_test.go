@@ -137,3 +137,11 @@ func BenchmarkQ6(b *testing.B) { benchQuery(b, "q6") }
 // BenchmarkQ7 is t.select(id, k, a).head(100), a head over the id-ordered
 // file: optimized, the scan reads one row group (limit_pushdown's hint).
 func BenchmarkQ7(b *testing.B) { benchQuery(b, "q7") }
+
+// BenchmarkQ8 is t.join(d, on k).filter(k < 100, a > 900000, name != "n7")
+// .select(id, k, name, a): the filter written above the join.
+func BenchmarkQ8(b *testing.B) { benchQuery(b, "q8") }
+
+// BenchmarkQ8p is Q8 with its filters pushed into both inputs by hand:
+// join_pushdown makes Q8 this plan.
+func BenchmarkQ8p(b *testing.B) { benchQuery(b, "q8p") }

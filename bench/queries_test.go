@@ -60,6 +60,20 @@ func TestQueryFilesMatchSpec(t *testing.T) {
 			return tb.Join(d, plan.InnerJoin, []plan.E{c("k")}, []plan.E{c("k")}).
 				Filter(c("name").Eq(l("n7"))).Select(c("id"), c("name"), c("a"))
 		},
+		"q8": func(tb, d plan.Frame) plan.Frame {
+			return tb.Join(d, plan.InnerJoin, []plan.E{c("k")}, []plan.E{c("k")}).
+				Filter(c("k").Lt(l(int64(100))), c("a").Gt(l(int64(900000))), c("name").Ne(l("n7"))).
+				Select(c("id"), c("k"), c("name"), c("a"))
+		},
+		"q8p": func(tb, d plan.Frame) plan.Frame {
+			return tb.Filter(c("k").Lt(l(int64(100))), c("a").Gt(l(int64(900000)))).
+				Join(d.Filter(c("k").Lt(l(int64(100))), c("name").Ne(l("n7"))), plan.InnerJoin, []plan.E{c("k")}, []plan.E{c("k")}).
+				Select(c("id"), c("k"), c("name"), c("a"))
+		},
+		"q9": func(tb, d plan.Frame) plan.Frame {
+			return tb.JoinWhere(d, c("k").Eq(c("k_right")), c("name").Eq(l("n7"))).
+				Select(c("id"), c("name"), c("a"))
+		},
 		"q6": func(tb, _ plan.Frame) plan.Frame {
 			return tb.WithColumns(c("a").Mul(l(int64(3))).Alias("x1")).
 				Filter(c("k").Lt(l(int64(500)))).
@@ -74,7 +88,7 @@ func TestQueryFilesMatchSpec(t *testing.T) {
 				Select(c("id"), c("k"), c("x4"))
 		},
 	}
-	files := queryFiles(t)
+	files := append(queryFiles(t), sqlQueryFiles(t)...)
 	if len(files) != len(specs) {
 		t.Errorf("%d query files, %d specifications", len(files), len(specs))
 	}

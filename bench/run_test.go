@@ -114,6 +114,20 @@ func direct(n int64) map[string]expected {
 	}
 	out["q5"] = q5
 
+	out["q9"] = q5 // Q5's answer, written as SQL's FROM t, d WHERE t.k = d.k AND name = 'n7'
+
+	q8 := expected{ints: map[string]int64{}}
+	for _, r := range rows {
+		if r.K < 100 && r.A > 900000 && r.K != 7 {
+			q8.rows++
+			q8.ints["id"] += r.ID
+			q8.ints["k"] += r.K
+			q8.ints["a"] += r.A
+		}
+	}
+	out["q8"] = q8
+	out["q8p"] = q8
+
 	q6 := expected{ints: map[string]int64{}, flts: map[string]float64{}}
 	var x4s fsum
 	for _, r := range rows {

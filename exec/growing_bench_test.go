@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/dfopt/dfopt/internal/cputime"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -34,6 +35,7 @@ func BenchmarkCollectGrowingChain(b *testing.B) {
 				b.Fatal(err)
 			}
 			b.ReportAllocs()
+			c0, ok := cputime.Process()
 			for b.Loop() {
 				res, err := Collect(context.Background(), p, Options{})
 				if err != nil {
@@ -42,6 +44,11 @@ func BenchmarkCollectGrowingChain(b *testing.B) {
 				res.Release()
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/node")
+			if c1, _ := cputime.Process(); ok {
+				// CPU time (all threads, the collector's included) does
+				// not grow when other processes compete for the cores.
+				b.ReportMetric(float64((c1-c0).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/node")
+			}
 		})
 	}
 }

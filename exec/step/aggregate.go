@@ -135,6 +135,13 @@ func (e *Env) reduce(call *plan.Call, arg arrow.Array, g *ops.Grouping) (arrow.A
 // +0.0 are one key), the aggregate reduces each partition, and its value is
 // broadcast back to the partition's rows.
 func (e *Env) window(n *plan.WindowNode, f *Frame) (*Frame, error) {
+	// The temporaries are appended to a flat frame (they leave with the
+	// owner, which drops them).
+	f, err := e.flat(f)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Release()
 	in, err := e.exprBatch(f, n.Exprs)
 	if err != nil {
 		return nil, err

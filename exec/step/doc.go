@@ -29,8 +29,13 @@
 // A node's output is a Frame: its rows under its resolved schema, with
 // columns that are either compact Arrow arrays or an array plus a composed
 // row index vector, so that filter, sort, limit, slice, join and distinct
-// copy no column (see Frame). Expressions read a compact batch of just the
-// columns they name; union, extensions and Materialize gather whole batches.
+// copy no column (see Frame). Without a memory limit a filter, a sort and
+// a with_columns do not even touch the columns they pass through: their
+// frames are lazy (lazy.go), sharing their input's column list and
+// keeping only the rows they select, so a chain that grows by a column
+// per node costs each node what it reads and adds, not the schema's width.
+// Expressions read a compact batch of just the columns they name; union,
+// extensions and Materialize gather whole batches.
 // The representation is not observable: rows, order, bits and errors are
 // those of materializing every node, which is what the eager chain does.
 //

@@ -34,6 +34,9 @@ type Env struct {
 	par ops.Parallel
 	// budget is the memory limit of the evaluation (nil: none).
 	budget *memlimit.Budget
+	// flatFrames keeps every frame flat (lazy.go), as under a memory
+	// limit: the tests compare the two representations.
+	flatFrames bool
 }
 
 // NewEnv returns an Env. A nil ctx means context.Background(), a nil mem

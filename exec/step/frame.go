@@ -24,13 +24,24 @@ import (
 // order, their bits and every error are those of materializing at every
 // node (which is what the eager chain does, through Materialize).
 //
+// A flat Frame holds its columns itself (cols); a lazy one (store != nil,
+// see lazy.go) is the first n columns of a store shared with the frames it
+// was built from, each in the rows of its own row space, brought to the
+// frame's rows (sp) when read, so that a filter, a sort or a with_columns
+// appending columns costs what it reads and adds, not the frame's width.
+//
 // A Frame is immutable once built and owns one reference to each of its
-// arrays; Share hands out another reference, Release drops them. A Frame
-// may therefore be read from several goroutines at once.
+// arrays (a lazy one: to its store); Share hands out another reference,
+// Release drops them. A Frame may therefore be read from several
+// goroutines at once.
 type Frame struct {
 	schema plan.Schema
 	rows   int
 	cols   []fcol
+	// store, n, sp: a lazy frame's columns, width and rows.
+	store *colStore
+	n     int
+	sp    *space
 	// rec, when set, is a compact batch of exactly cols, in order, under
 	// the schema's names (the record FromRecord wrapped): expressions read
 	// it as it is, and Materialize may return it, instead of building a
@@ -130,8 +141,13 @@ func (f *Frame) Schema() plan.Schema { return f.schema }
 // NumRows returns the number of rows.
 func (f *Frame) NumRows() int { return f.rows }
 
-// retain adds a reference to every column (and to the record).
+// retain adds a reference to every column (and to the record), or to the
+// store of a lazy frame.
 func (f *Frame) retain() {
+	if f.store != nil {
+		f.store.refs.Add(1)
+		return
+	}
 	for _, c := range f.cols {
 		c.retain()
 	}
@@ -145,6 +161,10 @@ func (f *Frame) retain() {
 func (f *Frame) Release() {
 	if f == nil {
 		return
+	}
+	if f.store != nil {
+		f.store.release()
+		f.store = nil
 	}
 	for _, c := range f.cols {
 		c.release()
@@ -161,14 +181,28 @@ func (f *Frame) Release() {
 // or a node that passes its input through under its own schema).
 func (f *Frame) Share(s plan.Schema) *Frame {
 	f.retain()
+	if f.store != nil {
+		return &Frame{schema: s, rows: f.rows, store: f.store, n: f.n, sp: f.sp}
+	}
 	return &Frame{schema: s, rows: f.rows, cols: append([]fcol(nil), f.cols...), rec: f.rec}
+}
+
+// width returns the number of columns the frame holds.
+func (f *Frame) width() int {
+	if f.store != nil {
+		return f.n
+	}
+	return len(f.cols)
 }
 
 // col returns the named column (not retained).
 func (e *Env) col(f *Frame, name string) (fcol, error) {
 	i := f.schema.Index(name)
-	if i < 0 || i >= len(f.cols) {
+	if i < 0 || i >= f.width() {
 		return fcol{}, e.Internal("input has no column %q", name)
+	}
+	if f.store != nil {
+		return e.colAt(f, i)
 	}
 	return f.cols[i], nil
 }
@@ -179,8 +213,16 @@ func (e *Env) col(f *Frame, name string) (fcol, error) {
 // memory limit the composed vectors are reserved before they are
 // allocated (resource_exhausted when they do not fit) and idx
 // itself, which the caller allocated, is counted from now on when a
-// compact column keeps it.
+// compact column keeps it. A lazy f is flattened first.
 func (e *Env) gather(f *Frame, s plan.Schema, idx []int32) (*Frame, error) {
+	if f.store != nil {
+		flat, err := e.flat(f)
+		if err != nil {
+			return nil, err
+		}
+		defer flat.Release()
+		f = flat
+	}
 	composed := map[*gatherIdx]*gatherIdx{}
 	fresh := &gatherIdx{rows: idx}
 	if e.budget != nil {
@@ -234,10 +276,18 @@ func (e *Env) gather(f *Frame, s plan.Schema, idx []int32) (*Frame, error) {
 	return out, nil
 }
 
-// reorder returns the rows idx of f (-1 = a row of nulls) under s, sharing
-// the input when idx is the identity (see gather).
+// reorder returns the rows idx of f (-1 = a row of nulls) under s as a
+// flat frame, sharing the input when idx is the identity (see gather).
 func (e *Env) reorder(f *Frame, s plan.Schema, idx []int32) (*Frame, error) {
 	if isIdentity(idx, f.rows) {
+		if f.store != nil {
+			out, err := e.flat(f)
+			if err != nil {
+				return nil, err
+			}
+			out.schema = s
+			return out, nil
+		}
 		return f.Share(s), nil
 	}
 	return e.gather(f, s, idx)
@@ -258,13 +308,25 @@ func isIdentity(idx []int32, n int) bool {
 
 // Slice returns rows [offset, offset+length) of f under s, clamped to f
 // (a negative length means "to the end"), sharing buffers and index
-// vectors: limit and slice.
+// vectors: limit and slice. A lazy f gives a lazy frame of a child space
+// holding the range.
 func (f *Frame) Slice(s plan.Schema, offset, length int64) *Frame {
 	n := int64(f.rows)
 	offset = max(0, min(offset, n))
 	end := n
 	if length >= 0 && length < n-offset {
 		end = offset + length
+	}
+	if f.store != nil {
+		if offset == 0 && end == n {
+			return f.Share(s)
+		}
+		sel := make([]int32, end-offset)
+		for i := range sel {
+			sel[i] = int32(offset) + int32(i)
+		}
+		st, w, sp := lazyOf(f, 0)
+		return &Frame{schema: s, rows: len(sel), store: st, n: w, sp: sp.child(sel)}
 	}
 	out := &Frame{schema: s, rows: int(end - offset), cols: make([]fcol, len(f.cols))}
 	sliced := map[*gatherIdx]*gatherIdx{}
@@ -360,9 +422,16 @@ func (e *Env) Materialize(f *Frame) (arrow.RecordBatch, error) {
 		f.rec.Retain()
 		return f.rec, nil
 	}
-	cols := make([]arrow.Array, 0, len(f.cols))
+	fcols := f.cols
+	if f.store != nil {
+		var err error
+		if fcols, err = e.flatCols(f); err != nil {
+			return nil, err
+		}
+	}
+	cols := make([]arrow.Array, 0, len(fcols))
 	defer func() { releaseAll(cols) }()
-	for _, fc := range f.cols {
+	for _, fc := range fcols {
 		a, err := e.value(fc)
 		if err != nil {
 			return nil, err

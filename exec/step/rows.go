@@ -37,7 +37,7 @@ func (e *Env) filter(n *plan.FilterNode, in *Frame) (*Frame, error) {
 		if err != nil {
 			return nil, err
 		}
-		return e.reorder(in, n.Schema(), rows)
+		return e.selectRows(in, n.Schema(), rows)
 	} else if err != nil {
 		return nil, err
 	}
@@ -64,7 +64,7 @@ func (e *Env) filter(n *plan.FilterNode, in *Frame) (*Frame, error) {
 	if err != nil {
 		return nil, e.Internal("%v", err)
 	}
-	return e.reorder(in, n.Schema(), rows)
+	return e.selectRows(in, n.Schema(), rows)
 }
 
 // project computes one column per expression, each over every input row (a
@@ -97,6 +97,29 @@ func (e *Env) withColumns(n *plan.WithColumnsNode, in *Frame) (*Frame, error) {
 		byName[plan.OutputName(x)] = computed[i]
 	}
 	s := n.Schema()
+	if _, owns := plan.OwnedWindow(n); !owns && e.lazyEnabled() {
+		// A lazy frame: the input's columns shared, the computed ones
+		// replacing theirs or appended in the schema's order.
+		set := map[int]fcol{}
+		var add []fcol
+		for i := in.width(); i < s.Len(); i++ {
+			fc, ok := byName[s.Field(i).Name]
+			if !ok {
+				return nil, e.Internal("with_columns: no entry computes column %q", s.Field(i).Name)
+			}
+			add = append(add, fc)
+		}
+		for name, fc := range byName {
+			if i := in.schema.Index(name); i >= 0 {
+				set[i] = fc
+			}
+		}
+		if len(set)+len(add) != len(computed) || s.Len() != in.width()+len(add) {
+			return nil, e.Internal("with_columns produced %d columns, its schema has %d", in.width()+len(add), s.Len())
+		}
+		computed = nil // handed over to the frame
+		return extend(in, s, set, add), nil
+	}
 	cols := make([]fcol, s.Len())
 	for i, f := range s.Fields() {
 		fc, ok := byName[f.Name]
@@ -147,7 +170,7 @@ func (e *Env) sort(n *plan.SortNode, in *Frame, k int64) (*Frame, error) {
 	if err != nil {
 		return nil, e.Internal("%v", err)
 	}
-	return e.reorder(in, n.Schema(), perm)
+	return e.selectRows(in, n.Schema(), perm)
 }
 
 // distinct keeps the first row of each distinct key (the Subset columns,

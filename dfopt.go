@@ -59,8 +59,14 @@ func (lf LazyFrame) Plan() plan.Node { return lf.root }
 
 // Optimize runs the optimizer and returns the rewritten plan, its counters
 // and its trace. A plan that does not resolve gives its *plan.Error.
+// Flags without an Evaluator fold constants through the executor's kernel
+// (exec.ConstEvaluator), the one Collect evaluates them with.
 func (lf LazyFrame) Optimize() (rules.Result, error) {
-	return rules.Optimize(lf.root, lf.flags)
+	flags := lf.flags
+	if flags.Evaluator == nil {
+		flags.Evaluator = exec.ConstEvaluator{}
+	}
+	return rules.Optimize(lf.root, flags)
 }
 
 // Explain returns the optimized plan as text with its counters and, with

@@ -63,7 +63,11 @@ func (q *Query) Once(ctx context.Context, mem memory.Allocator) (*exec.Result, S
 	start := time.Now()
 	root := q.Plan
 	if !q.NoOpt {
-		res, err := rules.Optimize(root, q.Flags)
+		flags := q.Flags
+		if flags.Evaluator == nil {
+			flags.Evaluator = exec.ConstEvaluator{}
+		}
+		res, err := rules.Optimize(root, flags)
 		if err != nil {
 			return nil, s, fmt.Errorf("%s: optimize: %w", q.File, err)
 		}

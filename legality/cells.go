@@ -138,6 +138,7 @@ const (
 // own. Order: by rule, in the order the rules run; docs/legality.md and the
 // mutation table list them in this order.
 var defaultCells = concatCells(
+	simplifyCells,
 	coreCells,
 )
 

@@ -373,7 +373,7 @@ func (b *bisector) firstBad(p plan.Node, f rules.Flags, noRule bool) (int, *rule
 		return 0, nil
 	}
 	at := func(k int) rules.Flags {
-		g := f
+		g := WithEvaluator(f)
 		g.Limit = k
 		return g
 	}

@@ -51,6 +51,18 @@ type Case struct {
 func DefaultFlags() rules.Flags {
 	f := rules.DefaultFlags()
 	f.Verify = true
+	return WithEvaluator(f)
+}
+
+// WithEvaluator returns f with the executor's constant evaluator
+// (exec.ConstEvaluator) when f has none, so that simplify folds constants
+// through the kernel the ways evaluate them with. Every optimization the
+// oracle runs (Check, campaigns, mutation, bisection) and the plan files'
+// flags (DocumentFlags) go through it.
+func WithEvaluator(f rules.Flags) rules.Flags {
+	if f.Evaluator == nil {
+		f.Evaluator = exec.ConstEvaluator{}
+	}
 	return f
 }
 
@@ -145,7 +157,7 @@ func (c Case) executor() Executor {
 func Check(ctx context.Context, c Case) *Report {
 	flags := DefaultFlags()
 	if c.Flags != nil {
-		flags = *c.Flags
+		flags = WithEvaluator(*c.Flags)
 	}
 	x := c.executor()
 	r := &Report{Name: c.Name, Flags: flags, Executor: x.Name()}

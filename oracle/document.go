@@ -44,7 +44,7 @@ func DocumentFlagsFor(doc *planjson.Document, reg *rules.Registry) (rules.Flags,
 	if _, set := doc.Flags[rules.FlagVerify]; !set {
 		flags.Verify = true
 	}
-	return flags, nil
+	return WithEvaluator(flags), nil
 }
 
 // CheckDocument checks a decoded plan file: its plan four ways under its

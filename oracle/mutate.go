@@ -317,7 +317,7 @@ func optimizeSafe(in plan.Node, f rules.Flags) (res rules.Result, err error) {
 			err = fmt.Errorf("panic: %v", p)
 		}
 	}()
-	return rules.Optimize(in, f)
+	return rules.Optimize(in, WithEvaluator(f))
 }
 
 // sameOptimization reports whether two optimizer runs lead to the same

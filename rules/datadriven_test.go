@@ -44,11 +44,13 @@ import (
 //
 //	optimize [case=NAME] [flags=R,A,...|all|none] [tier=bounded|standard] [limit=N]
 //	         [cell=ID allow|refuse [masked] [partial] [override]]
-//	         [flip=ID] [barrier=ID] [verify=false]
+//	         [flip=ID] [barrier=ID] [verify=false] [eval=none]
 //	    Optimizes the input and prints plan.ExplainText with the why lines.
 //	    flags: the rules and arms on (default: the file's rule and its arms;
 //	    in "optimize", all); flip/barrier: the legality table with that cell
-//	    flipped (legality.Flip) or made a barrier. A case naming a cell is a
+//	    flipped (legality.Flip) or made a barrier; eval=none: no constant
+//	    evaluator (simplify folds through the reference interpreter
+//	    otherwise, refEvaluator). A case naming a cell is a
 //	    cell case (TestData checks it; see cellCase).
 //	explain-dot [flags=...]
 //	    Prints ExplainDOT of the input and its optimization.
@@ -263,6 +265,9 @@ func (env *ddEnv) flags(c *ddCase) (Flags, error) {
 	}
 	f.Verify = c.args["verify"] != "false"
 	f.Tier = tier
+	if c.args["eval"] != "none" {
+		f.Evaluator = refEvaluator{} // simplify folds through the reference interpreter
+	}
 	if l := c.args["limit"]; l != "" {
 		n, err := strconv.Atoi(l)
 		if err != nil {

@@ -55,6 +55,13 @@ type Flags struct {
 	// Builtin(). A host engine passes one with its own rules
 	// (Registry.With).
 	Registry *Registry
+	// Evaluator computes constant expressions for simplify's constant
+	// folding (ConstEvaluator); nil folds nothing. The front door, the CLI
+	// and the oracle pass the executor's kernel (exec.ConstEvaluator), so
+	// a constant folds to exactly what evaluating it row by row gives; a
+	// host passes its own. It is not a flag: Map, FlagsFromMap and Equal
+	// ignore it.
+	Evaluator ConstEvaluator
 }
 
 // DefaultFlags runs every built-in rule and arm of the standard tier, the

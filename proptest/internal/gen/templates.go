@@ -376,6 +376,12 @@ func (g *gen) filterChain(depth int) frame {
 	case x < 26:
 		m = anyMode
 	}
+	if m == boundedTotal && !c.sc.has(plan.Bool) {
+		// Without a bool column a bounded-total conjunct is a literal,
+		// mostly true, which simplify drops with its filter: the outer
+		// filter would no longer be there to fuse.
+		m = extTotal
+	}
 	n := 1 + g.r.Intn(2)
 	preds := make([]plan.Expr, n)
 	for i := range preds {

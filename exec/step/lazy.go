@@ -4,6 +4,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -111,7 +112,7 @@ func (s *space) setMemoTo(a *space, g *gatherIdx, fresh bool) *gatherIdx {
 // walks up to the nearest space that knows its map to a and composes back
 // down, memoizing the map at every space on the way, so that the next
 // space down the chain finds it one step up.
-func (s *space) mapTo(a *space) (*gatherIdx, bool) {
+func (s *space) mapTo(a *space, par ops.Parallel) (*gatherIdx, bool) {
 	if s == a {
 		return nil, true
 	}
@@ -133,38 +134,39 @@ func (s *space) mapTo(a *space) (*gatherIdx, bool) {
 			// The parent is a: the map is sel itself.
 			m = t.setMemoTo(a, &gatherIdx{rows: t.sel}, false)
 		} else {
-			m = t.setMemoTo(a, &gatherIdx{rows: composeRows(m.rows, t.sel)}, true)
+			m = t.setMemoTo(a, &gatherIdx{rows: composeRows(m.rows, t.sel, par)}, true)
 		}
 	}
 	return m, true
 }
 
-// composeRows returns rows[j] = base[sel[j]] (sel holds no -1).
-func composeRows(base, sel []int32) []int32 {
+// composeRows returns rows[j] = base[sel[j]], -1 where sel[j] is -1 (the
+// rows split over goroutines as par says).
+func composeRows(base, sel []int32, par ops.Parallel) []int32 {
 	out := make([]int32, len(sel))
-	for j, r := range sel {
-		out[j] = base[r]
-	}
+	// The closure cannot panic (the indices are the frames' own).
+	_ = par.For(len(sel), func(lo, hi int) {
+		for j, r := range sel[lo:hi] {
+			if r < 0 {
+				out[lo+j] = -1
+			} else {
+				out[lo+j] = base[r]
+			}
+		}
+	})
 	return out
 }
 
 // composeIdx returns column index vector g (of an ancestor space) read
 // through m, the map from s to that space, memoized in s.
-func (s *space) composeIdx(g, m *gatherIdx) *gatherIdx {
+func (s *space) composeIdx(g, m *gatherIdx, par ops.Parallel) *gatherIdx {
 	s.mu.Lock()
 	if c := s.composed[g]; c != nil {
 		s.mu.Unlock()
 		return c
 	}
 	s.mu.Unlock()
-	rows := make([]int32, len(m.rows))
-	for j, r := range m.rows {
-		if r < 0 {
-			rows[j] = -1
-		} else {
-			rows[j] = g.rows[r]
-		}
-	}
+	rows := composeRows(g.rows, m.rows, par)
 	c := &gatherIdx{rows: rows}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -241,7 +243,7 @@ func lazyOf(f *Frame, extra int) (*colStore, int, *space) {
 // holds it).
 func (e *Env) colAt(f *Frame, i int) (fcol, error) {
 	c := f.store.cols[i]
-	m, ok := f.sp.mapTo(c.sp)
+	m, ok := f.sp.mapTo(c.sp, e.par)
 	if !ok {
 		return fcol{}, e.Internal("a column's rows are not an ancestor of its frame's")
 	}
@@ -251,7 +253,7 @@ func (e *Env) colAt(f *Frame, i int) (fcol, error) {
 	case c.idx == nil:
 		return fcol{arr: c.arr, idx: m}, nil
 	default:
-		return fcol{arr: c.arr, idx: f.sp.composeIdx(c.idx, m)}, nil
+		return fcol{arr: c.arr, idx: f.sp.composeIdx(c.idx, m, e.par)}, nil
 	}
 }
 
@@ -276,7 +278,7 @@ func (e *Env) flatCols(f *Frame) ([]fcol, error) {
 		if m == nil {
 			m = &gatherIdx{rows: t.sel}
 		} else {
-			m = &gatherIdx{rows: composeRows(t.sel, m.rows)}
+			m = &gatherIdx{rows: composeRows(t.sel, m.rows, e.par)}
 		}
 	}
 	out := make([]fcol, f.n)
@@ -294,10 +296,7 @@ func (e *Env) flatCols(f *Frame) ([]fcol, error) {
 		default:
 			g := composed[c.idx]
 			if g == nil {
-				g = &gatherIdx{rows: make([]int32, len(m.rows))}
-				for j, r := range m.rows {
-					g.rows[j] = c.idx.rows[r]
-				}
+				g = &gatherIdx{rows: composeRows(c.idx.rows, m.rows, e.par)}
 				composed[c.idx] = g
 			}
 			out[i] = fcol{arr: c.arr, idx: g}

@@ -40,6 +40,9 @@ const (
 	SXAbsorb CellID = "sx.absorb"
 	// SXNotNot turns not(not(x)) into x.
 	SXNotNot CellID = "sx.not_not"
+	// SXIf replaces if(c, t, e) with a literal condition c by the branch
+	// that takes every row: t when c is true, e when it is false or null.
+	SXIf CellID = "sx.if"
 	// SXFilterTrue drops a filter's conjunct `true`, and the filter when
 	// none is left.
 	SXFilterTrue CellID = "sx.filter_true"
@@ -68,6 +71,9 @@ var simplifyCells = []Cell{
 	{ID: SXNotNot, Rule: RuleSimplify, Node: "filter, project, with_columns, sort, aggregate", Verdict: Crosses,
 		Reason:     "not(not(x)) is x on every row (not null is null), with x's nullability, and x is evaluated as before",
 		Equivalent: "a crosses cell: its mutant is a barrier, which leaves both nots in place: the same values"},
+	{ID: SXIf, Rule: RuleSimplify, Node: "filter, project, with_columns, sort, aggregate", Verdict: CrossesIf,
+		Condition: "the branch kept has the type of the if() (plan.TypeOf: the common type of both branches) and, in a project, with_columns or aggregate, its nullability; the other branch sees no row, so it raises nothing and advances no counter",
+		Reason:    "select(if(true, i, b) as x) with i int32 and b int64: x is an int64 (the branches' common type), and i alone would change the plan's schema; so would if(true, a, null(int64)) with a not nullable"},
 	{ID: SXFilterTrue, Rule: RuleSimplify, Node: "filter", Verdict: Crosses,
 		Reason:     "a conjunct `true` keeps every row and raises nothing, so dropping it (and a filter left with none) changes no row and no error",
 		Equivalent: "a crosses cell: its mutant is a barrier, which keeps the conjunct: the same rows"},
@@ -151,6 +157,24 @@ func (t *Table) SimplifyAbsorb(x plan.Expr, in plan.Schema) Decision {
 		}
 		if !t.Total(x, in) {
 			return false, "`" + plan.Written(x) + "` is partial"
+		}
+		return true, ""
+	})
+}
+
+// SimplifyIf decides whether the branch of field branch may replace an
+// if() of field want whose condition is a literal (sx.if): the same type,
+// and the same nullability unless anyNull says no schema shows it.
+func (t *Table) SimplifyIf(branch, want plan.Field, anyNull bool) Decision {
+	return t.orDefault().decide(SXIf, func() (bool, string) {
+		switch {
+		case branch.Type != want.Type:
+			return false, "the branch is " + branch.Type.String() + ", the if() " + want.Type.String()
+		case branch.Nullable != want.Nullable && !anyNull:
+			if want.Nullable {
+				return false, "the if() is nullable, the branch is not"
+			}
+			return false, "the branch is nullable, the if() is not"
 		}
 		return true, ""
 	})

@@ -47,7 +47,9 @@ type ConstEvaluator interface {
 //	    true only when x is total and deterministic, since and/or evaluate
 //	    both operands over every row (sx.absorb), and when the literal keeps
 //	    the expression's nullability (sx.field); not(not(x)) is x
-//	    (sx.not_not);
+//	    (sx.not_not); if() with a literal condition is the branch that
+//	    takes every row (the other sees none, so it raises nothing) when
+//	    that branch has the if()'s type and shown nullability (sx.if);
 //	  - a filter drops its conjuncts `true`, and goes when none is left
 //	    (sx.filter_true).
 //
@@ -362,6 +364,28 @@ func (s *simplifier) identity(c *plan.Call) plan.Expr {
 		}
 		s.Count(counterSimplifiedBooleans, 1)
 		return &plan.Literal{Value: v}
+	case c.Fn == plan.FuncIf && len(c.Args) == 3:
+		cond, ok := c.Args[0].(*plan.Literal)
+		if !ok || cond.Value.Type() != plan.Bool {
+			return nil
+		}
+		branch := c.Args[2] // false or null: the else branch takes every row
+		if !cond.Value.IsNull() && cond.Value.Bool() {
+			branch = c.Args[1]
+		}
+		want, err := plan.TypeOf(c, s.in)
+		if err != nil {
+			return nil
+		}
+		got, err := plan.TypeOf(branch, s.in)
+		if err != nil {
+			return nil
+		}
+		if !s.apply(s.table.SimplifyIf(got, want, s.anyNull), c) {
+			return nil
+		}
+		s.Count(counterSimplifiedBooleans, 1)
+		return branch
 	case c.Fn == plan.FuncNot && len(c.Args) == 1:
 		inner, ok := c.Args[0].(*plan.Call)
 		if !ok || inner.Fn != plan.FuncNot || len(inner.Args) != 1 {

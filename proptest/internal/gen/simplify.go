@@ -90,8 +90,10 @@ func (g *gen) simplifyProjection(m move, in frame) frame {
 	for i := 0; i < k; i++ {
 		var e plan.Expr
 		switch x := g.r.Intn(100); {
-		case x < 40:
+		case x < 30:
 			e = g.sxPredicate(c)
+		case x < 45:
+			e = g.sxIf(c, g.colType(sc))
 		case x < 75:
 			t := g.anyType()
 			e = g.sxConst(c, t, 2)
@@ -139,8 +141,10 @@ func (g *gen) sxPredicate(c ectx) plan.Expr {
 		return g.sxComparison(c)
 	case x < 60:
 		return g.sxIdentity(c)
-	case x < 72:
+	case x < 66:
 		return call(plan.FuncNot, call(plan.FuncNot, g.sxOperand(c)))
+	case x < 72:
+		return g.sxIf(c, plan.Bool)
 	case x < 82:
 		return lit(plan.BoolValue(true))
 	default:
@@ -248,6 +252,43 @@ func (g *gen) sxBoolConst(c ectx, v plan.Value) plan.Expr {
 		return call(plan.FuncLt, lit(plan.Int64Value(1)), lit(plan.Int64Value(2)))
 	}
 	return call(plan.FuncNot, lit(plan.BoolValue(true)))
+}
+
+// sxIf is if() of a literal condition (or a constant that folds to one)
+// over branches of type t: of one type and nullability (sx.if allows), of
+// two integer types (the if() has their common type: sx.if refuses the
+// narrower branch), or with a typed null (the if() is nullable).
+func (g *gen) sxIf(c ectx, t plan.Type) plan.Expr {
+	v := plan.BoolValue(g.r.Intn(2) == 0)
+	if g.r.Intn(6) == 0 {
+		v = plan.NullValue(plan.Bool)
+	}
+	var cond plan.Expr = lit(v)
+	if g.r.Intn(4) == 0 {
+		cond = g.sxBoolConst(c, v)
+	}
+	branch := func() plan.Expr {
+		if t == plan.Bool {
+			return g.sxOperand(c)
+		}
+		return g.expr(c.noOver().with(anyMode), t, 1)
+	}
+	a, b := branch(), branch()
+	switch x := g.r.Intn(100); {
+	case x < 25 && (t == plan.Int64 || t == plan.Int32):
+		// One branch of the other integer type.
+		other := plan.Int32
+		if t == plan.Int32 {
+			other = plan.Int64
+		}
+		b = g.expr(c.noOver().with(anyMode), other, 1)
+	case x < 45:
+		b = lit(plan.NullValue(t))
+	}
+	if g.r.Intn(2) == 0 {
+		a, b = b, a
+	}
+	return call(plan.FuncIf, cond, a, b)
 }
 
 // Extreme literals for constants that overflow.

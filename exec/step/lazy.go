@@ -20,9 +20,9 @@ import (
 //     writes them into the same store (a second extension copies), as
 //     plan.Schema shares its prefix;
 //   - each column lists its values for the rows of the row space it was
-//     computed in (space); a filter or a sort makes a new space, a child of
-//     its input's, holding only the rows it keeps (sel), and touches no
-//     column. A column is brought to a frame's rows when something reads
+//     computed in (space); a filter or a sort (and a limit or slice of a
+//     lazy frame) makes a new space, a child of its input's, holding only
+//     the rows it keeps (sel), and touches no column. A column is brought to a frame's rows when something reads
 //     it, through the composed map from the frame's space to the column's
 //     (memoized per space, so a column read at every node of a chain costs
 //     its rows at each), and Materialize brings every column in one walk up
@@ -30,7 +30,7 @@ import (
 //
 // What stays inherent: a frame's result holds every column in its rows, so
 // Materialize (and every node that needs whole columns: join, union,
-// window, limit, slice, extensions) still pays columns x rows once, and a
+// window, distinct, extensions) still pays columns x rows once, and a
 // with_columns replacing a column of a lazy frame copies the store's
 // entries (a column's place changes; appending is the shared case).
 //

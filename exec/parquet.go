@@ -35,6 +35,9 @@ type ParquetSource struct {
 	// rows is the file's row count in its footer when it was opened: the
 	// row estimate (plan.RowCountEstimator).
 	rows int64
+	// facts are the columns' facts from the row-group statistics when the
+	// file was opened (ColumnFacts).
+	facts map[string]plan.ColumnFacts
 
 	rowGroupsRead    atomic.Int64
 	rowGroupsSkipped atomic.Int64
@@ -91,7 +94,7 @@ func OpenParquetFile(name, path string) (*ParquetSource, error) {
 	if err != nil {
 		return nil, step.SourceError(name, err, "parquet file %q: unsupported schema", path)
 	}
-	return &ParquetSource{name: name, path: path, schema: ps, rows: rdr.NumRows()}, nil
+	return &ParquetSource{name: name, path: path, schema: ps, rows: rdr.NumRows(), facts: parquetFacts(rdr, ps)}, nil
 }
 
 // openParquet opens the file and pqarrow's view of it (the Arrow schema).

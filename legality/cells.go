@@ -139,6 +139,7 @@ const (
 // mutation table list them in this order.
 var defaultCells = concatCells(
 	simplifyCells,
+	rangeProofsCells,
 	coreCells,
 )
 
@@ -223,7 +224,7 @@ var coreCells = []Cell{
 	{ID: PPJoinFullRightSide, Rule: RulePredicatePushdown, Node: "join", Verdict: Barrier,
 		Reason: "a full join supplies nulls on the right: l{k: 1} full join r{k: 1, v: 0} . filter(v > 0) keeps nothing; moved into r, l's row k = 1 matches nothing and appears with a null v"},
 	{ID: PPJoinKeyEquivalence, Rule: RulePredicatePushdown, Node: "join", Verdict: CrossesIf,
-		Condition: "standard tier (arm join_pushdown): on an inner join, a conjunct moving into one input that reads only its plain key columns also filters the other input by their partners (and still moves into its own) when each pair joins two plain columns of one type, paired with nothing else, and the conjunct reads each float64 key only as a direct operand of a comparison, is_nan, is_null or is_not_null",
+		Condition: "standard tier (arm join_pushdown): on an inner join, a conjunct moving into one input that reads only its plain key columns also filters the other input by their partners (and still moves into its own) when each pair joins two plain columns of one type, paired with nothing else, and the conjunct reads each float64 key only as a direct operand of a comparison, is_nan, is_null or is_not_null, and holds no range proof (range_proofs bounds the conjunct's own columns, not their partners)",
 		Reason:    "l{k: int64} inner join r{k: float64} on k . filter(k > 9007199254740992): 2^53 + 1 on the left matches 9007199254740992.0 on the right (compared as float64), but the copy k > 9007199254740992 removes that right row"},
 	{ID: PPWindow, Rule: RulePredicatePushdown, Node: "window", Verdict: Barrier,
 		Reason: "with_columns(sum(a).over(k)) . filter(a > 0): below the window, the sums cover fewer rows"},

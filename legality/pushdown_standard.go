@@ -472,6 +472,12 @@ func (c *NodeCheck) KeyCopy(e plan.Expr, side int) (renames map[string]plan.Expr
 				floats[name] = true
 			}
 		}
+		if plan.HasProof(e) {
+			// A range proof bounds e's own columns, not the keys they are
+			// paired with, which the copy reads over every row of the other
+			// input (range_proofs; corpus rp_key_equivalence_copy).
+			return false, "`" + e.String() + "` is total by a range proof over its own columns, which does not bound the keys the copy would read"
+		}
 		return keyRespecting(e, floats)
 	})
 	if !d.Allowed {

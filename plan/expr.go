@@ -45,6 +45,9 @@ type Call struct {
 	Fn   Func
 	Args []Expr
 	orig Expr
+	// proof, when set, is a range proof that the call cannot raise on the
+	// plan's input (WithProof).
+	proof *proof
 }
 
 // Cast converts to another type. A strict cast fails with invalid_cast where
@@ -54,6 +57,9 @@ type Cast struct {
 	To     Type
 	Strict bool
 	orig   Expr
+	// proof, when set, is a range proof that the cast cannot fail on the
+	// plan's input (WithProof).
+	proof *proof
 }
 
 // Over evaluates an aggregate per partition and broadcasts the result to the
@@ -112,9 +118,13 @@ func (e *Alias) WithChildren(args []Expr) Expr {
 }
 
 // WithChildren returns a copy with the given arguments (and e's origin).
+// A range proof (WithProof) does not stay: the new operands may read other
+// columns, whose values the proof never bounded (a join's key-equivalent
+// copy renames c to its partner s, equal to c only on matched rows).
 func (e *Call) WithChildren(args []Expr) Expr { return &Call{Fn: e.Fn, Args: args, orig: e.orig} }
 
-// WithChildren returns a copy casting args[0] (with e's origin).
+// WithChildren returns a copy casting args[0] (with e's origin, without
+// its range proof: see Call.WithChildren).
 func (e *Cast) WithChildren(args []Expr) Expr {
 	return &Cast{Expr: args[0], To: e.To, Strict: e.Strict, orig: e.orig}
 }

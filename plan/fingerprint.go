@@ -197,6 +197,10 @@ func fingerprintNode(n Node) (uint64, bool, bool) {
 			// Only when set, so plans without hints keep their fingerprints.
 			h = h.flag(true).u64(uint64(n.MaxRows))
 		}
+		for _, a := range n.Assumes {
+			// Only when present, so plans without assumptions keep theirs.
+			h = h.str(a.Column).str(a.Min.String()).str(a.Max.String()).flag(a.NaNFree)
+		}
 	case *FilterNode:
 		h = h.exprs(n.Predicates)
 		exprsDet(n.Predicates)
@@ -347,7 +351,8 @@ func sameParams(a, b Node) bool {
 		b := b.(*ScanNode)
 		if !sameSource(a.Source, b.Source) || !a.SourceSchema.Equal(b.SourceSchema) || a.Projected != b.Projected ||
 			!slices.Equal(a.Columns, b.Columns) || len(a.Pushed) != len(b.Pushed) ||
-			a.HasMaxRows != b.HasMaxRows || (a.HasMaxRows && a.MaxRows != b.MaxRows) {
+			a.HasMaxRows != b.HasMaxRows || (a.HasMaxRows && a.MaxRows != b.MaxRows) ||
+			!slices.EqualFunc(a.Assumes, b.Assumes, Assumption.Equal) {
 			return false
 		}
 		for i := range a.Pushed {

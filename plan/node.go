@@ -138,6 +138,15 @@ type ScanNode struct {
 	// HasMaxRows is set, and 0 is a hint like any other (limit 0).
 	HasMaxRows bool
 	MaxRows    int64
+	// Assumes lists the facts of the source's columns that the optimized
+	// plan relies on (the range_proofs rule writes them: each proof of a
+	// partial expression's totality names the facts it used). Every
+	// executor checks them against the rows the source yields and fails
+	// with a source_error when one does not hold (docs/semantics.md,
+	// scan), so a source that states wrong facts cannot make the plan's
+	// answer wrong. Resolve checks that each names a distinct int32, int64
+	// or float64 column of the source (plan.ValidateAssumptions).
+	Assumes []Assumption
 	// schemaErr records a source whose Schema panicked when Scan captured
 	// it; Resolve reports it.
 	schemaErr error
@@ -486,6 +495,13 @@ func (n *ScanNode) Label() string {
 	}
 	if n.HasMaxRows {
 		b.WriteString(" max_rows=" + strconv.FormatInt(n.MaxRows, 10))
+	}
+	if len(n.Assumes) > 0 {
+		parts := make([]string, len(n.Assumes))
+		for i, a := range n.Assumes {
+			parts[i] = a.String()
+		}
+		b.WriteString(" assumes=[" + strings.Join(parts, "; ") + "]")
 	}
 	return b.String()
 }

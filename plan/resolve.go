@@ -267,6 +267,10 @@ func resolveScan(n *ScanNode, p *Path) (Schema, error) {
 		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".max_rows").String(),
 			Msg: fmt.Sprintf("scan: max_rows must not be negative, got %d", n.MaxRows)}
 	}
+	if err := ValidateAssumptions(n.Assumes, src); err != nil {
+		return Schema{}, &Error{Kind: InvalidPlan, Expr: sourceName(n.Source), Row: -1, Path: p.Child(".assumes").String(),
+			Msg: fmt.Sprintf("scan: %v", err), Err: err}
+	}
 	if !n.Projected {
 		return src, nil
 	}

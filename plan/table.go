@@ -18,6 +18,11 @@ type Table struct {
 	// zoneRows > 0: a zone-map policy with row groups of zoneRows rows (see
 	// WithZoneMaps).
 	zoneRows int
+	// facts holds the columns' facts (ColumnFacts), computed once and
+	// shared by the copies the With methods make; stated replaces them
+	// (WithStatedFacts).
+	facts  *tableFacts
+	stated map[string]ColumnFacts
 }
 
 // NewTable checks that every column has the schema's type, that columns are
@@ -48,7 +53,7 @@ func NewTable(name string, schema Schema, columns [][]Value) (*Table, error) {
 	for i, c := range columns {
 		cols[i] = append([]Value(nil), c...)
 	}
-	return &Table{name: name, schema: schema, columns: cols, rows: rows}, nil
+	return &Table{name: name, schema: schema, columns: cols, rows: rows, facts: &tableFacts{}}, nil
 }
 
 // Name returns the table's name.

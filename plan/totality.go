@@ -22,9 +22,11 @@ const (
 	// kernel uses it: evaluating a call on rows it would not have met must
 	// not be able to raise.
 	TrustLanguage Trust = iota
-	// TrustDeclared also believes UDFs declared Total (docs/adr/0001): the
-	// optimizer uses it, and a host that declares a raising function total
-	// gets the outcome it declared.
+	// TrustDeclared also believes UDFs declared Total (docs/adr/0001) and
+	// range proofs (WithProof: a call or strict cast the range_proofs rule
+	// proved unable to fail from the facts its scans assume, which every
+	// executor checks): the optimizer uses it, and a host that declares a
+	// raising function total gets the outcome it declared.
 	TrustDeclared
 )
 
@@ -84,7 +86,7 @@ func totalType(e Expr, in Schema, trust Trust) (Type, bool) {
 		return totalType(e.Expr, in, trust)
 	case *Cast:
 		t, total := totalType(e.Expr, in, trust)
-		return e.To, total && !(e.Strict && CastCanFail(t, e.To))
+		return e.To, total && !(e.Strict && CastCanFail(t, e.To) && !(trust == TrustDeclared && e.proof != nil))
 	case *UDFCall:
 		if e.UDF == nil {
 			return Invalid, false
@@ -110,7 +112,7 @@ func totalType(e Expr, in Schema, trust Trust) (Type, bool) {
 			types[i], total = t, total && at
 		}
 		t, ok := callResultType(e.Fn, types)
-		return t, ok && total && !FuncCanRaise(e.Fn, types)
+		return t, ok && total && (!FuncCanRaise(e.Fn, types) || trust == TrustDeclared && e.proof != nil)
 	}
 	return Invalid, false
 }

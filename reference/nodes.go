@@ -94,6 +94,9 @@ func (c *collector) scan(n *plan.ScanNode) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkAssumes(n, src); err != nil {
+		return nil, err
+	}
 	var exact []plan.Expr
 	for _, p := range n.Pushed {
 		if p.Support == plan.Exact {

@@ -333,8 +333,18 @@ func (env *ddEnv) declare(c *ddCase) error {
 		return fmt.Errorf("table: no name=")
 	}
 	var fields []plan.Field
+	stated := map[string]plan.ColumnFacts{}
 	for _, l := range c.input {
 		w := strings.Fields(l)
+		if len(w) > 2 && strings.HasPrefix(w[len(w)-1], "range=") {
+			// "a int64 range=LO..HI": the table states that range (range_proofs).
+			f, err := statedRange(w[1], strings.TrimPrefix(w[len(w)-1], "range="))
+			if err != nil {
+				return fmt.Errorf("table %s: %q: %w", name, l, err)
+			}
+			stated[w[0]] = f
+			w = w[:len(w)-1]
+		}
 		if len(w) != 2 && !(len(w) == 4 && w[2] == "not" && w[3] == "null") {
 			return fmt.Errorf("table %s: %q is not \"column type [not null]\"", name, l)
 		}
@@ -373,6 +383,9 @@ func (env *ddEnv) declare(c *ddCase) error {
 			return fmt.Errorf("table %s: zone_maps=%s: %w", name, z, err)
 		}
 		tbl = tbl.WithZoneMaps(n)
+	}
+	if len(stated) > 0 {
+		tbl = tbl.WithStatedFacts(stated)
 	}
 	env.catalog[name] = tbl
 	return nil
@@ -471,4 +484,34 @@ func TestData(t *testing.T) {
 	if !t.Failed() && !*rewrite {
 		checkCellCoverage(t, cells)
 	}
+}
+
+// statedRange parses "LO..HI" as the stated range of a column of type typ
+// (int32, int64 or float64; a float range also states the column NaN-free).
+func statedRange(typ, r string) (plan.ColumnFacts, error) {
+	lo, hi, ok := strings.Cut(r, "..")
+	if !ok {
+		return plan.ColumnFacts{}, fmt.Errorf("range %q is not LO..HI", r)
+	}
+	t, _ := plan.ParseType(typ)
+	switch t {
+	case plan.Int32, plan.Int64:
+		a, err1 := strconv.ParseInt(lo, 10, 64)
+		b, err2 := strconv.ParseInt(hi, 10, 64)
+		if err1 != nil || err2 != nil {
+			return plan.ColumnFacts{}, fmt.Errorf("range %q: bounds are not integers", r)
+		}
+		if t == plan.Int32 {
+			return plan.ColumnFacts{HasRange: true, Min: plan.Int32Value(int32(a)), Max: plan.Int32Value(int32(b))}, nil
+		}
+		return plan.ColumnFacts{HasRange: true, Min: plan.Int64Value(a), Max: plan.Int64Value(b)}, nil
+	case plan.Float64:
+		a, err1 := strconv.ParseFloat(lo, 64)
+		b, err2 := strconv.ParseFloat(hi, 64)
+		if err1 != nil || err2 != nil {
+			return plan.ColumnFacts{}, fmt.Errorf("range %q: bounds are not floats", r)
+		}
+		return plan.ColumnFacts{HasRange: true, Min: plan.Float64Value(a), Max: plan.Float64Value(b), NaNFree: true}, nil
+	}
+	return plan.ColumnFacts{}, fmt.Errorf("no range on a %s column", typ)
 }

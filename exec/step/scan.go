@@ -260,6 +260,9 @@ func ScanOutput(e *Env, n *plan.ScanNode, read plan.Schema, rec arrow.RecordBatc
 	if err := CheckColumns(read, rec.Columns(), rec.NumRows()); err != nil {
 		return nil, SourceError(name, err, "source %s returned data that does not match its schema %s", name, read)
 	}
+	if err := CheckAssumptions(n, read, rec); err != nil {
+		return nil, err
+	}
 	if len(apply) > 0 {
 		filtered, err := e.filterRows(apply, rec)
 		if err != nil {

@@ -12,7 +12,7 @@ import (
 // "window" and the scan fields "columns" and "pushed" are optimizer output:
 // they let an optimized plan round-trip (docs/plan-format.md).
 var nodeFields = map[string]struct{ allowed, required []string }{
-	"scan":         {[]string{"op", "table", "columns", "pushed", "max_rows"}, []string{"table"}},
+	"scan":         {[]string{"op", "table", "columns", "pushed", "max_rows", "assumes"}, []string{"table"}},
 	"filter":       {[]string{"op", "input", "predicates"}, []string{"input", "predicates"}},
 	"project":      {[]string{"op", "input", "exprs"}, []string{"input", "exprs"}},
 	"with_columns": {[]string{"op", "input", "exprs"}, []string{"input", "exprs"}},
@@ -227,7 +227,60 @@ func (d *decoder) scan(v *jvalue, p *path) (plan.Node, *Error) {
 		}
 		n.HasMaxRows, n.MaxRows = true, m
 	}
+	if av := v.get("assumes"); av != nil {
+		as, err := decodeAssumes(av, p.field("assumes"), schema)
+		if err != nil {
+			return nil, err
+		}
+		n.Assumes = as
+	}
 	return n, nil
+}
+
+// decodeAssumes reads a scan's "assumes": the facts the optimized plan
+// relies on ({"column", "min", "max", "no_nan"}), bounds typed by the
+// column's type in the source's schema. Resolve checks the rest
+// (plan.ValidateAssumptions).
+func decodeAssumes(v *jvalue, p *path, schema plan.Schema) ([]plan.Assumption, *Error) {
+	items, err := array(v, p)
+	if err != nil {
+		return nil, err
+	}
+	var out []plan.Assumption
+	for i, it := range items {
+		ip := p.index(i)
+		if err := checkFields(it, ip, "an assumption", []string{"column", "min", "max", "no_nan"}, "column", "min", "max"); err != nil {
+			return nil, err
+		}
+		col, err := str(it.get("column"), ip.field("column"))
+		if err != nil {
+			return nil, err
+		}
+		f, ok := schema.Lookup(col)
+		if !ok {
+			return nil, errAt(it.get("column"), ip.field("column"), "no column %q in the table", echo(col))
+		}
+		a := plan.Assumption{Column: col}
+		for _, b := range []struct {
+			key string
+			dst *plan.Value
+		}{{"min", &a.Min}, {"max", &a.Max}} {
+			val, msg := decodeValue(it.get(b.key), f.Type)
+			if msg != "" {
+				return nil, errAt(it.get(b.key), ip.field(b.key), "%s", msg)
+			}
+			*b.dst = val
+		}
+		if nv := it.get("no_nan"); nv != nil {
+			nan, err := boolean(nv, ip.field("no_nan"))
+			if err != nil {
+				return nil, err
+			}
+			a.NaNFree = nan
+		}
+		out = append(out, a)
+	}
+	return out, nil
 }
 
 func parseSupport(s string) (plan.PredicateSupport, bool) {

@@ -269,7 +269,30 @@ func (e *encoder) scan(n *plan.ScanNode, p *path) (*jvalue, error) {
 	if n.HasMaxRows {
 		maxRows = encodeInt(n.MaxRows)
 	}
-	return obj("op", jstr("scan"), "table", jstr(name), "columns", cols, "pushed", pushed, "max_rows", maxRows), nil
+	var assumes *jvalue
+	if len(n.Assumes) > 0 {
+		assumes = &jvalue{kind: jArray}
+		for i, a := range n.Assumes {
+			ap := p.field("assumes").index(i)
+			if err := checkName(ap.field("column"), "column name", a.Column); err != nil {
+				return nil, err
+			}
+			lo, err := encodeValue(a.Min)
+			if err != nil {
+				return nil, encodeError(ap.field("min"), "%v", err)
+			}
+			hi, err := encodeValue(a.Max)
+			if err != nil {
+				return nil, encodeError(ap.field("max"), "%v", err)
+			}
+			var nan *jvalue
+			if a.NaNFree {
+				nan = jtrue()
+			}
+			assumes.arr = append(assumes.arr, obj("column", jstr(a.Column), "min", lo, "max", hi, "no_nan", nan))
+		}
+	}
+	return obj("op", jstr("scan"), "table", jstr(name), "columns", cols, "pushed", pushed, "max_rows", maxRows, "assumes", assumes), nil
 }
 
 // exprs writes a list; an empty optional list (always=false) is left out.

@@ -79,6 +79,9 @@ type ArrowSource struct {
 	arrow   *arrow.Schema
 	batches []arrow.RecordBatch
 	rows    int64
+	// facts are the columns' facts, computed when the source is made
+	// (ColumnFacts).
+	facts map[string]plan.ColumnFacts
 }
 
 // NewArrowSource wraps data (an arrow.RecordBatch or an arrow.Table) as a
@@ -118,6 +121,7 @@ func NewArrowSource(name string, data any) (*ArrowSource, error) {
 		return nil, fmt.Errorf("arrow source %q: %w", name, err)
 	}
 	s.schema = ps
+	s.facts = arrowFacts(ps, s.batches)
 	return s, nil
 }
 

@@ -141,6 +141,7 @@ var defaultCells = concatCells(
 	simplifyCells,
 	rangeProofsCells,
 	coreCells,
+	errorGuardCells,
 )
 
 // concatCells returns the groups' cells in one new slice.

@@ -147,6 +147,8 @@ func nodeOfKind(k plan.Kind) plan.Node {
 		return &plan.WindowNode{}
 	case plan.KindExtension:
 		return &plan.ExtensionNode{}
+	case plan.KindGuard:
+		return &plan.GuardNode{}
 	}
 	return nil
 }

@@ -46,6 +46,8 @@ func (t *Table) LimitPast(n plan.Node) Ruling {
 		r.consult(t.barrier(LPExtension, n))
 	case *plan.LimitNode, *plan.SliceNode:
 		r.consult(t.barrier(LPLimit, n))
+	case *plan.GuardNode:
+		r.consult(t.barrier(LPGuard, n))
 	default:
 		r.consult(t.barrier(LPUnknown, n))
 	}

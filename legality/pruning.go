@@ -62,6 +62,8 @@ func (t *Table) PruneThrough(n plan.Node) (d Decision, extra []string) {
 		return t.decide(PRScan, always), nil
 	case *plan.FilterNode, *plan.SortNode, *plan.LimitNode, *plan.SliceNode:
 		return t.decide(PRPassthrough, always), nil
+	case *plan.GuardNode:
+		return t.decide(PRGuard, always), nil
 	case *plan.AggregateNode:
 		return t.decide(PRAggregate, always), nil
 	case *plan.DistinctNode:

@@ -236,6 +236,8 @@ func (t *Table) PushdownNode(n plan.Node) *NodeCheck {
 		}
 	case *plan.ExtensionNode:
 		c.extension(n)
+	case *plan.GuardNode:
+		c.decision = t.decide(PPGuard, always)
 	default:
 		c.decision = t.decide(PPUnknown, always)
 	}

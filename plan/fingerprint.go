@@ -246,6 +246,9 @@ func fingerprintNode(n Node) (uint64, bool, bool) {
 	case *WindowNode:
 		h = h.exprs(n.Exprs)
 		exprsDet(n.Exprs)
+	case *GuardNode:
+		h = h.exprs(n.Exprs)
+		exprsDet(n.Exprs)
 	case *ExtensionNode:
 		h = h.flag(n.Def != nil)
 		if n.Def != nil {
@@ -397,6 +400,8 @@ func sameParams(a, b Node) bool {
 		return slices.Equal(a.Subset, b.(*DistinctNode).Subset)
 	case *WindowNode:
 		return exprsEqual(a.Exprs, b.(*WindowNode).Exprs)
+	case *GuardNode:
+		return exprsEqual(a.Exprs, b.(*GuardNode).Exprs)
 	case *ExtensionNode:
 		return a.Def == b.(*ExtensionNode).Def
 	}

@@ -54,13 +54,14 @@ const (
 	KindDistinct
 	KindWindow
 	KindExtension
+	KindGuard
 	kindCount
 )
 
 var kindNames = [kindCount]string{KindInvalid: "invalid", KindScan: "scan", KindFilter: "filter",
 	KindProject: "project", KindWithColumns: "with_columns", KindSort: "sort", KindLimit: "limit",
 	KindSlice: "slice", KindAggregate: "aggregate", KindJoin: "join", KindUnion: "union",
-	KindDistinct: "distinct", KindWindow: "window", KindExtension: "extension"}
+	KindDistinct: "distinct", KindWindow: "window", KindExtension: "extension", KindGuard: "guard"}
 
 // String returns the kind's name as written in plan files ("with_columns").
 func (k Kind) String() string {
@@ -327,6 +328,31 @@ type ExtensionNode struct {
 	Def    *ExtensionDef
 	Inputs []Node
 }
+
+// GuardNode is an error guard (docs/adr/0004-error-guards.md): it
+// evaluates its expressions over every input row, in list order, exactly
+// as a with_columns holding them would, raises the first error they raise,
+// and yields its input unchanged — no column is added. The optimizer's
+// error_guards rule leaves one where a filter moved below a node whose
+// partial expressions it crossed, so that they still meet every row they
+// met before while their values are computed only on the surviving rows.
+type GuardNode struct {
+	nodeMeta
+	Input Node
+	Exprs []Expr
+}
+
+// Kind returns KindGuard.
+func (*GuardNode) Kind() Kind { return KindGuard }
+
+// Children returns the input.
+func (n *GuardNode) Children() []Node { return []Node{n.Input} }
+
+// WithChildren returns an unresolved copy over children[0].
+func (n *GuardNode) WithChildren(ch []Node) Node { return &GuardNode{Input: ch[0], Exprs: n.Exprs} }
+
+// Label renders "guard [a * 2 + 1]".
+func (n *GuardNode) Label() string { return "guard [" + renderList(n.Exprs) + "]" }
 
 // Kind returns KindScan.
 func (*ScanNode) Kind() Kind { return KindScan }
@@ -651,6 +677,8 @@ func isNilNode(n Node) bool {
 	case *WindowNode:
 		return n == nil
 	case *ExtensionNode:
+		return n == nil
+	case *GuardNode:
 		return n == nil
 	}
 	return false

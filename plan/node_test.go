@@ -48,6 +48,7 @@ func everyKind(t testing.TB) []nodeCase {
 		{scanT.Distinct("a", "x y").Node(), `distinct [a, "x y"]`},
 		{&WindowNode{Input: scanT.Node(), Exprs: []Expr{Col("a").Sum().Over(Col("k")).Alias("__over_0").Expr()}}, "window [sum(a).over(k) as __over_0]"},
 		{scanT.Extension(identity).Node(), "extension identity"},
+		{&GuardNode{Input: scanT.Node(), Exprs: []Expr{Col("a").Mul(Lit(2)).Add(Lit(1)).Expr(), Col("a").Div(Col("b")).Expr()}}, "guard [a * 2 + 1, a / b]"},
 		{scanT.Extension(pair, scanU).Node(), "extension zip"},
 		{&ExtensionNode{Inputs: []Node{scanT.Node()}}, "extension <undeclared>"},
 		{&ScanNode{}, "scan <no source>"},
@@ -63,7 +64,7 @@ func (panicSource) Name() string   { panic("Name") }
 func (panicSource) Schema() Schema { panic("Schema") }
 
 func TestKindNames(t *testing.T) {
-	want := []string{"scan", "filter", "project", "with_columns", "sort", "limit", "slice", "aggregate", "join", "union", "distinct", "window", "extension"}
+	want := []string{"scan", "filter", "project", "with_columns", "sort", "limit", "slice", "aggregate", "join", "union", "distinct", "window", "extension", "guard"}
 	ks := Kinds()
 	if len(ks) != len(want) {
 		t.Fatalf("Kinds() = %v", ks)

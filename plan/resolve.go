@@ -194,6 +194,8 @@ func (r *resolver) node(n Node, p *Path) (Node, error) {
 		schema, err = resolveWindow(n, p)
 	case *ExtensionNode:
 		schema, err = resolveExtension(n, p)
+	case *GuardNode:
+		schema, err = resolveGuard(n, p)
 	default:
 		err = fmt.Errorf("unknown node type %T", n)
 	}

@@ -148,7 +148,7 @@ func (r *RowEstimates) bounds(n Node) RowBounds {
 			return limitBounds(r.in(n, 0), n.Limit)
 		}
 		return r.in(n, 0)
-	case *ProjectNode, *WithColumnsNode, *WindowNode:
+	case *ProjectNode, *WithColumnsNode, *WindowNode, *GuardNode:
 		return r.in(n, 0)
 	case *LimitNode:
 		return limitBounds(r.in(n, 0), n.N)

@@ -80,6 +80,8 @@ func (c *collector) apply(n plan.Node, ins []*Result) (*Result, error) {
 		return c.window(n, ins[0])
 	case *plan.ExtensionNode:
 		return c.extension(n, ins)
+	case *plan.GuardNode:
+		return c.guard(n, ins[0])
 	}
 	return nil, fmt.Errorf("%w: unknown node %T", ErrInternal, n)
 }

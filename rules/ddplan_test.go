@@ -112,7 +112,7 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 			s := n.(*plan.ScanNode)
 			s.HasMaxRows, s.MaxRows = true, l.int()
 		}
-	case "filter", "project", "with_columns":
+	case "filter", "project", "with_columns", "guard":
 		in, err := one()
 		if err != nil {
 			return nil, err
@@ -121,6 +121,8 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 		switch kind {
 		case "filter":
 			n = &plan.FilterNode{Input: in, Predicates: exprs}
+		case "guard":
+			n = &plan.GuardNode{Input: in, Exprs: exprs}
 		case "project":
 			n = &plan.ProjectNode{Input: in, Exprs: exprs}
 		default:

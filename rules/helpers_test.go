@@ -210,6 +210,8 @@ func agreement(res Result) []string {
 		{"sharedSubplans", c.Get("sharedSubplans"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.SSStructural })},
 		{"collapsedJoins", c.Get("collapsedJoins"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.CCJRest })},
 		{"buildLeft", c.Get("buildLeft"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.BSEstimate })},
+		{"guardedFilters", c.Get("guardedFilters"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.EGCost })},
+		{"guards", c.Get("guards"), count(func(e Entry) bool { return !e.Allowed && e.Cell == legality.EGUnguarded })},
 	}
 	for _, ch := range checks {
 		if ch.counter != ch.fromTrace {

@@ -300,6 +300,21 @@ func FromDfopt(n plan.Node) (Node, error) {
 		}
 		items, err := fromItems(n.Exprs)
 		return Project{Input: in, Items: items}, err
+	case *plan.GuardNode:
+		// error_guards' output: the host evaluates the expressions and
+		// keeps its rows (a host without such an operator turns the
+		// error_guards flag off).
+		in, err := FromDfopt(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		exprs := make([]Expr, len(n.Exprs))
+		for i, e := range n.Exprs {
+			if exprs[i], err = fromExpr(e); err != nil {
+				return nil, err
+			}
+		}
+		return Check{Input: in, Exprs: exprs}, nil
 	case *plan.SortNode:
 		in, err := FromDfopt(n.Input)
 		if err != nil {

@@ -106,6 +106,14 @@ type Extend struct {
 	Assign []Item
 }
 
+// Check evaluates its expressions over every input row, in order, and
+// keeps the input as it is: the host's form of dfopt's error guard (a
+// guard raises what its expressions would raise and adds no column).
+type Check struct {
+	Input Node
+	Exprs []Expr
+}
+
 // Project computes exactly the listed columns.
 type Project struct {
 	Input Node
@@ -148,6 +156,7 @@ func (Scan) hostNode()    {}
 func (Where) hostNode()   {}
 func (Extend) hostNode()  {}
 func (Project) hostNode() {}
+func (Check) hostNode()   {}
 func (OrderBy) hostNode() {}
 func (Take) hostNode()    {}
 func (Bucket) hostNode()  {}
@@ -225,6 +234,17 @@ func Run(n Node) (Result, error) {
 			out.Rows = append(out.Rows, row)
 		}
 		return out, nil
+	case Check:
+		in, err := Run(n.Input)
+		if err != nil {
+			return Result{}, err
+		}
+		for _, e := range n.Exprs {
+			if _, err := Eval(e, in.Rows); err != nil {
+				return Result{}, err
+			}
+		}
+		return in, nil
 	case Project:
 		in, err := Run(n.Input)
 		if err != nil {

@@ -54,6 +54,8 @@ func Eval(e *Env, n plan.Node, in []*Frame) (*Frame, error) {
 		out, err = e.window(n, in[0])
 	case *plan.ExtensionNode:
 		out, err = e.extension(n, in)
+	case *plan.GuardNode:
+		out, err = e.guard(n, in[0])
 	case *plan.ScanNode:
 		err = e.Internal("a scan is read by its driver, not by Eval")
 	default:

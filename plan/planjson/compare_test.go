@@ -153,6 +153,8 @@ func canonNaN(n plan.Node) plan.Node {
 		n.Exprs = es(n.Exprs)
 	case *plan.WindowNode:
 		n.Exprs = es(n.Exprs)
+	case *plan.GuardNode:
+		n.Exprs = es(n.Exprs)
 	case *plan.SortNode:
 		keys := append([]plan.SortKey(nil), n.Keys...)
 		for i := range keys {

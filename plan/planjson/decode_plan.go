@@ -24,6 +24,7 @@ var nodeFields = map[string]struct{ allowed, required []string }{
 	"union":        {[]string{"op", "inputs"}, []string{"inputs"}},
 	"distinct":     {[]string{"op", "input", "subset"}, []string{"input"}},
 	"window":       {[]string{"op", "input", "exprs"}, []string{"input", "exprs"}},
+	"guard":        {[]string{"op", "input", "exprs"}, []string{"input", "exprs"}},
 	"extension":    {[]string{"op", "name", "input", "inputs"}, []string{"name"}},
 }
 
@@ -80,7 +81,7 @@ func (d *decoder) node(v *jvalue, p *path) (plan.Node, *Error) {
 			return nil, err
 		}
 		return &plan.FilterNode{Input: in, Predicates: preds}, nil
-	case "project", "with_columns", "window":
+	case "project", "with_columns", "window", "guard":
 		es, err := exprs("exprs")
 		if err != nil {
 			return nil, err
@@ -90,6 +91,8 @@ func (d *decoder) node(v *jvalue, p *path) (plan.Node, *Error) {
 			return &plan.ProjectNode{Input: in, Exprs: es}, nil
 		case "with_columns":
 			return &plan.WithColumnsNode{Input: in, Exprs: es}, nil
+		case "guard":
+			return &plan.GuardNode{Input: in, Exprs: es}, nil
 		}
 		return &plan.WindowNode{Input: in, Exprs: es}, nil
 	case "sort":

@@ -171,6 +171,16 @@ func (e *encoder) node(n plan.Node, p *path) (*jvalue, error) {
 		}
 		return obj("op", op, "kind", jstr(kind), "left_on", leftOn, "right_on", rightOn, "suffix", suffix, "build", build,
 			"left", left, "right", right), nil
+	case *plan.GuardNode:
+		es, err := e.exprs(n.Exprs, p.field("exprs"), true)
+		if err != nil {
+			return nil, err
+		}
+		input, err := in(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "exprs", es, "input", input), nil
 	case *plan.UnionNode:
 		ins, err := e.nodes(n.Inputs, p.field("inputs"))
 		if err != nil {

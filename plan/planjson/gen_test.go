@@ -201,7 +201,7 @@ func (g *docGen) node(depth int, underProject bool) plan.Node {
 		return g.scan()
 	}
 	kinds := []plan.Kind{plan.KindFilter, plan.KindProject, plan.KindWithColumns, plan.KindSort, plan.KindLimit,
-		plan.KindSlice, plan.KindAggregate, plan.KindJoin, plan.KindUnion, plan.KindDistinct, plan.KindWindow, plan.KindExtension}
+		plan.KindSlice, plan.KindAggregate, plan.KindJoin, plan.KindUnion, plan.KindDistinct, plan.KindWindow, plan.KindExtension, plan.KindGuard}
 	k := kinds[g.pick(len(kinds))]
 	for underProject && k == plan.KindWindow {
 		k = kinds[g.pick(len(kinds))]
@@ -236,6 +236,8 @@ func (g *docGen) node(depth int, underProject bool) plan.Node {
 		return &plan.FilterNode{Input: in, Predicates: preds}
 	case plan.KindProject:
 		return &plan.ProjectNode{Input: in, Exprs: list(1+g.pick(3), true)}
+	case plan.KindGuard:
+		return &plan.GuardNode{Input: in, Exprs: list(1+g.pick(2), false)}
 	case plan.KindWithColumns:
 		return &plan.WithColumnsNode{Input: in, Exprs: list(1+g.pick(3), true)}
 	case plan.KindWindow:

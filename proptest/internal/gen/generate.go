@@ -184,6 +184,9 @@ func (g *gen) nodeOf(m move, depth int) frame {
 	if f, ok := g.joinShape(m, depth); ok { // joins.go: SQL-style and unequal joins
 		return f
 	}
+	if f, ok := g.guardShape(m, depth); ok { // guards.go: error_guards' shapes
+		return f
+	}
 	if f, ok := g.rangeShape(m, depth); ok { // ranges.go: range_proofs' shapes
 		return f
 	}

@@ -1,0 +1,231 @@
+package legality
+
+import (
+	"github.com/dfopt/dfopt/plan"
+)
+
+// RuleErrorGuards names the rule of package rules whose cells are decided
+// here (the eg.* cells): also its flag and file name.
+const RuleErrorGuards = "error_guards"
+
+// The cells of error_guards (standard tier) and predicate_pushdown's cell
+// for a guard node. A filter directly above a with_columns holding
+// partial expressions moves below it, and a guard
+// (plan.GuardNode) of those expressions takes the node's place in
+// evaluation order, below the filter: docs/adr/0004-error-guards.md proves
+// that every outcome, the first error included, is unchanged.
+const (
+	// EGDeterministic: the filter's conjuncts and the node's expressions
+	// are deterministic.
+	EGDeterministic CellID = "eg.deterministic"
+	// EGColumns: every column the filter reads is one the node passes
+	// through unchanged.
+	EGColumns CellID = "eg.columns"
+	// EGCost: every partial expression of the node has a cheap error
+	// condition (plan.CompileGuard).
+	EGCost CellID = "eg.cost"
+	// EGCovered: the guard is left out because a guard below, reached
+	// through filters and guards only, already lists its expressions.
+	EGCovered CellID = "eg.covered"
+	// EGUnguarded: the filter moves without leaving a guard (a barrier: it
+	// never does; its mutant is the engines' behaviour that loses errors).
+	EGUnguarded CellID = "eg.unguarded"
+	// PPGuard: a conjunct crossing a guard (a barrier).
+	PPGuard CellID = "pp.guard"
+	// LPGuard: a limit crossing a guard (a barrier).
+	LPGuard CellID = "lp.guard"
+	// PRGuard: pruning through a guard (a barrier: every input column is
+	// kept).
+	PRGuard CellID = "pr.guard"
+)
+
+// errorGuardCells are error_guards' cells, in the order the rule consults
+// them, then predicate_pushdown's cell for the guard node.
+var errorGuardCells = []Cell{
+	{ID: EGDeterministic, Rule: RuleErrorGuards, Node: "filter over with_columns", Verdict: CrossesIf,
+		Condition: "every conjunct of the filter and every expression of the node is deterministic",
+		Reason:    "filter(k < 10) over with_columns(nd_seq(a * 2) as c): below the filter the counter advances only on the rows that pass, so c changes on every row after the first removed one"},
+	{ID: EGColumns, Rule: RuleErrorGuards, Node: "filter over with_columns", Verdict: CrossesIf,
+		Condition: "every column the filter reads is passed through by the node unchanged (not computed there, or restated as itself)",
+		Reason:    "filter(c > 0) over with_columns(a * 2 + 1 as c): below the node, c is the input's c (or no column at all), not a * 2 + 1"},
+	{ID: EGCost, Rule: RuleErrorGuards, Node: "filter over with_columns", Verdict: CrossesIf,
+		Condition:  "every partial expression of the node (the tier's totality) has a cheap error condition (plan.CompileGuard: a range test of one column for a checked add/sub/mul/neg chain with literals, b = 0 and MinInt / -1 for a div or mod of columns and literals)",
+		Reason:     "filter(k < 10) over with_columns(cast(s, int64) as x): a strict parse's error condition is the parse itself, so a guard would cost what computing x over every row costs",
+		Equivalent: "an executor evaluates a guard whose expression has no cheap error condition in full and drops the value (exec/step and the reference alike), which raises exactly the expression's errors: the mutant changes the cost, never an outcome"},
+	{ID: EGCovered, Rule: RuleErrorGuards, Node: "filter over with_columns", Verdict: CrossesIf,
+		Condition: "a guard below the node's input, reached through filters and guards only, lists every expression the new guard would: it checked them over a superset of these rows, with the same values, so the new guard cannot raise and is left out",
+		Reason:    "filter(k < 10) over with_columns(a * 2 as c) over filter(j > 0) over guard [b * 2]: the guard below checks b, not a; leaving a's guard out loses the overflow of a * 2 on the rows k < 10 removes"},
+	{ID: EGUnguarded, Rule: RuleErrorGuards, Node: "filter over with_columns", Verdict: Barrier,
+		Reason: "filter(k < 10) over with_columns(a * 2 + 1 as c) with a = MaxInt64 on a row where k = 50: without a guard the filter removes that row first and the overflow vanishes (what engines that push filters anyway do)"},
+	{ID: PPGuard, Rule: RulePredicatePushdown, Node: "guard", Verdict: Barrier,
+		Reason: "filter(k < 10) over guard [a * 2 + 1]: below the guard the conjunct removes the rows on which the guarded expression overflows, so the error vanishes"},
+	{ID: LPGuard, Rule: RuleLimitPushdown, Node: "guard", Verdict: Barrier,
+		Reason: "limit 1 over guard [a * 2 + 1]: below the guard the limit keeps the first row only, and an overflow on the second row vanishes"},
+	{ID: PRGuard, Rule: RuleProjectionPruning, Node: "guard", Verdict: Barrier,
+		Reason: "project [k] over guard [a * 2 + 1]: the guard reads a, which nothing above requires, so narrowing its input to what is required above would drop the column it tests; every input column is kept"},
+}
+
+// GuardRuling is error_guards' decision for a filter directly above a
+// with_columns: the consulted decisions and, when allowed, the
+// expressions the guard lists (the node's partial ones, in list order;
+// empty when the node holds none) and whether the guard is left out (only
+// under eg.unguarded's mutant).
+type GuardRuling struct {
+	Ruling
+	Guard     []plan.Expr
+	Unguarded bool
+}
+
+// GuardFilter decides whether filter f may move below its input n (a
+// resolved with_columns owning no window, holding at least one
+// partial expression; the rule checks that) leaving a guard:
+// eg.deterministic, eg.columns, eg.cost, then eg.covered (whether a guard
+// below, reached from below — n's input as the plan now has it — through
+// filters and guards, already lists the expressions) and eg.unguarded
+// (whether the guard is left out).
+func (t *Table) GuardFilter(f *plan.FilterNode, n plan.Node, exprs []plan.Expr, below plan.Node) GuardRuling {
+	t = t.orDefault()
+	var r GuardRuling
+	in := inputSchema(n)
+	if !r.consult(t.decide(EGDeterministic, func() (bool, string) {
+		for _, e := range f.Predicates {
+			if !plan.IsDeterministic(e) {
+				return false, "`" + e.String() + "` is non-deterministic"
+			}
+		}
+		for _, e := range exprs {
+			if !plan.IsDeterministic(e) {
+				return false, "`" + e.String() + "` is non-deterministic"
+			}
+		}
+		return true, ""
+	})) {
+		return r
+	}
+	if !r.consult(t.decide(EGColumns, func() (bool, string) {
+		pass := passedThrough(n, exprs)
+		for _, e := range f.Predicates {
+			for _, c := range plan.Columns(e) {
+				if !pass(c) {
+					return false, "`" + e.String() + "` reads " + c + ", which the node computes"
+				}
+			}
+		}
+		return true, ""
+	})) {
+		return r
+	}
+	var partial []plan.Expr
+	for _, e := range exprs {
+		if !t.Total(e, in) {
+			partial = append(partial, plan.Unalias(e))
+		}
+	}
+	var raising []plan.Expr
+	if !r.consult(t.decide(EGCost, func() (bool, string) {
+		raising = raising[:0]
+		for _, e := range partial {
+			prog, ok := plan.CompileGuard(e, in)
+			if !ok {
+				return false, "`" + e.String() + "` has no error condition cheaper than itself"
+			}
+			if len(prog.Tests) > 0 {
+				raising = append(raising, e)
+			}
+		}
+		return true, ""
+	})) {
+		return r
+	}
+	if t.Verdict(EGCost) == Crosses {
+		raising = partial // the mutant: nothing was compiled
+	}
+	// An expression whose error condition is empty cannot raise at all (a
+	// comparison is partial only under the bounded tier's totality): it
+	// needs no guard.
+	partial = raising
+	r.Guard = partial
+	r.Allowed = true
+	if len(partial) == 0 {
+		return r
+	}
+	d := t.decide(EGCovered, func() (bool, string) {
+		for below != nil {
+			switch b := below.(type) {
+			case *plan.FilterNode:
+				below = b.Input
+				continue
+			case *plan.GuardNode:
+				if coveredBy(partial, b.Exprs) {
+					return true, "guard [" + exprList(b.Exprs) + "] below checks them"
+				}
+				below = b.Input
+				continue
+			}
+			break
+		}
+		return false, ""
+	})
+	r.Decisions = append(r.Decisions, d)
+	if d.Allowed {
+		r.Unguarded = true
+		return r
+	}
+	d = t.decide(EGUnguarded, always)
+	r.Decisions = append(r.Decisions, d)
+	r.Unguarded = d.Allowed
+	return r
+}
+
+// coveredBy reports whether every expression of want is in have.
+func coveredBy(want, have []plan.Expr) bool {
+	for _, w := range want {
+		found := false
+		for _, h := range have {
+			if plan.ExprEqual(w, h) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func exprList(es []plan.Expr) string {
+	s := ""
+	for i, e := range es {
+		if i > 0 {
+			s += ", "
+		}
+		s += e.String()
+	}
+	return s
+}
+
+// passedThrough returns whether a column of n's output is its input's
+// column unchanged: for a project, one of its plain same-name column
+// expressions; for a with_columns, any name no expression computes, or one
+// restated as itself.
+func passedThrough(n plan.Node, exprs []plan.Expr) func(string) bool {
+	_, project := n.(*plan.ProjectNode)
+	defined := map[string]bool{}
+	identity := map[string]bool{}
+	for _, e := range exprs {
+		name := plan.OutputName(e)
+		if c, ok := plan.Unalias(e).(*plan.Column); ok && c.Name == name && !defined[name] {
+			identity[name] = true
+			continue
+		}
+		defined[name] = true
+		delete(identity, name)
+	}
+	return func(c string) bool {
+		if project {
+			return identity[c]
+		}
+		return identity[c] || !defined[c]
+	}
+}

@@ -1,0 +1,141 @@
+package rules
+
+import (
+	"github.com/dfopt/dfopt/legality"
+	"github.com/dfopt/dfopt/plan"
+)
+
+// error_guards (standard tier) lets a filter move below a with_columns
+// whose partial expressions stop predicate_pushdown, without
+// losing an error: the filter moves, and a guard of those expressions
+// (plan.GuardNode) takes the node's place in evaluation order, below the
+// filter:
+//
+//	filter [k < 10]                      with_columns [a * 2 + 1 as c]
+//	  with_columns [a * 2 + 1 as c]  ==>   filter [k < 10]
+//	    scan t                               guard [a * 2 + 1]
+//	                                           scan t
+//
+// The guard evaluates only the error condition of what the filter crossed
+// — a range test of a for `a * 2 + 1`, `b = 0` and MinInt / -1 for `a / b`
+// (plan.CompileGuard) — over every row the node saw, in its evaluation
+// order, and raises what the node would have raised (kind, written
+// expression, first row); the value is then computed only on the rows the
+// filter keeps. docs/adr/0004-error-guards.md proves the first error
+// unchanged. A filter moves when its conjuncts and the node's expressions
+// are deterministic (eg.deterministic), it reads only columns the node
+// passes through (eg.columns) and every partial expression has a cheap
+// error condition (eg.cost: a strict parse has none). A guard is left out
+// when a guard below, reached through filters and guards only, already
+// lists its expressions (eg.covered); it is never left out otherwise
+// (eg.unguarded, the barrier whose mutant is the engines' lost error).
+//
+// It runs once, bottom up, after projection_pruning (a guard keeps every
+// column below it, pr.guard, so pruning must come first) and before
+// limit_pushdown; a filter that moved is tried again against the node it
+// now sits on, so a chain of filters moves below the same node, each
+// reusing the first one's guard. A project is not crossed: the filter
+// below it would no longer need a column pruning kept for it, and the
+// plan would change again on a second run. Counters: guardedFilters (filters
+// moved), guards (guard nodes left).
+func errorGuards() Rule {
+	return Rule{
+		Name:     FlagErrorGuards,
+		Doc:      "moves a filter below a with_columns holding partial expressions, leaving a guard of their error conditions",
+		Tier:     TierStandard,
+		Counters: []CounterDef{{Name: counterGuardedFilters}, {Name: counterGuards}},
+		Verbs: Verbs{Verb: Verb{Allowed: "moved below", Refused: "stopped at"},
+			Cells: map[legality.CellID]Verb{
+				legality.EGCovered:   {Allowed: "moved below, its guard already below,", Refused: "moved below, leaving a guard,"},
+				legality.EGUnguarded: {Allowed: "moved unguarded below", Refused: "moved below, leaving a guard,"},
+			}},
+		Application: "one filter moved below one with_columns (with its guard)",
+		Matches:     []plan.Kind{plan.KindFilter},
+		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
+			g := &guards{Context: c, resolved: map[plan.Node]plan.Node{}}
+			return bottomUp(root, &plan.Path{}, func(orig, n plan.Node, path *plan.Path) plan.Node {
+				g.resolved[n] = orig
+				f, ok := n.(*plan.FilterNode)
+				if !ok {
+					return n
+				}
+				return g.guardFilter(f, path.Input(f, 0))
+			}), nil
+		},
+	}
+}
+
+// FlagErrorGuards is error_guards' flag (its name).
+const FlagErrorGuards = legality.RuleErrorGuards
+
+// error_guards' counters.
+const (
+	counterGuardedFilters = "guardedFilters"
+	counterGuards         = "guards"
+)
+
+// guards is one pass of the rule: resolved maps each node of the plan
+// being rebuilt to the resolved node it stands for (the same node when
+// unchanged), so that decisions read schemas without resolving again.
+type guards struct {
+	*Context
+	resolved map[plan.Node]plan.Node
+}
+
+func (g *guards) resolvedOf(n plan.Node) plan.Node {
+	if n.Resolved() {
+		return n
+	}
+	return g.resolved[n]
+}
+
+// guardFilter moves filter f below the with_columns under it
+// (at path, in the plan the rule received) when the table allows, and
+// returns the rewritten subtree (f itself otherwise).
+func (g *guards) guardFilter(f *plan.FilterNode, path *plan.Path) plan.Node {
+	// Only a with_columns: it passes every input column through, so the
+	// filter below it reads what it read above, and no column becomes dead
+	// that projection_pruning (which runs before) kept for the filter; a
+	// project crossed would leave such a column, and the optimizer would no
+	// longer reach its fixed point in one run.
+	if _, ok := f.Input.(*plan.WithColumnsNode); !ok {
+		return f
+	}
+	node := g.resolvedOf(f.Input)
+	if node == nil {
+		return f // not reached: every node of the pass is mapped
+	}
+	if _, owns := plan.OwnedWindow(node); owns {
+		return f
+	}
+	exprs := node.(*plan.WithColumnsNode).Exprs
+	in := node.Children()[0].Schema()
+	partial := false
+	for _, e := range exprs {
+		if !g.table.Total(e, in) {
+			partial = true
+			break
+		}
+	}
+	if !partial {
+		return f // nothing to guard: predicate_pushdown's case
+	}
+	below := f.Input.Children()[0]
+	ru := g.table.GuardFilter(f, node, exprs, below)
+	ruling := g.budgetedRuling(ru.Ruling, node, path, nil, f)
+	g.ruling(ruling, g.nextItem(), node, path, nil, f)
+	if !ruling.Allowed {
+		return f
+	}
+	if len(ru.Guard) > 0 && !ru.Unguarded {
+		below = &plan.GuardNode{Input: below, Exprs: ru.Guard}
+		g.Count(counterGuards, 1)
+	}
+	g.Count(counterGuardedFilters, 1)
+	// The filter now sits on the node's old input: it may move again if
+	// that is another with_columns.
+	moved := g.guardFilter(&plan.FilterNode{Input: below, Predicates: f.Predicates}, path.Input(node, 0))
+	out := f.Input.WithChildren([]plan.Node{moved})
+	g.resolved[out] = node
+	return out
+}

@@ -7,12 +7,19 @@
 #
 # DATA_DIR holds the full t.parquet and d.parquet (dfopt gen-bench). The
 # SQL-shaped queries of bench/queries/sql (a filter over a cross join) are
-# cross products of 10M x 1,000 rows when collapse_cross_join is off or the
-# plan is not optimized, which no machine holds: those cells run over
-# SMALL_DIR instead (default: a 100,000-row dataset generated into a
-# temporary directory), with the default flags beside them on the same data.
+# cross products of 10M x 1,000 rows when the plan is not optimized, which
+# no machine holds: --no-opt runs them over SMALL_DIR instead (default: a
+# 100,000-row dataset generated into a temporary directory), with the
+# default flags and collapse_cross_join=false beside them on the same data.
+# (With collapse_cross_join off alone, join_pushdown still moves Q9's
+# name == "n7" into d, so its cross product is 10M x 1 rows: it runs at
+# full size too.) The explain of every query with each flag off is
+# compared with the default's first, so the table can tell a flag that
+# changes nothing from one that changes the plan.
 # Env: RUNS (timed runs per query, default 5), MODES (default "memory
-# parquet"), FLAGS (default: every rule and arm flag dfopt bench accepts,
+# parquet"), SAME_MODES (default "memory": the modes in which a flag also
+# runs the queries whose plan it leaves as the default's, which measures
+# the noise; in the other modes only the queries it changes run), FLAGS (default: every rule and arm flag dfopt bench accepts,
 # verify excepted), OUT (the raw output, default
 # $ANCHORS_HOME/results/ruleworth-<UTC time>.txt, ANCHORS_HOME defaulting to
 # ~/.cache/dfopt-anchors). Prints a table per mode: median wall seconds, and
@@ -23,6 +30,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 RUNS=${RUNS:-5}
 MODES=${MODES:-"memory parquet"}
+SAME_MODES=${SAME_MODES:-memory}
 ANCHORS_HOME=${ANCHORS_HOME:-$HOME/.cache/dfopt-anchors}
 OUT=${OUT:-$ANCHORS_HOME/results/ruleworth-$(date -u +%Y%m%dT%H%M%SZ).txt}
 mkdir -p "$(dirname "$OUT")"
@@ -37,10 +45,36 @@ if [ -z "$SMALL" ]; then
 fi
 SMALL=$(cd "$SMALL" && pwd)
 if [ -z "${FLAGS:-}" ]; then
-  FLAGS=$("$BIN" bench -h 2>&1 | sed -n 's/.*(names: \(.*\)).*/\1/p' | tr -d ' ' | tr ',' '\n' | grep -vx verify | tr '\n' ' ')
+  # dfopt bench -h exits 2 after printing its usage.
+  FLAGS=$({ "$BIN" bench -h 2>&1 || true; } | sed -n 's/.*(names: \(.*\)).*/\1/p' | tr -d ' ' | tr ',' '\n' | grep -vx verify | tr '\n' ' ')
 fi
 main=("$REPO"/bench/queries/*.json)
 sql=("$REPO"/bench/queries/sql/*.json)
+
+# same_plan FLAG FILE: prints "same" when the optimized plan of FILE with FLAG
+# off is the default's (dfopt explain of a copy of the file carrying the
+# flag in its "flags"; the copies live under $TMP/queries, beside a link
+# to DATA, so their relative table paths resolve), "changed" otherwise.
+mkdir -p "$TMP/queries/sql"
+ln -s "$DATA" "$TMP/data"
+same_plan() {
+  local flag=$1 file=$2 rel base copy
+  rel=${file#"$REPO"/bench/queries/}
+  base=$TMP/queries/$rel
+  copy=$TMP/queries/${rel%.json}.off.json
+  cp "$file" "$base"
+  node -e 'const fs = require("fs"); const d = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+    d.flags = { ...(d.flags || {}), [process.argv[3]]: false };
+    fs.writeFileSync(process.argv[2], JSON.stringify(d));' "$file" "$copy" "$flag"
+  local a b
+  a=$("$BIN" explain "$base") || { echo error; return; }
+  b=$("$BIN" explain "$copy") || { echo error; return; }
+  if [ "$(sed '/^tier:/,$d' <<<"$a")" = "$(sed '/^tier:/,$d' <<<"$b")" ]; then
+    echo same
+  else
+    echo changed
+  fi
+}
 
 bench() { # LABEL DATA ARGS... FILES...
   local label=$1 data=$2
@@ -57,6 +91,12 @@ bench() { # LABEL DATA ARGS... FILES...
   echo "# ruleworth.sh $(date -u +%Y-%m-%dT%H:%M:%SZ) commit=$commit runs=$RUNS load=$(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# flags: $FLAGS"
 } | tee "$OUT"
+for f in $FLAGS; do
+  for file in "${main[@]}" "${sql[@]}"; do
+    q=$(basename "$file" .json)
+    echo "plan|$f $q $(same_plan "$f" "$file")" | tee -a "$OUT"
+  done
+done
 for mode in $MODES; do
   m=()
   [ "$mode" = memory ] && m=(--memory)
@@ -66,11 +106,15 @@ for mode in $MODES; do
   bench "$mode|small:default" "$SMALL" "${m[@]}" "${sql[@]}"
   bench "$mode|small:--no-opt" "$SMALL" "${m[@]}" --no-opt "${sql[@]}"
   for f in $FLAGS; do
+    files=()
+    for file in "${main[@]}" "${sql[@]}"; do
+      if [[ " $SAME_MODES " == *" $mode "* ]] || grep -qx "plan|$f $(basename "$file" .json) changed" "$OUT"; then
+        files+=("$file")
+      fi
+    done
+    [ ${#files[@]} -gt 0 ] && bench "$mode|$f=false" "$DATA" "${m[@]}" --flags "$f=false" "${files[@]}"
     if [ "$f" = collapse_cross_join ]; then
-      bench "$mode|$f=false" "$DATA" "${m[@]}" --flags "$f=false" "${main[@]}"
       bench "$mode|small:$f=false" "$SMALL" "${m[@]}" --flags "$f=false" "${sql[@]}"
-    else
-      bench "$mode|$f=false" "$DATA" "${m[@]}" --flags "$f=false" "${main[@]}" "${sql[@]}"
     fi
   done
 done

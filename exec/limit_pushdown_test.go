@@ -182,7 +182,8 @@ func TestScanHintTableStopsEarly(t *testing.T) {
 
 // TestResolveChecksHints: a hinted scan may be read only by a limit or
 // slice keeping at most the hint's rows, through projections without
-// over(); negative hints and top-k limits are rejected.
+// over() whose expressions are deterministic and total; negative hints and
+// top-k limits are rejected.
 func TestResolveChecksHints(t *testing.T) {
 	T := tableT(t)
 	scan := func(hint int64) *plan.ScanNode {
@@ -209,6 +210,10 @@ func TestResolveChecksHints(t *testing.T) {
 		&plan.LimitNode{Input: &plan.FilterNode{Input: scan(3), Predicates: []plan.Expr{plan.Col("k").Gt(plan.Lit(int64(1))).Expr()}}, N: 1},
 		&plan.LimitNode{Input: &plan.SortNode{Input: scan(3), Keys: []plan.SortKey{{Expr: plan.Col("k").Expr()}}}, N: 1},
 		&plan.LimitNode{Input: &plan.WithColumnsNode{Input: scan(3), Exprs: []plan.Expr{plan.Col("k").Sum().Over(plan.Col("k")).Alias("s").Expr()}}, N: 1},
+		// A projection passes the hint on only when it is deterministic
+		// and total: k / k below limit 1 would not meet row 2's 0 / 0.
+		&plan.LimitNode{Input: &plan.ProjectNode{Input: scan(1), Exprs: []plan.Expr{plan.Col("k").Div(plan.Col("k")).Alias("x").Expr()}}, N: 1},
+		&plan.LimitNode{Input: &plan.WithColumnsNode{Input: scan(1), Exprs: []plan.Expr{plan.Col("k").Div(plan.Col("k")).Alias("x").Expr()}}, N: 1},
 		&plan.LimitNode{Input: scan(-1), N: 0},
 		&plan.SortNode{Input: plan.Scan(T).Node(), Keys: []plan.SortKey{{Expr: plan.Col("k").Expr()}}, HasLimit: true, Limit: -1},
 	}

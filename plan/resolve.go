@@ -411,7 +411,7 @@ func resolveSort(n *SortNode, p *Path) (Schema, error) {
 // HintedScan returns the scan whose max-rows hint n passes on unread: n
 // itself when it is a scan with a hint (ScanNode.HasMaxRows), or the
 // hinted scan below a chain of project and with_columns nodes that use no
-// over() (a window is not crossed). Such a result may be read only by a
+// over() and whose expressions are deterministic and total (passesHint). Such a result may be read only by a
 // limit or slice of at most the hint's rows, which Resolve checks; an
 // executor gives a source the hint while it evaluates that limit or slice.
 func HintedScan(n Node) (*ScanNode, bool) { return openHint(n) }
@@ -423,12 +423,12 @@ func openHint(n Node) (*ScanNode, bool) {
 		case *ScanNode:
 			return x, x != nil && x.HasMaxRows
 		case *ProjectNode:
-			if x == nil || x.Input == nil || hasOver(x.Exprs) {
+			if x == nil || x.Input == nil || !passesHint(x.Exprs, x.Input) {
 				return nil, false
 			}
 			n = x.Input
 		case *WithColumnsNode:
-			if x == nil || x.Input == nil || hasOver(x.Exprs) {
+			if x == nil || x.Input == nil || !passesHint(x.Exprs, x.Input) {
 				return nil, false
 			}
 			n = x.Input
@@ -438,11 +438,32 @@ func openHint(n Node) (*ScanNode, bool) {
 	}
 }
 
+// passesHint reports whether a projection of exprs over in passes a
+// max-rows hint on: it uses no over() (which would see only the prefix)
+// and every expression is deterministic and total (TrustDeclared: declared
+// UDFs and range proofs believed), so reading only the prefix can neither
+// lose an error of a row past it nor change what a non-deterministic call
+// returns. limit_pushdown places hints only where this holds (lp.project,
+// lp.with_columns, lp.deterministic).
+func passesHint(exprs []Expr, in Node) bool {
+	if hasOver(exprs) {
+		return false
+	}
+	s := in.Schema()
+	for _, e := range exprs {
+		if !IsDeterministic(e) || !Total(e, s, TrustDeclared) {
+			return false
+		}
+	}
+	return true
+}
+
 // checkHints checks that the resolved inputs of n read every scan's
 // max-rows hint as the hint promises: only a limit or slice keeping at most
 // that many rows may read a hinted scan, directly or through project and
-// with_columns nodes that use no over() (which pass the rows on one for
-// one). Anything else would see only the prefix a source may stop at. A
+// with_columns nodes that pass the hint on (passesHint: no over(), every
+// expression deterministic and total, so they pass the rows on one for one
+// and cannot tell a prefix from the whole). Anything else would see only the prefix a source may stop at. A
 // hinted scan at the plan's root (or under projections at the root) is not
 // an error of the subtree Resolve is given — a rule resolves subtrees — so
 // the executor gives a source the hint only while it evaluates the limit or
@@ -458,11 +479,11 @@ func checkHints(n Node, inputs []Node, p *Path) error {
 			keep = math.MaxInt64
 		}
 	case *ProjectNode:
-		if !hasOver(n.Exprs) {
+		if len(inputs) == 1 && passesHint(n.Exprs, inputs[0]) {
 			return nil // passes the hint on to its reader
 		}
 	case *WithColumnsNode:
-		if !hasOver(n.Exprs) {
+		if len(inputs) == 1 && passesHint(n.Exprs, inputs[0]) {
 			return nil
 		}
 	}
@@ -480,7 +501,7 @@ func checkHints(n Node, inputs []Node, p *Path) error {
 // does not keep at most the hint's rows.
 func unreadHint(s *ScanNode, reader Node, p *Path, what string) error {
 	return &Error{Kind: InvalidPlan, Row: -1, Node: reader.Label(), Path: p.String(),
-		Msg: fmt.Sprintf("%s reads %s, whose max_rows=%d hint is only for a limit or slice of at most %d rows above it (through project and with_columns only)",
+		Msg: fmt.Sprintf("%s reads %s, whose max_rows=%d hint is only for a limit or slice of at most %d rows above it (through project and with_columns of deterministic, total expressions only)",
 			what, s.Label(), s.MaxRows, s.MaxRows)}
 }
 

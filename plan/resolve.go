@@ -492,7 +492,7 @@ func checkHints(n Node, inputs []Node, p *Path) error {
 		if !ok || (keep >= 0 && keep <= s.MaxRows) {
 			continue
 		}
-		return unreadHint(s, n, p, n.Kind().String()+" "+n.Label())
+		return unreadHint(s, n, p, n.Label())
 	}
 	return nil
 }
@@ -569,7 +569,7 @@ func resolveJoin(n *JoinNode, p *Path) (Schema, error) {
 	}
 	if n.BuildLeft && n.How != InnerJoin {
 		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".build").String(),
-			Msg: fmt.Sprintf("join: build=left applies to inner joins only, not to a %s join", n.How)}
+			Msg: fmt.Sprintf("join: build=left applies to inner joins only, not to the %s join here", n.How)}
 	}
 	if n.How == CrossJoin && len(n.LeftOn) > 0 {
 		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".left_on").String(), Msg: "join: a cross join takes no keys"}

@@ -55,10 +55,10 @@ func TestScanAssumes(t *testing.T) {
 		{`[{"column": "zz", "min": 1, "max": 2}]`, `no column "zz"`},
 		{`[{"column": "a", "min": 1.5, "max": 2}]`, `plan.assumes[0].min`},
 		{`[{"column": "a", "min": 1, "max": 2, "extra": 1}]`, `extra`},
-		{`[{"column": "a", "min": 3, "max": 2}]`, `min 3 above max 2`},
+		{`[{"column": "a", "min": 3, "max": 2}]`, `plan.assumes[0]: assumption 0 (a): min 3 above max 2`},
 		{`[{"column": "s", "min": "a", "max": "b"}]`, `a range on a string column`},
 		{`[{"column": "b", "min": "NaN", "max": 2}]`, `a NaN bound`},
-		{`[{"column": "a", "min": 1, "max": 2}, {"column": "a", "min": 1, "max": 2}]`, `a second time`},
+		{`[{"column": "a", "min": 1, "max": 2}, {"column": "a", "min": 1, "max": 2}]`, `plan.assumes[1]: assumption 1 names column a a second time`},
 		{`[{"column": "a", "min": 1, "max": 2, "no_nan": true}]`, `no NaN on a int64 column`},
 		{`[{"column": "a", "min": null, "max": 2}]`, `a null bound`},
 	} {

@@ -242,8 +242,8 @@ func (d *decoder) scan(v *jvalue, p *path) (plan.Node, *Error) {
 
 // decodeAssumes reads a scan's "assumes": the facts the optimized plan
 // relies on ({"column", "min", "max", "no_nan"}), bounds typed by the
-// column's type in the source's schema. Resolve checks the rest
-// (plan.ValidateAssumptions).
+// column's type in the source's schema, each checked as Resolve checks it
+// (plan.ValidateAssumptions) so that an error points at the assumption.
 func decodeAssumes(v *jvalue, p *path, schema plan.Schema) ([]plan.Assumption, *Error) {
 	items, err := array(v, p)
 	if err != nil {
@@ -280,6 +280,11 @@ func decodeAssumes(v *jvalue, p *path, schema plan.Schema) ([]plan.Assumption, *
 				return nil, err
 			}
 			a.NaNFree = nan
+		}
+		// Resolve checks the same (plan.ValidateAssumptions); checked here
+		// too, an error names the assumption's line, column and path.
+		if err := plan.ValidateAssumptions(append(out, a), schema); err != nil {
+			return nil, errAt(it, ip, "%s", err.Error())
 		}
 		out = append(out, a)
 	}

@@ -522,52 +522,12 @@ func TestPropMemoryLimit(t *testing.T) {
 			n = j.WithColumns(c2("f").Sum().Over(c2("k")).Alias("w")).Node()
 		}
 		want := collectOutcome(t, n, c.opts)
-		// The limit: a share of what the collect holds at its peak under
-		// a limit it never reaches (so the hash tables are what does not
-		// fit), a few KiB.
-		probe := c.opts
-		probe.MemoryLimit = 1 << 30
-		limit := c.limit
-		if res, err := Collect(context.Background(), n, probe); err == nil {
-			limit = max(1<<10, res.Memory.Peak*int64(c.share)/100)
-			res.Release()
+		got, didSpill, msg := collectUnderShare(t, n, c)
+		if msg != "" {
+			return msg
 		}
-		dir := t.TempDir()
-		opts := c.opts
-		opts.MemoryLimit, opts.SpillDir, opts.Mem = limit, dir, memory.NewCheckedAllocator(memory.NewGoAllocator())
-		var budget *memlimit.Budget
-		budgetHook = func(b *memlimit.Budget) { budget = b }
-		res, err := Collect(context.Background(), n, opts)
-		budgetHook = nil
-		var got outcome
-		if err != nil {
-			pe, _ := plan.AsError(err)
-			if pe == nil {
-				return fmt.Sprintf("error %v is not a *plan.Error", err)
-			}
-			got.err = pe
-		} else {
-			rows, err := res.Rows()
-			if err != nil {
-				return err.Error()
-			}
-			got.rows = rows
-			if res.Memory.SpillFiles > 0 {
-				spilled++
-			}
-			if res.Memory.Peak > limit {
-				return fmt.Sprintf("peak %d over the limit %d", res.Memory.Peak, limit)
-			}
-			res.Release()
-		}
-		if a := opts.Mem.(*memory.CheckedAllocator).CurrentAlloc(); a != 0 {
-			return fmt.Sprintf("%d bytes leaked", a)
-		}
-		if u := budget.Used(); u != 0 {
-			return fmt.Sprintf("the budget still counts %d bytes after the collect", u)
-		}
-		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
-			return "the spill directory was left behind"
+		if didSpill {
+			spilled++
 		}
 		runs++
 		if got.err != nil && got.err.Kind == plan.ResourceExhausted && (want.err == nil || want.err.Kind != plan.ResourceExhausted) {
@@ -604,4 +564,56 @@ func TestMemoryLimitSpillFails(t *testing.T) {
 	if !ok || pe.Kind != plan.ResourceExhausted || !strings.HasPrefix(pe.Node, "join") || !strings.Contains(pe.Msg, "spilling to disk failed") {
 		t.Fatalf("error %v, want resource_exhausted naming the join and the spill", err)
 	}
+}
+
+// collectUnderShare collects n under a memory limit of c.share percent of
+// the peak it holds under a limit it never reaches (so the hash tables are
+// what does not fit; c.limit when that collect fails), a few KiB at least,
+// spilling to a fresh directory. It returns the outcome, whether the
+// collect spilled, and what went wrong besides the outcome: a peak over
+// the limit, leaked buffers, a budget that still counts bytes, or a spill
+// directory left behind.
+func collectUnderShare(t *testing.T, n plan.Node, c propLimitCase) (got outcome, spilled bool, msg string) {
+	probe := c.opts
+	probe.MemoryLimit = 1 << 30
+	limit := c.limit
+	if res, err := Collect(context.Background(), n, probe); err == nil {
+		limit = max(1<<10, res.Memory.Peak*int64(c.share)/100)
+		res.Release()
+	}
+	dir := t.TempDir()
+	opts := c.opts
+	opts.MemoryLimit, opts.SpillDir, opts.Mem = limit, dir, memory.NewCheckedAllocator(memory.NewGoAllocator())
+	var budget *memlimit.Budget
+	budgetHook = func(b *memlimit.Budget) { budget = b }
+	res, err := Collect(context.Background(), n, opts)
+	budgetHook = nil
+	if err != nil {
+		pe, _ := plan.AsError(err)
+		if pe == nil {
+			return got, false, fmt.Sprintf("error %v is not a *plan.Error", err)
+		}
+		got.err = pe
+	} else {
+		rows, err := res.Rows()
+		if err != nil {
+			return got, false, err.Error()
+		}
+		got.rows = rows
+		spilled = res.Memory.SpillFiles > 0
+		if res.Memory.Peak > limit {
+			return got, spilled, fmt.Sprintf("peak %d over the limit %d", res.Memory.Peak, limit)
+		}
+		res.Release()
+	}
+	if a := opts.Mem.(*memory.CheckedAllocator).CurrentAlloc(); a != 0 {
+		return got, spilled, fmt.Sprintf("%d bytes leaked", a)
+	}
+	if u := budget.Used(); u != 0 {
+		return got, spilled, fmt.Sprintf("the budget still counts %d bytes after the collect", u)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		return got, spilled, "the spill directory was left behind"
+	}
+	return got, spilled, ""
 }

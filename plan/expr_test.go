@@ -268,3 +268,39 @@ func TestCanonicalTextIsLinear(t *testing.T) {
 		t.Errorf("rendering a %d-deep comparison chain made %.0f allocations: not linear", depth, allocs)
 	}
 }
+
+// TestMirrored: a mirrored comparison gives the same answer with its
+// operands swapped, for every comparison and every order of two values;
+// other functions are unchanged.
+func TestMirrored(t *testing.T) {
+	cmp := func(f Func, a, b int) bool {
+		switch f {
+		case FuncEq:
+			return a == b
+		case FuncNe:
+			return a != b
+		case FuncLt:
+			return a < b
+		case FuncLe:
+			return a <= b
+		case FuncGt:
+			return a > b
+		case FuncGe:
+			return a >= b
+		}
+		panic(f)
+	}
+	for _, f := range []Func{FuncEq, FuncNe, FuncLt, FuncLe, FuncGt, FuncGe} {
+		if !f.Mirrored().IsComparison() {
+			t.Errorf("%v mirrored is %v, not a comparison", f, f.Mirrored())
+		}
+		for _, ab := range [][2]int{{1, 2}, {2, 1}, {2, 2}} {
+			if cmp(f, ab[0], ab[1]) != cmp(f.Mirrored(), ab[1], ab[0]) {
+				t.Errorf("%v on %v differs from %v on the swapped operands", f, ab, f.Mirrored())
+			}
+		}
+	}
+	if FuncAdd.Mirrored() != FuncAdd {
+		t.Errorf("add mirrored is %v", FuncAdd.Mirrored())
+	}
+}

@@ -136,6 +136,24 @@ func (f Func) IsAggregate() bool { return f > FuncInvalid && f < funcCount && fu
 // IsComparison reports whether f is one of the six comparisons.
 func (f Func) IsComparison() bool { return f >= FuncEq && f <= FuncGe }
 
+// Mirrored returns the comparison that gives the same answer with its
+// operands swapped (< and >, <= and >=; = and != are symmetric); any other
+// function is returned unchanged. The kernel swaps a literal left operand
+// with it, and the simplify rule rewrites `1 < a` as `a > 1`.
+func (f Func) Mirrored() Func {
+	switch f {
+	case FuncLt:
+		return FuncGt
+	case FuncGt:
+		return FuncLt
+	case FuncLe:
+		return FuncGe
+	case FuncGe:
+		return FuncLe
+	}
+	return f
+}
+
 // IsArithmetic reports whether f is add, sub, mul, div or mod.
 func (f Func) IsArithmetic() bool { return f >= FuncAdd && f <= FuncMod }
 

@@ -316,7 +316,7 @@ func (s *simplifier) identity(c *plan.Call) plan.Expr {
 			return nil
 		}
 		s.Count(counterFlippedComparisons, 1)
-		return &plan.Call{Fn: mirror(c.Fn), Args: []plan.Expr{c.Args[1], c.Args[0]}}
+		return &plan.Call{Fn: c.Fn.Mirrored(), Args: []plan.Expr{c.Args[1], c.Args[0]}}
 	case (c.Fn == plan.FuncAnd || c.Fn == plan.FuncOr) && len(c.Args) == 2:
 		neutral := c.Fn == plan.FuncAnd // x and true, x or false
 		a, b := c.Args[0], c.Args[1]
@@ -503,20 +503,4 @@ func (s *simplifier) isPure(e plan.Expr) bool {
 func isBoolLiteral(e plan.Expr, v bool) bool {
 	l, ok := e.(*plan.Literal)
 	return ok && l.Value.Type() == plan.Bool && !l.Value.IsNull() && l.Value.Bool() == v
-}
-
-// mirror returns the comparison that gives the same result with its
-// operands swapped: < and >, <= and >=; = and != are symmetric.
-func mirror(f plan.Func) plan.Func {
-	switch f {
-	case plan.FuncLt:
-		return plan.FuncGt
-	case plan.FuncGt:
-		return plan.FuncLt
-	case plan.FuncLe:
-		return plan.FuncGe
-	case plan.FuncGe:
-		return plan.FuncLe
-	}
-	return f
 }

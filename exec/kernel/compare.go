@@ -40,7 +40,7 @@ func (x *evalCtx) compare(e *plan.Call, a0, b0 datum) (datum, error) {
 	if va.scalar {
 		// s op b == b flip(op) s: only the right operand is ever a scalar.
 		va, vb = vb, va
-		op = flipCmp(op)
+		op = op.Mirrored()
 	}
 	n := va.n
 	valid, nulls := andValidity(x.mem, n, &va, &vb)
@@ -73,22 +73,6 @@ func rest[T any](vals []T, lo int, scalar bool) []T {
 		return vals
 	}
 	return vals[lo:]
-}
-
-// flipCmp returns the operator that gives the same answer with the operands
-// swapped.
-func flipCmp(op plan.Func) plan.Func {
-	switch op {
-	case plan.FuncLt:
-		return plan.FuncGt
-	case plan.FuncLe:
-		return plan.FuncGe
-	case plan.FuncGt:
-		return plan.FuncLt
-	case plan.FuncGe:
-		return plan.FuncLe
-	}
-	return op
 }
 
 // packBools packs 0/1 bytes into bits, LSB first, eight at a time with the

@@ -416,22 +416,40 @@ func resolveSort(n *SortNode, p *Path) (Schema, error) {
 // executor gives a source the hint while it evaluates that limit or slice.
 func HintedScan(n Node) (*ScanNode, bool) { return openHint(n) }
 
-// openHint is HintedScan.
+// openHint is HintedScan. It finds the scan with cheap steps first and
+// checks the projections' totality only when a hinted scan is there, so
+// that Resolve pays for it only on plans that carry a hint.
 func openHint(n Node) (*ScanNode, bool) {
+	var chain []Node
 	for {
 		switch x := n.(type) {
 		case *ScanNode:
-			return x, x != nil && x.HasMaxRows
+			if x == nil || !x.HasMaxRows {
+				return nil, false
+			}
+			for _, c := range chain {
+				switch c := c.(type) {
+				case *ProjectNode:
+					if !passesHint(c.Exprs, c.Input) {
+						return nil, false
+					}
+				case *WithColumnsNode:
+					if !passesHint(c.Exprs, c.Input) {
+						return nil, false
+					}
+				}
+			}
+			return x, true
 		case *ProjectNode:
-			if x == nil || x.Input == nil || !passesHint(x.Exprs, x.Input) {
+			if x == nil || x.Input == nil || hasOver(x.Exprs) {
 				return nil, false
 			}
-			n = x.Input
+			chain, n = append(chain, x), x.Input
 		case *WithColumnsNode:
-			if x == nil || x.Input == nil || !passesHint(x.Exprs, x.Input) {
+			if x == nil || x.Input == nil || hasOver(x.Exprs) {
 				return nil, false
 			}
-			n = x.Input
+			chain, n = append(chain, x), x.Input
 		default:
 			return nil, false
 		}
@@ -478,14 +496,11 @@ func checkHints(n Node, inputs []Node, p *Path) error {
 		if keep < n.Offset { // overflow: the slice keeps every row
 			keep = math.MaxInt64
 		}
-	case *ProjectNode:
-		if len(inputs) == 1 && passesHint(n.Exprs, inputs[0]) {
-			return nil // passes the hint on to its reader
-		}
-	case *WithColumnsNode:
-		if len(inputs) == 1 && passesHint(n.Exprs, inputs[0]) {
-			return nil
-		}
+	}
+	if passesOn(n, inputs) {
+		// A projection passes any hint on to its reader (its own
+		// expressions only: Resolve stays linear on long chains).
+		return nil
 	}
 	for _, in := range inputs {
 		s, ok := openHint(in)
@@ -495,6 +510,21 @@ func checkHints(n Node, inputs []Node, p *Path) error {
 		return unreadHint(s, n, p, n.Label())
 	}
 	return nil
+}
+
+// passesOn reports whether n, over its resolved inputs, is a projection
+// that passes a max-rows hint on (passesHint).
+func passesOn(n Node, inputs []Node) bool {
+	if len(inputs) != 1 {
+		return false
+	}
+	switch n := n.(type) {
+	case *ProjectNode:
+		return passesHint(n.Exprs, inputs[0])
+	case *WithColumnsNode:
+		return passesHint(n.Exprs, inputs[0])
+	}
+	return false
 }
 
 // unreadHint is the error of a hinted scan read by reader, at p, which

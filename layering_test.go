@@ -47,6 +47,12 @@ var layerRules = []layerRule{
 		forbidden: []string{module + "/rules"},
 	},
 	{
+		why: "the Parquet source (exec/parquet) is a source like a host's: it imports exec (exec.ScanRequest), and the executor " +
+			"(exec, its kernel, operators and steps) and the eager chain never import it",
+		patterns:  []string{"./exec", "./exec/kernel/...", "./exec/ops/...", "./exec/step/...", "./eager/..."},
+		forbidden: []string{module + "/exec/parquet"},
+	},
+	{
 		why:       "the executors and the optimizer produce values, not text: result formatting (package format) belongs to the CLI and the front door",
 		patterns:  []string{"./exec/...", "./eager/...", "./plan/...", "./legality/...", "./rules/..."},
 		forbidden: []string{module + "/format"},

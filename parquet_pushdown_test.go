@@ -13,6 +13,7 @@ import (
 
 	"github.com/dfopt/dfopt/exec"
 	"github.com/dfopt/dfopt/exec/kernel"
+	dfparquet "github.com/dfopt/dfopt/exec/parquet"
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/rules"
 )
@@ -46,7 +47,7 @@ func TestParquetPushdownEndToEnd(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "events.parquet")
 	writeGroups(t, path, tbl, group)
-	src, err := exec.OpenParquetFile("events", path)
+	src, err := dfparquet.OpenFile("events", path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func writeGroups(t *testing.T, path string, tbl *plan.Table, group int64) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := exec.AddPageChecksums(path); err != nil {
+	if err := dfparquet.AddPageChecksums(path); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dfopt/dfopt/exec"
 	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/exec/parquet"
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/reference"
 	"github.com/dfopt/dfopt/rules"
@@ -137,7 +138,7 @@ func TestRangeProofTruthfulSources(t *testing.T) {
 	data := rangeTable(t, "t", []int64{5, 1_000_000, -1_000_000, 0}, []int64{1, 0, 2, -3})
 	path := filepath.Join(t.TempDir(), "t.parquet")
 	writeGroups(t, path, data, 2)
-	pq, err := exec.OpenParquetFile("t", path)
+	pq, err := parquet.OpenFile("t", path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +183,7 @@ func TestParquetFloatFacts(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "f.parquet")
 	writeGroups(t, path, tbl, 2)
-	pq, err := exec.OpenParquetFile("f", path)
+	pq, err := parquet.OpenFile("f", path)
 	if err != nil {
 		t.Fatal(err)
 	}

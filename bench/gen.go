@@ -16,7 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/dfopt/dfopt/exec"
+	dfparquet "github.com/dfopt/dfopt/exec/parquet"
 )
 
 // Default sizes of the generated data: the published figures
@@ -162,7 +162,7 @@ func writeParquetFile(path string, schema *arrow.Schema, rowGroup int64, mem mem
 		return 0, fmt.Errorf("gen-bench: %s: %w", path, err)
 	}
 	// arrow-go writes no page checksums; the scan verifies them.
-	if err = exec.AddPageChecksums(tmp.Name()); err != nil {
+	if err = dfparquet.AddPageChecksums(tmp.Name()); err != nil {
 		return 0, fmt.Errorf("gen-bench: %s: %w", path, err)
 	}
 	st, err := os.Stat(tmp.Name())

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dfopt/dfopt/exec"
+	"github.com/dfopt/dfopt/exec/parquet"
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/plan/planjson"
 	"github.com/dfopt/dfopt/rules"
@@ -19,10 +20,10 @@ import (
 func TestHeadReadsOnlyTheRowGroupsItNeeds(t *testing.T) {
 	data := testData(t)
 	for _, optimize := range []bool{true, false} {
-		var src *exec.ParquetSource
+		var src *parquet.Source
 		doc, err := planjson.DecodeFile(filepath.Join("queries", "q7.json"), planjson.Options{
 			OpenParquet: func(name, path string) (plan.Source, error) {
-				s, err := exec.OpenParquetFile(name, filepath.Join(data, filepath.Base(path)))
+				s, err := parquet.OpenFile(name, filepath.Join(data, filepath.Base(path)))
 				src = s
 				return s, err
 			}})

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/dfopt/dfopt/exec"
+	dfparquet "github.com/dfopt/dfopt/exec/parquet"
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/plan/planjson"
 	"github.com/dfopt/dfopt/rules"
@@ -61,7 +62,7 @@ func Load(ctx context.Context, files []string, opts Options) (*Suite, error) {
 	if s.mem == nil {
 		s.mem = memory.DefaultAllocator
 	}
-	open := exec.OpenParquet
+	open := dfparquet.Open
 	if opts.Memory {
 		open = func(name, path string) (plan.Source, error) { return s.openInMemory(ctx, name, path) }
 	}

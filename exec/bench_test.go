@@ -1,4 +1,4 @@
-package exec
+package exec_test
 
 import (
 	"context"
@@ -13,6 +13,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec"
+	"github.com/dfopt/dfopt/exec/internal/exectest"
+	"github.com/dfopt/dfopt/exec/parquet"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -87,7 +90,9 @@ func benchData() (arrow.RecordBatch, arrow.RecordBatch) {
 		add("n32", arrow.PrimitiveTypes.Int32, true, i32.NewArray())
 		i32.Release()
 		benchRec = array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, benchRows)
-		releaseAll(cols)
+		for _, a := range cols {
+			a.Release()
+		}
 
 		kb, nb, wb := array.NewInt64Builder(mem), array.NewStringBuilder(mem), array.NewFloat64Builder(mem)
 		for i := 0; i < 1000; i++ {
@@ -102,7 +107,9 @@ func benchData() (arrow.RecordBatch, arrow.RecordBatch) {
 		benchDim = array.NewRecordBatch(arrow.NewSchema([]arrow.Field{{Name: "key", Type: arrow.PrimitiveTypes.Int64},
 			{Name: "name", Type: arrow.BinaryTypes.String, Nullable: true}, {Name: "weight", Type: arrow.PrimitiveTypes.Float64, Nullable: true}}, nil),
 			dcols, 1000)
-		releaseAll(dcols)
+		for _, a := range dcols {
+			a.Release()
+		}
 	})
 	return benchRec, benchDim
 }
@@ -113,6 +120,11 @@ type benchQuery struct {
 	columns []string // the fact columns the query reads (the pruned scan)
 	build   func(fact, dim plan.Frame) plan.Node
 }
+
+var (
+	c  = plan.Col
+	lt = plan.Lit
+)
 
 var benchQueries = []benchQuery{
 	{"filter_project", []string{"id", "f0", "f1", "s0"}, func(f, _ plan.Frame) plan.Node {
@@ -156,7 +168,7 @@ func runBench(b *testing.B, n plan.Node, bytes int64) {
 	b.SetBytes(bytes)
 	ctx := context.Background()
 	for b.Loop() {
-		res, err := Collect(ctx, n, Options{})
+		res, err := exec.Collect(ctx, n, exec.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -171,12 +183,12 @@ func runBench(b *testing.B, n plan.Node, bytes int64) {
 // leaves it). MB/s counts the buffers of the columns the query reads.
 func BenchmarkCollect(b *testing.B) {
 	rec, dim := benchData()
-	fact, err := NewArrowSource("fact", rec)
+	fact, err := exec.NewArrowSource("fact", rec)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer fact.Release()
-	dimSrc, err := NewArrowSource("dim", dim)
+	dimSrc, err := exec.NewArrowSource("dim", dim)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -190,11 +202,11 @@ func BenchmarkCollect(b *testing.B) {
 	factPath, dimPath := filepath.Join(dir, "fact.parquet"), filepath.Join(dir, "dim.parquet")
 	writeParquet(b, factPath, rec, 128*1024)
 	writeParquet(b, dimPath, dim, 1024)
-	pFact, err := OpenParquetFile("fact", factPath)
+	pFact, err := parquet.OpenFile("fact", factPath)
 	if err != nil {
 		b.Fatal(err)
 	}
-	pDim, err := OpenParquetFile("dim", dimPath)
+	pDim, err := parquet.OpenFile("dim", dimPath)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -220,12 +232,12 @@ func TestBenchQueriesAgree(t *testing.T) {
 	rec, dim := benchData()
 	small := rec.NewSlice(0, 50_000)
 	defer small.Release()
-	fact, err := NewArrowSource("fact", small)
+	fact, err := exec.NewArrowSource("fact", small)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fact.Release()
-	dimSrc, err := NewArrowSource("dim", dim)
+	dimSrc, err := exec.NewArrowSource("dim", dim)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,24 +245,24 @@ func TestBenchQueriesAgree(t *testing.T) {
 	dir := t.TempDir()
 	writeParquet(t, filepath.Join(dir, "f.parquet"), small, 8192)
 	writeParquet(t, filepath.Join(dir, "d.parquet"), dim, 1024)
-	pFact, err := OpenParquetFile("fact", filepath.Join(dir, "f.parquet"))
+	pFact, err := parquet.OpenFile("fact", filepath.Join(dir, "f.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	pDim, err := OpenParquetFile("dim", filepath.Join(dir, "d.parquet"))
+	pDim, err := parquet.OpenFile("dim", filepath.Join(dir, "d.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range benchQueries {
 		t.Run(q.name, func(t *testing.T) {
-			mem := checked(t)
-			r1, err := Collect(context.Background(), q.build(plan.Scan(fact), plan.Scan(dimSrc)), Options{Mem: mem})
+			mem := exectest.Checked(t)
+			r1, err := exec.Collect(context.Background(), q.build(plan.Scan(fact), plan.Scan(dimSrc)), exec.Options{Mem: mem})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer r1.Release()
 			scan := &plan.ScanNode{Source: pFact, SourceSchema: pFact.Schema(), Projected: true, Columns: q.columns}
-			r2, err := Collect(context.Background(), q.build(plan.FromNode(scan), plan.Scan(pDim)), Options{Mem: mem})
+			r2, err := exec.Collect(context.Background(), q.build(plan.FromNode(scan), plan.Scan(pDim)), exec.Options{Mem: mem})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -274,5 +286,15 @@ func TestBenchQueriesAgree(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// writeParquet writes rec to path in row groups of at most groupRows rows,
+// with statistics and page checksums, as dfopt's writers do.
+func writeParquet(tb testing.TB, path string, rec arrow.RecordBatch, groupRows int64) {
+	tb.Helper()
+	exectest.WriteParquetRaw(tb, path, rec, groupRows)
+	if err := parquet.AddPageChecksums(path); err != nil {
+		tb.Fatal(err)
 	}
 }

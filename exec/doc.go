@@ -101,8 +101,9 @@
 //
 // A scan reads a *plan.Table (converted once per collect), any Source (the
 // host interface: plan.Source plus Scan), an ArrowSource (NewArrowSource)
-// or a ParquetSource (OpenParquet), which decodes only the requested columns
-// and skips row groups whose statistics refute an Inexact pushed conjunct.
+// or a Parquet file (package exec/parquet, parquet.Open), which decodes
+// only the requested columns and skips row groups whose statistics refute
+// an Inexact pushed conjunct.
 // A pushed conjunct the plan marks Exact must hold on the scan's output: the
 // executor applies it itself unless the source classifies it Exact (a
 // *plan.Table never filters, so its Exact conjuncts are always applied by

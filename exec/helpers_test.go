@@ -2,26 +2,20 @@ package exec
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/internal/exectest"
 	"github.com/dfopt/dfopt/exec/kernel"
 	"github.com/dfopt/dfopt/plan"
 )
 
 // checked returns a checked allocator that the test asserts is back at
-// zero when it ends.
-func checked(t *testing.T) *memory.CheckedAllocator {
-	t.Helper()
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	t.Cleanup(func() { mem.AssertSize(t, 0) })
-	return mem
-}
+// zero when it ends (exectest.Checked).
+var checked = exectest.Checked
 
 // releaseAll releases every non-nil array.
 func releaseAll(arrs []arrow.Array) {
@@ -125,16 +119,12 @@ func compare(t *testing.T, res *Result, cols []col) {
 	}
 }
 
-func render(vs []plan.Value) string {
-	parts := make([]string, len(vs))
-	for i, v := range vs {
-		parts[i] = v.String()
-		if v.Type() == plan.Float64 && !v.IsNull() && math.IsNaN(v.Float()) {
-			parts[i] = fmt.Sprintf("NaN(%#x)", math.Float64bits(v.Float()))
-		}
-	}
-	return "[" + strings.Join(parts, " ") + "]"
-}
+// Helpers shared with exec/parquet's tests (exec/internal/exectest).
+var (
+	render   = exectest.Render
+	tieTable = exectest.TieTable
+	hinted   = exectest.Hinted
+)
 
 // pick returns vals at the given rows (-1 gives a null of the column type).
 func pick(vals []plan.Value, rows ...int) []plan.Value {

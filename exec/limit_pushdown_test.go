@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
-	"path/filepath"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -15,36 +14,6 @@ import (
 	"github.com/dfopt/dfopt/exec/kernel"
 	"github.com/dfopt/dfopt/plan"
 )
-
-// tieTable is a table whose sort keys tie a lot: k in 0..2 with nulls, f
-// with NaNs of two payloads, ±0.0 and nulls, and a row number id that
-// tells the rows apart.
-func tieTable(t testing.TB, rows int, seed int64) *plan.Table {
-	t.Helper()
-	r := rand.New(rand.NewSource(seed))
-	var ids, ks, fs []plan.Value
-	floats := []float64{math.Float64frombits(0x7ff8000000000001), math.Float64frombits(0x7ff80000000000ab), 0, math.Copysign(0, -1), 1, math.Inf(-1)}
-	for i := 0; i < rows; i++ {
-		ids = append(ids, plan.Int64Value(int64(i)))
-		if r.Intn(5) == 0 {
-			ks = append(ks, plan.NullValue(plan.Int64))
-		} else {
-			ks = append(ks, plan.Int64Value(int64(r.Intn(3))))
-		}
-		if r.Intn(6) == 0 {
-			fs = append(fs, plan.NullValue(plan.Float64))
-		} else {
-			fs = append(fs, plan.Float64Value(floats[r.Intn(len(floats))]))
-		}
-	}
-	tbl, err := plan.NewTable("ties", plan.MustSchema(
-		plan.Field{Name: "id", Type: plan.Int64}, plan.Field{Name: "k", Type: plan.Int64, Nullable: true},
-		plan.Field{Name: "f", Type: plan.Float64, Nullable: true}), [][]plan.Value{ids, ks, fs})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tbl
-}
 
 // collectColumns collects n (resolved here) and returns its columns.
 func collectColumns(t *testing.T, n plan.Node, opts Options) [][]plan.Value {
@@ -123,13 +92,6 @@ func TestTopKSortRaisesLikeTheSort(t *testing.T) {
 			}
 		}
 	}
-}
-
-// hinted returns `limit n . scan max_rows=hint` over src with the pushed
-// conjuncts given.
-func hinted(src plan.Source, n, hint int64, pushed ...plan.PushedPredicate) plan.Node {
-	s := &plan.ScanNode{Source: src, SourceSchema: src.Schema(), Pushed: pushed, HasMaxRows: true, MaxRows: hint}
-	return &plan.LimitNode{Input: s, N: n}
 }
 
 // TestScanHintTableStopsEarly: an in-memory table given a max-rows hint
@@ -223,55 +185,6 @@ func TestResolveChecksHints(t *testing.T) {
 		} else if pe, _ := plan.AsError(err); pe == nil || pe.Kind != plan.InvalidPlan {
 			t.Errorf("%s: %v, want invalid_plan", plan.Explain(n), err)
 		}
-	}
-}
-
-// TestScanHintParquetReadsOnlyNeededRowGroups: a Parquet scan under a
-// limit with a max-rows hint reads the row groups holding the first rows
-// and leaves the rest unread (ParquetStats), with the rows of the full
-// read; without the hint, or when the executor applies a pushed conjunct
-// itself, every group is read.
-func TestScanHintParquetReadsOnlyNeededRowGroups(t *testing.T) {
-	tbl := tieTable(t, 10, 3)
-	path := filepath.Join(t.TempDir(), "ties.parquet")
-	if err := WriteParquetTable(path, tbl, 2); err != nil { // 5 row groups of 2 rows
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name                  string
-		plan                  func(src plan.Source) plan.Node
-		read, unread, skipped int64
-	}{
-		{"limit 3 with the hint", func(src plan.Source) plan.Node { return hinted(src, 3, 3) }, 2, 3, 0},
-		{"limit 4 with the hint", func(src plan.Source) plan.Node { return hinted(src, 4, 4) }, 2, 3, 0},
-		{"limit 0 with the hint", func(src plan.Source) plan.Node { return hinted(src, 0, 0) }, 0, 5, 0},
-		{"limit 3 without the hint", func(src plan.Source) plan.Node {
-			return &plan.LimitNode{Input: plan.Scan(src).Node(), N: 3}
-		}, 5, 0, 0},
-		{"an Exact conjunct the executor applies", func(src plan.Source) plan.Node {
-			return hinted(src, 3, 3, plan.PushedPredicate{Expr: plan.Col("id").Ge(plan.Lit(int64(0))).Expr(), Support: plan.Exact})
-		}, 5, 0, 0},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			src, err := OpenParquetFile("ties", path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			n := tc.plan(src)
-			got := collectColumns(t, n, Options{Parallelism: 1})
-			st := src.Stats()
-			if st.RowGroupsRead != tc.read || st.RowGroupsUnread != tc.unread || st.RowGroupsSkipped != tc.skipped {
-				t.Errorf("stats %+v, want read=%d unread=%d skipped=%d", st, tc.read, tc.unread, tc.skipped)
-			}
-			// The same rows as the limit over the in-memory table.
-			lim := n.(*plan.LimitNode).N
-			want := collectColumns(t, &plan.LimitNode{Input: plan.Scan(tbl).Node(), N: lim}, Options{Parallelism: 1})
-			for c := range want {
-				if !sameValues(got[c], want[c]) {
-					t.Errorf("column %d: %s, want %s", c, render(got[c]), render(want[c]))
-				}
-			}
-		})
 	}
 }
 

@@ -15,7 +15,8 @@ import (
 // Source is the executor's view of a data source: a plan.Source (name and
 // schema, all the optimizer sees) that can also produce its rows as Arrow
 // record batches. Hosts implement it to plug their own storage in; the
-// package provides NewArrowSource (in-memory Arrow data) and OpenParquet.
+// package provides NewArrowSource (in-memory Arrow data), and package
+// exec/parquet provides Parquet files (parquet.Open).
 // The executor also scans *plan.Table directly.
 //
 // A source may implement plan.PredicateClassifier. A conjunct it classifies
@@ -156,7 +157,7 @@ func (s *ArrowSource) Scan(ctx context.Context, req ScanRequest) (array.RecordRe
 	if s.batches == nil && s.rows > 0 {
 		return nil, fmt.Errorf("arrow source %q: scanned after Release", s.name)
 	}
-	idx, err := columnIndices(s.schema, req.Columns)
+	idx, err := req.ColumnIndices(s.schema)
 	if err != nil {
 		return nil, fmt.Errorf("arrow source %q: %w", s.name, err)
 	}
@@ -188,9 +189,13 @@ func (s *ArrowSource) Scan(ctx context.Context, req ScanRequest) (array.RecordRe
 	return rr, nil
 }
 
-// columnIndices maps requested column names to schema positions (nil means
-// all columns).
-func columnIndices(s plan.Schema, columns []string) ([]int, error) {
+// ColumnIndices maps the requested columns (r.Columns) to their positions
+// in the source's schema s, in request order: every position of s when
+// Columns is nil, none when it is empty but not nil. A name s lacks is an
+// error. Sources (this package's, exec/parquet's, a host's) share it so
+// that they read Columns the same way.
+func (r ScanRequest) ColumnIndices(s plan.Schema) ([]int, error) {
+	columns := r.Columns
 	if columns == nil {
 		idx := make([]int, s.Len())
 		for i := range idx {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/internal/exectest"
 	"github.com/dfopt/dfopt/exec/kernel"
 	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/plan"
@@ -70,7 +70,7 @@ func (h *hostSource) Scan(ctx context.Context, req ScanRequest) (array.RecordRea
 		}
 		defer rec.Release()
 	}
-	idx, err := columnIndices(h.t.Schema(), req.Columns)
+	idx, err := req.ColumnIndices(h.t.Schema())
 	if err != nil {
 		return nil, err
 	}
@@ -95,13 +95,8 @@ func (h *hostSource) Scan(ctx context.Context, req ScanRequest) (array.RecordRea
 	return array.NewRecordReader(out.Schema(), []arrow.RecordBatch{out})
 }
 
-func pushedScan(src plan.Source, columns []string, support plan.PredicateSupport, preds ...plan.E) *plan.ScanNode {
-	n := &plan.ScanNode{Source: src, SourceSchema: src.Schema(), Projected: columns != nil, Columns: columns}
-	for _, p := range preds {
-		n.Pushed = append(n.Pushed, plan.PushedPredicate{Expr: p.Expr(), Support: support})
-	}
-	return n
-}
+// pushedScan is exectest.PushedScan.
+var pushedScan = exectest.PushedScan
 
 func TestScanPushedPredicates(t *testing.T) {
 	T := tableT(t)
@@ -144,64 +139,6 @@ type opaque struct{}
 func (opaque) Name() string { return "opaque" }
 func (opaque) Schema() plan.Schema {
 	return plan.MustSchema(plan.Field{Name: "a", Type: plan.Int64})
-}
-
-func TestCollectParquet(t *testing.T) {
-	dir := t.TempDir()
-	path, tbl := groupedFile(t, dir)
-	src, err := OpenParquetFile("g", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pred := c("id").Ge(lt(2500))
-	// Unoptimized: scan everything, filter above.
-	plain := plan.Scan(src).Filter(pred).Select(c("s"), c("x")).Node()
-	// As the optimizer leaves it: projected scan with the conjunct pushed
-	// Inexact, the filter kept above.
-	pushed := plan.FromNode(pushedScan(src, []string{"id", "s", "x"}, plan.Inexact, pred)).Filter(pred).Select(c("s"), c("x")).Node()
-	mem := checked(t)
-	before := src.Stats()
-	r1, err := Collect(context.Background(), plain, Options{Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r1.Release()
-	mid := src.Stats()
-	r2, err := Collect(context.Background(), pushed, Options{Mem: mem})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r2.Release()
-	after := src.Stats()
-	if got := mid.RowGroupsRead - before.RowGroupsRead; got != 4 {
-		t.Errorf("plain scan read %d row groups, want 4", got)
-	}
-	if got := after.RowGroupsRead - mid.RowGroupsRead; got != 2 {
-		t.Errorf("pushed scan read %d row groups, want 2", got)
-	}
-	want := []col{{"s", tbl.Column(2)[2500:]}, {"x", tbl.Column(1)[2500:]}}
-	compare(t, r1, want)
-	compare(t, r2, want)
-	// The file disappears: a clear source error naming the file.
-	if err := os.Remove(path); err != nil {
-		t.Fatal(err)
-	}
-	_, err = Collect(context.Background(), plain, Options{Mem: mem})
-	if pe, ok := plan.AsError(err); !ok || pe.Kind != plan.SourceError || pe.Expr != "g" || !strings.Contains(err.Error(), "g.parquet") {
-		t.Fatalf("collect of a removed file: %v", err)
-	}
-	// A column the plan names is gone from the rewritten file.
-	other := mustTable(t, "o", []plan.Field{{Name: "id", Type: plan.Int64}}, []plan.Value{plan.Int64Value(1)})
-	rec, err := kernel.TableRecord(memory.DefaultAllocator, other)
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeParquet(t, path, rec, 10)
-	rec.Release()
-	_, err = Collect(context.Background(), plain, Options{Mem: mem})
-	if err == nil || !strings.Contains(err.Error(), `column "x" is missing`) {
-		t.Fatalf("collect of a file without column x: %v", err)
-	}
 }
 
 func TestCollectArrowSource(t *testing.T) {
@@ -361,39 +298,4 @@ func bigTable(t testing.TB, n int) *ArrowSource {
 		t.Fatal(err)
 	}
 	return src
-}
-
-// TestExactConjunctMeetsEveryRow: a scan's Exact conjunct that the executor
-// applies itself meets every row of the source, even when an Inexact
-// conjunct of the same pushed list would let the source skip the row group
-// where it raises.
-func TestExactConjunctMeetsEveryRow(t *testing.T) {
-	path, _ := groupedFile(t, t.TempDir())
-	src, err := OpenParquetFile("g", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raises := c("id").Sub(lt(10)).Div(c("id").Sub(lt(10))).Gt(lt(0)) // divides by zero at id = 10, in row group 0
-	skips := c("id").Ge(lt(2500))                                    // proves row groups 0 and 1 empty
-	n := &plan.ScanNode{Source: src, SourceSchema: src.Schema(), Pushed: []plan.PushedPredicate{
-		{Expr: raises.Expr(), Support: plan.Exact}, {Expr: skips.Expr(), Support: plan.Inexact}}}
-	check(t, plan.FromNode(n).Filter(skips).Node(), want{errKind: plan.DivideByZero, errExpr: "(id - 10) / (id - 10)"})
-	before := src.Stats()
-	if _, err := Collect(context.Background(), plan.FromNode(n).Filter(skips).Node(), Options{}); err == nil {
-		t.Fatal("no error")
-	}
-	if got := src.Stats().RowGroupsRead - before.RowGroupsRead; got != 4 {
-		t.Errorf("the scan read %d row groups, want all 4", got)
-	}
-	// Without an executor-applied conjunct the Inexact one still prunes.
-	n2 := &plan.ScanNode{Source: src, SourceSchema: src.Schema(), Pushed: []plan.PushedPredicate{{Expr: skips.Expr(), Support: plan.Inexact}}}
-	before = src.Stats()
-	if r, err := Collect(context.Background(), plan.FromNode(n2).Filter(skips).Node(), Options{}); err != nil {
-		t.Fatal(err)
-	} else {
-		r.Release()
-	}
-	if got := src.Stats().RowGroupsRead - before.RowGroupsRead; got != 2 {
-		t.Errorf("the pruned scan read %d row groups, want 2", got)
-	}
 }

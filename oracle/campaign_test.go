@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/dfopt/dfopt/exec"
+	"github.com/dfopt/dfopt/exec/parquet"
 	"github.com/dfopt/dfopt/legality"
 	"github.com/dfopt/dfopt/plan/planjson"
 	"github.com/dfopt/dfopt/proptest"
@@ -291,7 +291,7 @@ func TestCampaignParquet(t *testing.T) {
 	if !x.Reproduces || x.File == "" {
 		t.Fatalf("the counterexample does not reproduce: %s", x.Summary())
 	}
-	doc, err := planjson.DecodeFile(x.File, planjson.Options{OpenParquet: exec.OpenParquet})
+	doc, err := planjson.DecodeFile(x.File, planjson.Options{OpenParquet: parquet.Open})
 	if err != nil {
 		t.Fatal(err)
 	}

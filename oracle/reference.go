@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/dfopt/dfopt/exec"
+	"github.com/dfopt/dfopt/exec/parquet"
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/reference"
 )
@@ -52,13 +52,13 @@ func runReference(ctx context.Context, c Case, root plan.Node) WayResult {
 }
 
 // ReadSourceValues is the reference way's reader of sources that are not
-// inline tables (a reference.ScanFunc): a Parquet file (*exec.ParquetSource)
+// inline tables (a reference.ScanFunc): a Parquet file (*parquet.Source)
 // is read whole with arrow-go's pqarrow — not through exec's own page
 // decoder, so that reading is independent too — and converted to plan
 // values, one column per field of want (matched by name, type checked).
 // Any other source is unsupported (reference.ErrUnsupported).
 func ReadSourceValues(ctx context.Context, src plan.Source, want plan.Schema) ([][]plan.Value, error) {
-	ps, ok := src.(*exec.ParquetSource)
+	ps, ok := src.(*parquet.Source)
 	if !ok {
 		return nil, fmt.Errorf("%w: the reference way reads inline tables and Parquet files, not a %T", reference.ErrUnsupported, src)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dfopt/dfopt/eager"
-	"github.com/dfopt/dfopt/exec"
+	"github.com/dfopt/dfopt/exec/parquet"
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/proptest"
 	"github.com/dfopt/dfopt/reference"
@@ -156,10 +156,10 @@ func TestReferenceWaySkipsHostOperators(t *testing.T) {
 func TestReferenceWayReadsParquet(t *testing.T) {
 	tab := testTable(t)
 	path := filepath.Join(t.TempDir(), "t.parquet")
-	if err := exec.WriteParquetTable(path, tab, 3); err != nil {
+	if err := parquet.WriteTable(path, tab, 3); err != nil {
 		t.Fatal(err)
 	}
-	src, err := exec.OpenParquetFile("t", path)
+	src, err := parquet.OpenFile("t", path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/dfopt/dfopt/exec"
+	"github.com/dfopt/dfopt/exec/parquet"
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/plan/planjson"
 	"github.com/dfopt/dfopt/proptest"
@@ -96,7 +96,7 @@ func (c *Campaign) minimize(ctx context.Context, f failure, flags rules.Flags) C
 		return x
 	}
 	x.File = file
-	doc, err := planjson.DecodeFile(file, planjson.Options{OpenParquet: exec.OpenParquet})
+	doc, err := planjson.DecodeFile(file, planjson.Options{OpenParquet: parquet.Open})
 	if err != nil {
 		x.Note = joinNote(x.Note, "read back: "+err.Error())
 		return x

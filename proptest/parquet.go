@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/dfopt/dfopt/exec"
+	"github.com/dfopt/dfopt/exec/parquet"
 	"github.com/dfopt/dfopt/plan"
 	"github.com/dfopt/dfopt/proptest/internal/planutil"
 )
@@ -20,7 +20,7 @@ type ParquetTable struct {
 	Path      string
 	GroupRows int
 	// Source is the file opened as a scan source.
-	Source *exec.ParquetSource
+	Source *parquet.Source
 }
 
 // WithParquet returns the case's plan with the scans of some of its tables
@@ -48,10 +48,10 @@ func WithParquet(c Case, dir string, percent int) (plan.Node, []ParquetTable, er
 			continue
 		}
 		path := filepath.Join(dir, "case"+strconv.FormatInt(c.Seed, 36)+"_"+t.Name()+".parquet")
-		if err := exec.WriteParquetTable(path, t, rows); err != nil {
+		if err := parquet.WriteTable(path, t, rows); err != nil {
 			return nil, nil, err
 		}
-		src, err := exec.OpenParquetFile(t.Name(), path)
+		src, err := parquet.OpenFile(t.Name(), path)
 		if err != nil {
 			return nil, nil, fmt.Errorf("parquet table %s: %w", t.Name(), err)
 		}

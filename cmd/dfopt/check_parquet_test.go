@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dfopt/dfopt/exec"
+	"github.com/dfopt/dfopt/exec/parquet"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -29,7 +29,7 @@ func TestCheckParquetPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := exec.WriteParquetTable(filepath.Join(dir, "t.parquet"), tbl, 3); err != nil {
+	if err := parquet.WriteTable(filepath.Join(dir, "t.parquet"), tbl, 3); err != nil {
 		t.Fatal(err)
 	}
 	file := filepath.Join(dir, "plan.json")

@@ -6,14 +6,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dfopt/dfopt/exec"
+	"github.com/dfopt/dfopt/exec/parquet"
 	"github.com/dfopt/dfopt/plan/planjson"
 )
 
 // loadFile decodes a plan file, opening its Parquet tables through the
 // executor. Errors name the file and the JSON path at fault.
 func loadFile(path string) (*planjson.Document, error) {
-	return planjson.DecodeFile(path, planjson.Options{OpenParquet: exec.OpenParquet})
+	return planjson.DecodeFile(path, planjson.Options{OpenParquet: parquet.Open})
 }
 
 // loadOneFile starts a command that reads exactly one plan file and prints

@@ -1,4 +1,4 @@
-package exec
+package parquet
 
 import (
 	"math"
@@ -20,13 +20,13 @@ import (
 // every row of the file, so it holds whatever rows a scan reads; a file
 // rewritten since it was opened may break it, which the executor's check
 // of the plan's assumptions then reports.
-func (s *ParquetSource) ColumnFacts(column string) (plan.ColumnFacts, bool) {
+func (s *Source) ColumnFacts(column string) (plan.ColumnFacts, bool) {
 	f, ok := s.facts[column]
 	return f, ok
 }
 
 // parquetFacts reads the facts of every int32, int64 and float64 column of
-// the file from its row-group statistics (see ParquetSource.ColumnFacts).
+// the file from its row-group statistics (see Source.ColumnFacts).
 // The file's columns are flat: field i is leaf i.
 func parquetFacts(rdr *file.Reader, schema plan.Schema) map[string]plan.ColumnFacts {
 	md := rdr.MetaData()

@@ -1,4 +1,4 @@
-package exec
+package parquet
 
 import (
 	"encoding/binary"
@@ -23,7 +23,7 @@ import (
 // parsed here (thrift compact protocol, the fields needed and a skip of the
 // rest); the bodies are read only for pages that have a crc. A source
 // verifies each chunk once while the file keeps its size and modification
-// time (ParquetSource.verifyChecksums): re-reading every page of a file on
+// time (Source.verifyChecksums): re-reading every page of a file on
 // every scan cost a quarter more CPU on the benchmark queries.
 
 // maxPageHeader bounds a page header's encoded size; statistics with long

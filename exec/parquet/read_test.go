@@ -1,4 +1,4 @@
-package exec
+package parquet
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 
+	"github.com/dfopt/dfopt/exec"
 	"github.com/dfopt/dfopt/exec/kernel"
 	"github.com/dfopt/dfopt/plan"
 )
@@ -84,7 +85,7 @@ func TestParquetDecodeParallel(t *testing.T) {
 	for _, f := range files {
 		path := filepath.Join(dir, f.name+".parquet")
 		writeParquet(t, path, rec, f.group, f.props...)
-		src, err := OpenParquetFile("m", path)
+		src, err := OpenFile("m", path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,7 +94,7 @@ func TestParquetDecodeParallel(t *testing.T) {
 				t.Run(fmt.Sprintf("%s/par=%d/cols=%v", f.name, par, columns), func(t *testing.T) {
 					mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 					defer mem.AssertSize(t, 0)
-					rr, err := src.Scan(context.Background(), ScanRequest{Columns: columns, Mem: mem, Parallelism: par})
+					rr, err := src.Scan(context.Background(), exec.ScanRequest{Columns: columns, Mem: mem, Parallelism: par})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -123,7 +124,7 @@ func TestParquetScanCancelled(t *testing.T) {
 	defer rec.Release()
 	path := filepath.Join(t.TempDir(), "m.parquet")
 	writeParquet(t, path, rec, 100)
-	src, err := OpenParquetFile("m", path)
+	src, err := OpenFile("m", path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestParquetScanCancelled(t *testing.T) {
 		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		rr, err := src.Scan(ctx, ScanRequest{Mem: mem, Parallelism: par})
+		rr, err := src.Scan(ctx, exec.ScanRequest{Mem: mem, Parallelism: par})
 		if err == nil {
 			rr.Release()
 			t.Fatalf("par=%d: a cancelled scan succeeded", par)

@@ -1,4 +1,4 @@
-package exec
+package parquet
 
 import (
 	"context"
@@ -14,21 +14,22 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/dfopt/dfopt/exec"
 	"github.com/dfopt/dfopt/exec/kernel"
 	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/exec/step"
 	"github.com/dfopt/dfopt/plan"
 )
 
-// ParquetSource reads a Parquet file. It decodes only the columns a scan
+// Source reads a Parquet file. It decodes only the columns a scan
 // asks for, straight from the column chunks into one contiguous Arrow array
 // per column (row groups and columns in parallel with
 // ScanRequest.Parallelism; see readRowGroups), and it uses the pushed
 // conjuncts it classifies
 // Inexact (simple column-versus-literal comparisons) to skip row groups whose
 // statistics prove that no row can satisfy them. The file's schema is read
-// once, by OpenParquetFile; every scan checks that the file still has it.
-type ParquetSource struct {
+// once, by OpenFile; every scan checks that the file still has it.
+type Source struct {
 	name   string
 	path   string
 	schema plan.Schema
@@ -58,29 +59,29 @@ type fileStamp struct {
 	mtime int64
 }
 
-// ParquetStats counts, over the source's lifetime, the row groups its scans
+// Stats counts, over the source's lifetime, the row groups its scans
 // read, the row groups they skipped thanks to statistics, and the row
 // groups they left unread because a max-rows hint was met by the groups
 // before them (ScanRequest.MaxRows).
-type ParquetStats struct {
+type Stats struct {
 	RowGroupsRead, RowGroupsSkipped, RowGroupsUnread int64
 }
 
-// OpenParquet opens a Parquet file as a plan source named name (see
-// OpenParquetFile; the concrete type is *ParquetSource).
-func OpenParquet(name, path string) (plan.Source, error) {
-	s, err := OpenParquetFile(name, path)
+// Open opens a Parquet file as a plan source named name (see
+// OpenFile; the concrete type is *Source).
+func Open(name, path string) (plan.Source, error) {
+	s, err := OpenFile(name, path)
 	if err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// OpenParquetFile reads the footer of the file at path and returns a source
+// OpenFile reads the footer of the file at path and returns a source
 // with the file's schema. Every column must have a dfopt type (bool, int32,
 // int64, float64, string); errors are *plan.Error of kind source_error naming
 // the source and the file.
-func OpenParquetFile(name, path string) (*ParquetSource, error) {
+func OpenFile(name, path string) (*Source, error) {
 	rdr, fr, err := openParquet(path, memory.DefaultAllocator)
 	if err != nil {
 		return nil, step.SourceError(name, err, "cannot open parquet file %q", path)
@@ -94,7 +95,7 @@ func OpenParquetFile(name, path string) (*ParquetSource, error) {
 	if err != nil {
 		return nil, step.SourceError(name, err, "parquet file %q: unsupported schema", path)
 	}
-	return &ParquetSource{name: name, path: path, schema: ps, rows: rdr.NumRows(), facts: parquetFacts(rdr, ps)}, nil
+	return &Source{name: name, path: path, schema: ps, rows: rdr.NumRows(), facts: parquetFacts(rdr, ps)}, nil
 }
 
 // openParquet opens the file and pqarrow's view of it (the Arrow schema).
@@ -149,26 +150,26 @@ func notRegular(path string, mode os.FileMode) error {
 }
 
 // Name returns the source's name.
-func (s *ParquetSource) Name() string { return s.name }
+func (s *Source) Name() string { return s.name }
 
 // EstimatedRows reports the row count the file's footer held when it was
 // opened (plan.RowCountEstimator): exact unless the file changed since,
 // which the scan itself detects; the standard tier's build_side rule reads
 // it.
-func (s *ParquetSource) EstimatedRows() (int64, bool) { return s.rows, s.rows >= 0 }
+func (s *Source) EstimatedRows() (int64, bool) { return s.rows, s.rows >= 0 }
 
 // Path returns the file's path.
-func (s *ParquetSource) Path() string { return s.path }
+func (s *Source) Path() string { return s.path }
 
 // Schema returns the schema read when the source was opened.
-func (s *ParquetSource) Schema() plan.Schema { return s.schema }
+func (s *Source) Schema() plan.Schema { return s.schema }
 
 // SupportsProjection reports true: only the requested columns are decoded.
-func (s *ParquetSource) SupportsProjection() bool { return true }
+func (s *Source) SupportsProjection() bool { return true }
 
 // Stats returns the row-group counters.
-func (s *ParquetSource) Stats() ParquetStats {
-	return ParquetStats{RowGroupsRead: s.rowGroupsRead.Load(), RowGroupsSkipped: s.rowGroupsSkipped.Load(),
+func (s *Source) Stats() Stats {
+	return Stats{RowGroupsRead: s.rowGroupsRead.Load(), RowGroupsSkipped: s.rowGroupsSkipped.Load(),
 		RowGroupsUnread: s.rowGroupsUnread.Load()}
 }
 
@@ -176,7 +177,7 @@ func (s *ParquetSource) Stats() ParquetStats {
 // against row-group statistics (see pruneable) and Unsupported otherwise.
 // It never answers Exact: skipping a row group still leaves non-matching
 // rows in the groups that are read.
-func (s *ParquetSource) ClassifyPredicates(conjuncts []plan.Expr) []plan.PredicateSupport {
+func (s *Source) ClassifyPredicates(conjuncts []plan.Expr) []plan.PredicateSupport {
 	out := make([]plan.PredicateSupport, len(conjuncts))
 	for i, c := range conjuncts {
 		if _, ok := parseComparison(c, s.schema); ok {
@@ -189,7 +190,7 @@ func (s *ParquetSource) ClassifyPredicates(conjuncts []plan.Expr) []plan.Predica
 // Scan reads the requested columns of the row groups that the pushed
 // conjuncts do not rule out. It fails with a clear error when the file is
 // gone, unreadable, or no longer has the schema it had when opened.
-func (s *ParquetSource) Scan(ctx context.Context, req ScanRequest) (array.RecordReader, error) {
+func (s *Source) Scan(ctx context.Context, req exec.ScanRequest) (array.RecordReader, error) {
 	mem := req.Mem
 	if mem == nil {
 		mem = memory.DefaultAllocator
@@ -206,7 +207,7 @@ func (s *ParquetSource) Scan(ctx context.Context, req ScanRequest) (array.Record
 	if err := sameParquetSchema(s.schema, as); err != nil {
 		return nil, fmt.Errorf("parquet file %q no longer matches the schema it was opened with: %w", s.path, err)
 	}
-	idx, err := columnIndices(s.schema, req.Columns)
+	idx, err := req.ColumnIndices(s.schema)
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
 	}
@@ -270,7 +271,7 @@ func (s *ParquetSource) Scan(ctx context.Context, req ScanRequest) (array.Record
 // file (arrow-go's reader does not expose its own). Each chunk is verified
 // once while the file keeps its size and modification time; a file that
 // changed is verified again, chunk by chunk.
-func (s *ParquetSource) verifyChecksums(rdr *file.Reader, groups, leaves []int, par ops.Parallel) error {
+func (s *Source) verifyChecksums(rdr *file.Reader, groups, leaves []int, par ops.Parallel) error {
 	f, err := os.Open(s.path)
 	if err != nil {
 		return err
@@ -352,8 +353,8 @@ func sameParquetSchema(want plan.Schema, got *arrow.Schema) error {
 // file order, and counts the read and skipped groups. Under a max-rows hint
 // (ScanRequest.MaxRows) it stops once the groups selected hold that many
 // rows: the groups after them are neither read nor counted as skipped
-// (ParquetStats.RowGroupsUnread counts them).
-func (s *ParquetSource) selectRowGroups(rdr *file.Reader, pushed []plan.PushedPredicate, req ScanRequest) ([]int, error) {
+// (Stats.RowGroupsUnread counts them).
+func (s *Source) selectRowGroups(rdr *file.Reader, pushed []plan.PushedPredicate, req exec.ScanRequest) ([]int, error) {
 	var tests []comparison
 	for _, p := range pushed {
 		if c, ok := parseComparison(p.Expr, s.schema); ok {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package exec
+package parquet
 
 import (
 	"path/filepath"
@@ -27,7 +27,7 @@ func TestOpenParquetRefusesNonRegularFiles(t *testing.T) {
 	} {
 		done := make(chan error, 1)
 		go func() {
-			_, err := OpenParquetFile("t", tc.path)
+			_, err := OpenFile("t", tc.path)
 			done <- err
 		}()
 		select {
@@ -40,7 +40,7 @@ func TestOpenParquetRefusesNonRegularFiles(t *testing.T) {
 				t.Errorf("%s: error %v; want a source_error naming the file and saying it is a %s", tc.path, err, tc.what)
 			}
 		case <-time.After(5 * time.Second):
-			t.Fatalf("%s: OpenParquetFile still blocked after 5s", tc.path)
+			t.Fatalf("%s: OpenFile still blocked after 5s", tc.path)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package exec
+package parquet
 
 import (
 	"fmt"
@@ -12,15 +12,15 @@ import (
 	"github.com/dfopt/dfopt/plan"
 )
 
-// WriteParquetTable writes an in-memory table to a new Parquet file at path,
+// WriteTable writes an in-memory table to a new Parquet file at path,
 // in row groups of at most groupRows rows (at least 1), with min/max and
 // null-count statistics per column chunk and a CRC-32 in every page header
-// (AddPageChecksums): the file OpenParquetFile reads
+// (AddPageChecksums): the file OpenFile reads
 // back with the table's schema, and whose statistics row-group pruning
 // uses. The oracle's generators write their adversarial tables this way so
 // that campaigns also run over Parquet (NaN, nulls and ±0.0 in
 // statistics). An existing file is replaced.
-func WriteParquetTable(path string, t *plan.Table, groupRows int) error {
+func WriteTable(path string, t *plan.Table, groupRows int) error {
 	rec, err := kernel.TableRecord(memory.DefaultAllocator, t)
 	if err != nil {
 		return fmt.Errorf("write parquet %q: table %s: %w", path, t.Name(), err)

@@ -1,4 +1,4 @@
-package exec
+package parquet
 
 import (
 	"context"
@@ -15,13 +15,13 @@ import (
 
 // ScanAll returns every row and column of the file as one record batch,
 // read through arrow-go's own Parquet reader (pqarrow.FileReader.ReadTable)
-// rather than the page decoder Scan uses. It makes a ParquetSource an
+// rather than the page decoder Scan uses. It makes a Source an
 // eager.Scanner: the eager chain, the oracle's reference way among the
 // executor's, then reads Parquet without sharing the executor's decoder or
 // its row-group pruning, so a decoder bug shows up as a divergence instead
 // of the same wrong answer twice. The batch's buffers come from mem (nil:
 // the default allocator); the caller releases it.
-func (s *ParquetSource) ScanAll(ctx context.Context, mem memory.Allocator) (rec arrow.RecordBatch, err error) {
+func (s *Source) ScanAll(ctx context.Context, mem memory.Allocator) (rec arrow.RecordBatch, err error) {
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}

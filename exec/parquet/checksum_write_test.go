@@ -1,4 +1,4 @@
-package exec
+package parquet
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/dfopt/dfopt/exec"
 	"github.com/dfopt/dfopt/exec/kernel"
 	"github.com/dfopt/dfopt/plan"
 )
@@ -47,11 +48,11 @@ func checksumTable(t *testing.T, rows int) *plan.Table {
 // scanAll collects every row of the Parquet file at path.
 func scanAll(t *testing.T, path string) ([][]plan.Value, error) {
 	t.Helper()
-	src, err := OpenParquetFile("t", path)
+	src, err := OpenFile("t", path)
 	if err != nil {
 		return nil, err
 	}
-	res, err := Collect(t.Context(), plan.Scan(src).Node(), Options{Mem: checked(t), Parallelism: 2})
+	res, err := exec.Collect(t.Context(), plan.Scan(src).Node(), exec.Options{Mem: checked(t), Parallelism: 2})
 	if err != nil {
 		return nil, err
 	}

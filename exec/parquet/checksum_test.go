@@ -1,4 +1,4 @@
-package exec
+package parquet
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dfopt/dfopt/exec"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -142,11 +143,11 @@ func crcParquet(pages []crcPage) ([]byte, []int) {
 // scanColumnA collects scan(t) over the Parquet file at path.
 func scanColumnA(t *testing.T, path string) ([]int64, error) {
 	t.Helper()
-	src, err := OpenParquetFile("t", path)
+	src, err := OpenFile("t", path)
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
-	res, err := Collect(context.Background(), plan.Scan(src).Node(), Options{Mem: checked(t)})
+	res, err := exec.Collect(context.Background(), plan.Scan(src).Node(), exec.Options{Mem: checked(t)})
 	if err != nil {
 		return nil, err
 	}
@@ -225,12 +226,12 @@ func TestParquetChecksumsReverifyAChangedFile(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	src, err := OpenParquetFile("t", path)
+	src, err := OpenFile("t", path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	scan := func() error {
-		res, err := Collect(context.Background(), plan.Scan(src).Node(), Options{Mem: checked(t)})
+		res, err := exec.Collect(context.Background(), plan.Scan(src).Node(), exec.Options{Mem: checked(t)})
 		if err == nil {
 			res.Release()
 		}

@@ -1,0 +1,265 @@
+package parquet
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/exec"
+	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/plan"
+)
+
+// groupedFile writes a 4-row-group file: id 0..3999 (int64), x float64
+// (NaN in every 7th row, null in every 11th), s = "k" + id/1000.
+func groupedFile(tb testing.TB, dir string) (string, *plan.Table) {
+	tb.Helper()
+	const n = 4000
+	id, x, s := make([]plan.Value, n), make([]plan.Value, n), make([]plan.Value, n)
+	for i := 0; i < n; i++ {
+		id[i] = plan.Int64Value(int64(i))
+		switch {
+		case i%11 == 0:
+			x[i] = plan.NullValue(plan.Float64)
+		case i%7 == 0:
+			x[i] = plan.Float64Value(math.NaN())
+		default:
+			x[i] = plan.Float64Value(float64(i) / 2)
+		}
+		s[i] = plan.StringValue("k" + string(rune('0'+i/1000)))
+	}
+	t := mustTable(tb, "g", []plan.Field{{Name: "id", Type: plan.Int64}, {Name: "x", Type: plan.Float64, Nullable: true},
+		{Name: "s", Type: plan.String, Nullable: true}}, id, x, s)
+	rec, err := kernel.TableRecord(memory.DefaultAllocator, t)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer rec.Release()
+	path := filepath.Join(dir, "g.parquet")
+	writeParquet(tb, path, rec, 1000)
+	return path, t
+}
+
+func TestParquetScanProjectionAndPruning(t *testing.T) {
+	path, tbl := groupedFile(t, t.TempDir())
+	src, err := OpenFile("g", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !src.Schema().Equal(tbl.Schema()) {
+		t.Fatalf("schema %s, want %s", src.Schema(), tbl.Schema())
+	}
+	gt := func(col string, v plan.Value) plan.PushedPredicate {
+		return plan.PushedPredicate{Expr: &plan.Call{Fn: plan.FuncGt, Args: []plan.Expr{&plan.Column{Name: col}, &plan.Literal{Value: v}}}, Support: plan.Inexact}
+	}
+	flip := func(fn plan.Func, col string, v plan.Value) plan.PushedPredicate {
+		return plan.PushedPredicate{Expr: &plan.Call{Fn: fn, Args: []plan.Expr{&plan.Literal{Value: v}, &plan.Column{Name: col}}}, Support: plan.Inexact}
+	}
+	cases := []struct {
+		name     string
+		columns  []string
+		pushed   []plan.PushedPredicate
+		read     int64
+		firstRow int64 // id of the first row read
+	}{
+		{"all", nil, nil, 4, 0},
+		{"projected", []string{"s", "id"}, nil, 4, 0},
+		{"id > 2500 reads 2 groups", []string{"id"}, []plan.PushedPredicate{gt("id", plan.Int64Value(2500))}, 2, 2000},
+		{"int32 literal", []string{"id"}, []plan.PushedPredicate{gt("id", plan.Int32Value(2999))}, 1, 3000},
+		{"x > 1600 (NaN rows do not match)", []string{"x"}, []plan.PushedPredicate{gt("x", plan.Float64Value(1600))}, 1, 3000},
+		{"literal left: 1000 > id", []string{"id"}, []plan.PushedPredicate{flip(plan.FuncGt, "id", plan.Int64Value(1000))}, 1, 0},
+		{"string eq", []string{"s"}, []plan.PushedPredicate{flip(plan.FuncEq, "s", plan.StringValue("k2"))}, 1, 2000},
+		{"nothing matches", []string{"id"}, []plan.PushedPredicate{gt("id", plan.Int64Value(5000))}, 0, -1},
+		{"no columns", []string{}, []plan.PushedPredicate{gt("id", plan.Int64Value(1999))}, 2, -1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer mem.AssertSize(t, 0)
+			before := src.Stats()
+			rr, err := src.Scan(context.Background(), exec.ScanRequest{Columns: c.columns, Predicates: c.pushed, Mem: mem})
+			if err != nil {
+				t.Fatal(err)
+			}
+			names, cols, rows := readAll(t, rr)
+			after := src.Stats()
+			if got := after.RowGroupsRead - before.RowGroupsRead; got != c.read {
+				t.Errorf("read %d row groups, want %d", got, c.read)
+			}
+			if got := after.RowGroupsSkipped - before.RowGroupsSkipped; got != 4-c.read {
+				t.Errorf("skipped %d row groups, want %d", got, 4-c.read)
+			}
+			if rows != c.read*1000 {
+				t.Errorf("rows = %d, want %d", rows, c.read*1000)
+			}
+			want := c.columns
+			if want == nil {
+				want = tbl.Schema().Names()
+			}
+			if strings.Join(names, ",") != strings.Join(want, ",") {
+				t.Errorf("columns %v, want %v", names, want)
+			}
+			for i, name := range names {
+				full := tbl.Column(tbl.Schema().Index(name))
+				if c.firstRow >= 0 && !sameValues(cols[i], full[c.firstRow:c.firstRow+rows]) {
+					t.Errorf("column %s differs from the table", name)
+				}
+			}
+		})
+	}
+}
+
+func TestParquetClassify(t *testing.T) {
+	path, _ := groupedFile(t, t.TempDir())
+	src, err := OpenFile("g", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := func(n string) plan.Expr { return &plan.Column{Name: n} }
+	lit := func(v plan.Value) plan.Expr { return &plan.Literal{Value: v} }
+	cmp := func(fn plan.Func, a, b plan.Expr) plan.Expr { return &plan.Call{Fn: fn, Args: []plan.Expr{a, b}} }
+	conj := []plan.Expr{
+		cmp(plan.FuncLe, col("id"), lit(plan.Int64Value(3))),
+		cmp(plan.FuncNe, lit(plan.StringValue("a")), col("s")),
+		cmp(plan.FuncLt, col("x"), lit(plan.Int64Value(3))),             // mixed int/float: not used
+		cmp(plan.FuncLt, col("id"), lit(plan.NullValue(plan.Int64))),    // null literal
+		cmp(plan.FuncLt, col("id"), col("id")),                          // two columns
+		cmp(plan.FuncAdd, col("id"), lit(plan.Int64Value(1))),           // not a comparison
+		cmp(plan.FuncEq, col("nope"), lit(plan.Int64Value(1))),          // unknown column
+		&plan.Call{Fn: plan.FuncIsNull, Args: []plan.Expr{col("x")}},    // unary
+		cmp(plan.FuncGe, col("x"), lit(plan.Float64Value(math.Inf(1)))), // float
+	}
+	got := src.ClassifyPredicates(conj)
+	want := []plan.PredicateSupport{plan.Inexact, plan.Inexact, plan.Unsupported, plan.Unsupported, plan.Unsupported,
+		plan.Unsupported, plan.Unsupported, plan.Unsupported, plan.Inexact}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%s: %s, want %s", conj[i], got[i], want[i])
+		}
+	}
+}
+
+func TestParquetFloatNeAndNaNBoundsAreNotPruned(t *testing.T) {
+	// A group whose only non-null values are 1.0 and NaN: `x != 1.0` is true
+	// on the NaN rows, so ne on floats must not prune.
+	dir := t.TempDir()
+	tbl := mustTable(t, "f", []plan.Field{{Name: "x", Type: plan.Float64, Nullable: true}},
+		floats(1.0, math.NaN(), 1.0, nil))
+	rec, err := kernel.TableRecord(memory.DefaultAllocator, tbl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	path := filepath.Join(dir, "f.parquet")
+	writeParquet(t, path, rec, 10)
+	src, err := OpenFile("f", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ne := plan.PushedPredicate{Expr: &plan.Call{Fn: plan.FuncNe, Args: []plan.Expr{&plan.Column{Name: "x"}, &plan.Literal{Value: plan.Float64Value(1)}}}}
+	rr, err := src.Scan(context.Background(), exec.ScanRequest{Predicates: []plan.PushedPredicate{ne}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, rows := readAll(t, rr); rows != 4 {
+		t.Fatalf("rows = %d, want 4 (the group must be read)", rows)
+	}
+}
+
+func TestParquetErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Open("m", filepath.Join(dir, "missing.parquet")); err == nil {
+		t.Fatal("opening a missing file succeeded")
+	} else if pe, ok := plan.AsError(err); !ok || pe.Kind != plan.SourceError || !strings.Contains(err.Error(), "missing.parquet") || pe.Expr != "m" {
+		t.Fatalf("error %v: want a source_error naming m and the file", err)
+	}
+	path, _ := groupedFile(t, dir)
+	src, err := OpenFile("g", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Replace the file by one with another schema: the scan must refuse it.
+	other := mustTable(t, "o", []plan.Field{{Name: "id", Type: plan.Int32}}, []plan.Value{plan.Int32Value(1)})
+	rec, err := kernel.TableRecord(memory.DefaultAllocator, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeParquet(t, path, rec, 10)
+	rec.Release()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	_, err = src.Scan(context.Background(), exec.ScanRequest{Mem: mem})
+	if err == nil || !strings.Contains(err.Error(), `column "id" is now int32, was int64`) {
+		t.Fatalf("scan of a changed file: %v", err)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err = src.Scan(context.Background(), exec.ScanRequest{Mem: mem}); err == nil || !strings.Contains(err.Error(), "g.parquet") {
+		t.Fatalf("scan of a removed file: %v", err)
+	}
+}
+
+// TestParquetScanAll: ScanAll (arrow-go's reader, the eager chain's) reads
+// back exactly what WriteTable wrote, as Scan (dfopt's decoder) does:
+// every row, NaN payloads (two in one row group: a dictionary encoder would
+// merge them), -0.0 and nulls included, over several row groups.
+func TestParquetScanAll(t *testing.T) {
+	nan := math.Float64frombits(0x7ff8_0000_dead_beef)
+	tbl := mustTable(t, "w", []plan.Field{{Name: "i", Type: plan.Int32, Nullable: true}, {Name: "f", Type: plan.Float64, Nullable: true},
+		{Name: "s", Type: plan.String}, {Name: "b", Type: plan.Bool, Nullable: true}},
+		[]plan.Value{plan.Int32Value(1), plan.NullValue(plan.Int32), plan.Int32Value(-7), plan.Int32Value(math.MinInt32), plan.Int32Value(0)},
+		[]plan.Value{plan.Float64Value(nan), plan.Float64Value(math.Float64frombits(0x7ff0_0000_0000_0123)), plan.Float64Value(math.Copysign(0, -1)),
+			plan.NullValue(plan.Float64), plan.Float64Value(math.Inf(-1))},
+		[]plan.Value{plan.StringValue(""), plan.StringValue("é"), plan.StringValue("x"), plan.StringValue(""), plan.StringValue("zz")},
+		[]plan.Value{plan.BoolValue(true), plan.NullValue(plan.Bool), plan.BoolValue(false), plan.BoolValue(true), plan.NullValue(plan.Bool)})
+	path := filepath.Join(t.TempDir(), "w.parquet")
+	if err := WriteTable(path, tbl, 2); err != nil {
+		t.Fatal(err)
+	}
+	src, err := OpenFile("w", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !src.Schema().Equal(tbl.Schema()) {
+		t.Fatalf("schema %s, want %s", src.Schema(), tbl.Schema())
+	}
+	mem := checked(t)
+	rec, err := src.ScanAll(context.Background(), mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	cols := []col{{"i", tbl.Column(0)}, {"f", tbl.Column(1)}, {"s", tbl.Column(2)}, {"b", tbl.Column(3)}}
+	compare(t, &exec.Result{Schema: tbl.Schema(), Record: rec}, cols)
+	// Through Collect (the decoder) the same values.
+	check(t, plan.Scan(src).Node(), want{cols: cols})
+}
+
+// TestWriteParquetEmptyTable: a table of no rows writes (page checksums
+// included) and reads back as no rows, through both readers.
+func TestWriteParquetEmptyTable(t *testing.T) {
+	tbl := mustTable(t, "e", []plan.Field{{Name: "a", Type: plan.Int64, Nullable: true}, {Name: "s", Type: plan.String}}, []plan.Value{}, []plan.Value{})
+	path := filepath.Join(t.TempDir(), "e.parquet")
+	if err := WriteTable(path, tbl, 2); err != nil {
+		t.Fatal(err)
+	}
+	src, err := OpenFile("e", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := src.ScanAll(context.Background(), checked(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	if rec.NumRows() != 0 || rec.NumCols() != 2 {
+		t.Fatalf("ScanAll: %d rows, %d columns", rec.NumRows(), rec.NumCols())
+	}
+	check(t, plan.Scan(src).Node(), want{cols: []col{{"a", nil}, {"s", nil}}})
+}

@@ -13,7 +13,7 @@ import (
 
 // AddPageChecksums rewrites the Parquet file at path so that every page
 // header carries the CRC-32 of its page (the optional crc field of the
-// format), which the scan verifies (parquet_checksum.go). arrow-go v18.8.0
+// format), which the scan verifies (checksum.go). arrow-go v18.8.0
 // writes no page checksums, so dfopt's writers call this after closing a
 // file. The page bodies are copied unchanged; each header is re-encoded
 // with its crc, and the footer's offsets and sizes are shifted by the bytes

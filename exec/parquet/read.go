@@ -24,7 +24,7 @@ import (
 // dictionary-encoded string columns one value at a time through a
 // builder; both were a third of the time of a scan-bound query. Here every
 // (row group, column) pair is a unit of work that writes its rows into its
-// own range of the output, so units run in parallel (Options.Parallelism)
+// own range of the output, so units run in parallel (exec.Options.Parallelism)
 // without any copy or lock; validity bitmaps, booleans and strings are
 // decoded per unit and placed afterwards. The rows, their order and the
 // bits are those of the file, whatever the parallelism. When units fail,

@@ -24,7 +24,7 @@ import (
 // Source reads a Parquet file. It decodes only the columns a scan
 // asks for, straight from the column chunks into one contiguous Arrow array
 // per column (row groups and columns in parallel with
-// ScanRequest.Parallelism; see readRowGroups), and it uses the pushed
+// exec.ScanRequest.Parallelism; see readRowGroups), and it uses the pushed
 // conjuncts it classifies
 // Inexact (simple column-versus-literal comparisons) to skip row groups whose
 // statistics prove that no row can satisfy them. The file's schema is read
@@ -62,7 +62,7 @@ type fileStamp struct {
 // Stats counts, over the source's lifetime, the row groups its scans
 // read, the row groups they skipped thanks to statistics, and the row
 // groups they left unread because a max-rows hint was met by the groups
-// before them (ScanRequest.MaxRows).
+// before them (exec.ScanRequest.MaxRows).
 type Stats struct {
 	RowGroupsRead, RowGroupsSkipped, RowGroupsUnread int64
 }
@@ -267,7 +267,7 @@ func (s *Source) Scan(ctx context.Context, req exec.ScanRequest) (array.RecordRe
 }
 
 // verifyChecksums checks the page checksums of the column chunks a scan
-// is about to decode (parquet_checksum.go), through a second handle on the
+// is about to decode (checksum.go), through a second handle on the
 // file (arrow-go's reader does not expose its own). Each chunk is verified
 // once while the file keeps its size and modification time; a file that
 // changed is verified again, chunk by chunk.
@@ -351,7 +351,7 @@ func sameParquetSchema(want plan.Schema, got *arrow.Schema) error {
 
 // selectRowGroups returns the row groups no pushed conjunct rules out, in
 // file order, and counts the read and skipped groups. Under a max-rows hint
-// (ScanRequest.MaxRows) it stops once the groups selected hold that many
+// (exec.ScanRequest.MaxRows) it stops once the groups selected hold that many
 // rows: the groups after them are neither read nor counted as skipped
 // (Stats.RowGroupsUnread counts them).
 func (s *Source) selectRowGroups(rdr *file.Reader, pushed []plan.PushedPredicate, req exec.ScanRequest) ([]int, error) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -202,5 +203,75 @@ func TestParquetFloatFacts(t *testing.T) {
 	}
 	if strings.Contains(plan.Explain(res.Plan), "assumes") {
 		t.Fatalf("a cast of a float column that may hold NaN was proven:\n%s", plan.Explain(res.Plan))
+	}
+}
+
+// TestAssumptionsMeetEveryRow: a false fact written by hand on a scan
+// (plan files may state ScanNode.Assumes) fails every collect the same
+// way, whatever the plan reads: (a) a column projection pruning drops,
+// (b) a column a projected scan leaves out, (c) a row past the max-rows
+// hint limit_pushdown gives. The facts are checked against every row the
+// source holds, from an in-memory table and from a host source alike, by
+// the optimized executor, the unoptimized one and the reference.
+func TestAssumptionsMeetEveryRow(t *testing.T) {
+	data := rangeTable(t, "host", []int64{1, 2, 100}, []int64{7, 8, 9})
+	rec, err := kernel.TableRecord(memory.DefaultAllocator, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	arrowSrc, err := exec.NewArrowSource("host", rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer arrowSrc.Release()
+	lie := []plan.Assumption{{Column: "a", Min: plan.Int64Value(0), Max: plan.Int64Value(5)}}
+	scan := func(src plan.Source, columns ...string) *plan.ScanNode {
+		s := plan.Scan(src).Node().(*plan.ScanNode)
+		s.Assumes = lie
+		if columns != nil {
+			s.Projected, s.Columns = true, columns
+		}
+		return s
+	}
+	cases := []struct {
+		name string
+		plan func(src plan.Source) plan.Node
+		// optimized is what the optimized plan must show.
+		optimized string
+	}{
+		{"a pruned column", func(src plan.Source) plan.Node {
+			return plan.FromNode(scan(src)).Select(plan.Col("b")).Node()
+		}, "columns=[b]"},
+		{"b unread column", func(src plan.Source) plan.Node { return scan(src, "b") }, "columns=[b]"},
+		{"c max-rows hint", func(src plan.Source) plan.Node {
+			return plan.FromNode(scan(src)).Head(1).Node()
+		}, "max_rows=1"},
+	}
+	for _, tc := range cases {
+		for _, src := range []plan.Source{data, arrowSrc} {
+			t.Run(tc.name+" "+reflect.TypeOf(src).String(), func(t *testing.T) {
+				res, err := rules.Optimize(tc.plan(src), rules.DefaultFlags())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if text := plan.Explain(res.Plan); !strings.Contains(text, tc.optimized) {
+					t.Fatalf("the optimized plan does not show %q:\n%s", tc.optimized, text)
+				}
+				// The reference reads the same rows from the table.
+				_, ref := reference.Collect(context.Background(), tc.plan(data), reference.Options{})
+				var want *plan.Error
+				if !errors.As(ref, &want) || want.Kind != plan.SourceError || want.Row != 2 {
+					t.Fatalf("reference: got %v, want a source_error at row 2", ref)
+				}
+				for way, p := range map[string]plan.Node{"unoptimized": tc.plan(src), "optimized": res.Plan} {
+					_, err := exec.Collect(context.Background(), p, exec.Options{})
+					var pe *plan.Error
+					if !errors.As(err, &pe) || !pe.Same(want) || pe.Row != 2 || !strings.Contains(pe.Error(), "column a") {
+						t.Errorf("%s: got %v, want the reference's %v", way, err, want)
+					}
+				}
+			})
+		}
 	}
 }

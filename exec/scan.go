@@ -20,7 +20,8 @@ import (
 // and all of them for a *plan.Table, whose classification is a policy it
 // leaves to the executor (plan.Table.WithPushdown; step.ScanTable reads
 // those). Inexact conjuncts are left to the source: the plan keeps them
-// above the scan.
+// above the scan. A scan with assumptions reads every row and assumed
+// column of its source (step.ReadsEveryRow, step.ReadColumns).
 func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
 	maxRows := c.maxRows(n)
 	if _, ok := n.Source.(*plan.Table); ok {
@@ -33,7 +34,12 @@ func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
 			Msg: fmt.Sprintf("source %s (%T) cannot be scanned: it implements neither exec.Source nor is a *plan.Table", name, n.Source)}
 	}
 	var apply []plan.Expr
-	if len(n.Pushed) > 0 {
+	if step.ReadsEveryRow(n) {
+		// The assumptions meet every row the source holds: the executor
+		// applies every Exact conjunct itself, after the check, and the
+		// source is given no conjunct and no hint (below).
+		apply = step.ExactConjuncts(n)
+	} else if len(n.Pushed) > 0 {
 		exprs := make([]plan.Expr, len(n.Pushed))
 		for i, p := range n.Pushed {
 			exprs[i] = p.Expr
@@ -46,14 +52,16 @@ func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
 		}
 	}
 	// The columns to read: the node's, plus those the executor-applied
-	// conjuncts need.
+	// conjuncts need and the assumed ones.
 	columns := step.ReadColumns(n, apply)
 	readSchema, err := step.ReadSchema(n.SourceSchema, columns)
 	if err != nil {
 		return nil, step.SourceError(name, err, "scan of %s", name)
 	}
 	req := ScanRequest{Columns: columns, Predicates: sourcePredicates(n.Pushed, apply)}
-	if maxRows >= 0 && len(apply) == 0 {
+	if step.ReadsEveryRow(n) {
+		req.Predicates = nil
+	} else if maxRows >= 0 && len(apply) == 0 {
 		// The executor applies no conjunct itself, so the source's rows
 		// are the scan's output: it may stop after maxRows of them.
 		req.HasMaxRows, req.MaxRows = true, maxRows

@@ -141,9 +141,12 @@ type ScanNode struct {
 	MaxRows    int64
 	// Assumes lists the facts of the source's columns that the optimized
 	// plan relies on (the range_proofs rule writes them: each proof of a
-	// partial expression's totality names the facts it used). Every
-	// executor checks them against the rows the source yields and fails
-	// with a source_error when one does not hold (docs/semantics.md,
+	// partial expression's totality names the facts it used; a plan file
+	// may state them by hand). Every executor checks each of them against
+	// every row the source holds, whether or not the plan reads its column
+	// (no pushed conjunct, max-rows hint or projection skips a row or an
+	// assumed column before the check), and fails with a source_error when
+	// one does not hold (docs/semantics.md,
 	// scan), so a source that states wrong facts cannot make the plan's
 	// answer wrong. Resolve checks that each names a distinct int32, int64
 	// or float64 column of the source (plan.ValidateAssumptions).

@@ -399,6 +399,23 @@ func paramCuts(c Case) []candidate {
 			if n.Suffix != "" {
 				repls = append(repls, &plan.JoinNode{Left: n.Left, Right: n.Right, How: n.How, LeftOn: n.LeftOn, RightOn: n.RightOn})
 			}
+		case *plan.ScanNode:
+			// Hand-written assumptions and projections: drop them all, one
+			// assumption, or the projection.
+			cut := func(f func(s *plan.ScanNode)) {
+				ns := n.WithChildren(nil).(*plan.ScanNode)
+				f(ns)
+				repls = append(repls, ns)
+			}
+			if len(n.Assumes) > 1 {
+				cut(func(s *plan.ScanNode) { s.Assumes = nil })
+			}
+			for i := range n.Assumes {
+				cut(func(s *plan.ScanNode) { s.Assumes = planutil.Dropped(n.Assumes, i) })
+			}
+			if n.Projected {
+				cut(func(s *plan.ScanNode) { s.Projected, s.Columns = false, nil })
+			}
 		case *plan.SortNode:
 			for i, k := range n.Keys {
 				if k.Desc || k.NullsLast {
@@ -568,6 +585,14 @@ func referencedNames(root plan.Node) map[string]bool {
 		if d, ok := n.(*plan.DistinctNode); ok {
 			for _, name := range d.Subset {
 				out[name] = true
+			}
+		}
+		if sc, ok := n.(*plan.ScanNode); ok {
+			for _, name := range sc.Columns {
+				out[name] = true
+			}
+			for _, a := range sc.Assumes {
+				out[a.Column] = true
 			}
 		}
 	}

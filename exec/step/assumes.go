@@ -9,9 +9,10 @@ import (
 
 // CheckAssumptions checks the facts a scan's plan relies on
 // (plan.ScanNode.Assumes, written by the optimizer's range proofs) against
-// rec, rows its source yielded, whose columns are those of read. An
-// assumption about a column the scan does not read is not checked: nothing
-// reads its values. The first value that breaks one, in assumption order
+// rec, rows its source yielded, whose columns are those of read: the
+// driver reads every assumed column (ReadColumns) and every row
+// (ReadsEveryRow), whether or not the plan uses them, so that a false fact
+// fails the collect whatever the plan reads. The first value that breaks one, in assumption order
 // then row order, is a source_error naming the source, the column, the
 // fact and the value (plan.AssumptionError): a source that states wrong
 // facts fails the collect instead of making the answer wrong. The check is

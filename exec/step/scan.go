@@ -66,29 +66,46 @@ func ExactConjuncts(n *plan.ScanNode) []plan.Expr {
 
 // ReadColumns is what a scan reads when it applies the conjuncts apply
 // itself: nil (every column) for an unprojected scan, else the projected
-// columns, in order, followed by the other columns apply needs.
+// columns, in order, followed by the other columns apply needs and then
+// the assumed columns (ScanNode.Assumes): every assumption is checked
+// against every row the source yields, whether or not the plan reads its
+// column (docs/semantics.md, scan), so pruning a column never drops the
+// check of a fact about it.
 func ReadColumns(n *plan.ScanNode, apply []plan.Expr) []string {
 	if !n.Projected {
 		return nil
 	}
 	columns := append([]string{}, n.Columns...)
-	if len(apply) == 0 {
+	if len(apply) == 0 && len(n.Assumes) == 0 {
 		return columns
 	}
 	have := map[string]bool{}
 	for _, col := range columns {
 		have[col] = true
 	}
+	add := func(col string) {
+		if !have[col] {
+			have[col] = true
+			columns = append(columns, col)
+		}
+	}
 	for _, x := range apply {
 		for _, col := range plan.Columns(x) {
-			if !have[col] {
-				have[col] = true
-				columns = append(columns, col)
-			}
+			add(col)
 		}
+	}
+	for _, a := range n.Assumes {
+		add(a.Column)
 	}
 	return columns
 }
+
+// ReadsEveryRow reports whether a scan's source must yield every row it
+// holds: true when the scan carries assumptions, which are checked against
+// every row (docs/semantics.md, scan). Such a source is given no pushed
+// conjunct (the driver applies the Exact ones itself, after the check) and
+// no max-rows hint, and an in-memory table skips no row group.
+func ReadsEveryRow(n *plan.ScanNode) bool { return len(n.Assumes) > 0 }
 
 // ReadSchema is the schema of the columns of src a scan reads (nil = all).
 func ReadSchema(src plan.Schema, columns []string) (plan.Schema, error) {
@@ -126,7 +143,9 @@ func ScanTable(e *Env, tables *Tables, n *plan.ScanNode) (*Frame, error) {
 // output is then a prefix of the full output holding at least its first
 // maxRows rows, so the limit above keeps the same rows. The conjuncts never
 // meet the rows past the prefix: the optimizer gives the hint only to scans
-// whose Exact conjuncts cannot raise (legality cell lp.scan).
+// whose Exact conjuncts cannot raise (legality cell lp.scan). A scan with
+// assumptions (ReadsEveryRow) ignores the hint and the zone maps: its
+// facts are checked against every row of the table.
 func ScanTableHinted(e *Env, tables *Tables, n *plan.ScanNode, maxRows int64) (*Frame, error) {
 	t, ok := n.Source.(*plan.Table)
 	if !ok {
@@ -141,6 +160,10 @@ func ScanTableHinted(e *Env, tables *Tables, n *plan.ScanNode, maxRows int64) (*
 	rec, err := tables.record(e, t)
 	if err != nil {
 		return nil, err
+	}
+	if ReadsEveryRow(n) {
+		// The assumptions meet every row: no group skipped, no prefix.
+		return scanColumns(e, t, n, read, columns, rec, apply)
 	}
 	if t.ZoneRows() > 0 {
 		kept, err := e.skipZones(t, n, rec)

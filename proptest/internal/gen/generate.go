@@ -11,7 +11,11 @@ import (
 // gen is the state of one generation: the seeded random source, the
 // configuration, the tables drawn so far, and the node budget.
 type gen struct {
-	r         *rand.Rand
+	r *rand.Rand
+	// ra draws the hand-written assumptions of scans (withAssumptions):
+	// a stream of its own, so that they leave every other draw, and so
+	// every other part of a seed's case, as it was without them.
+	ra        *rand.Rand
 	cfg       Config
 	tables    []*plan.Table
 	scans     map[*plan.Table]frame
@@ -61,7 +65,7 @@ type Result struct {
 // purpose; the rest resolve.
 func Generate(seed int64, cfg Config) Result {
 	cfg = cfg.Normalized()
-	g := &gen{r: newRand(seed), cfg: cfg, nodesLeft: cfg.MaxNodes, scans: map[*plan.Table]frame{}}
+	g := &gen{r: newRand(seed), ra: newRand(seed ^ 0x0a55_0e5), cfg: cfg, nodesLeft: cfg.MaxNodes, scans: map[*plan.Table]frame{}}
 	illTyped := g.r.Float64() < cfg.IllTypedShare
 	g.genTables()
 	depth := g.pickDepth()
@@ -260,6 +264,7 @@ func (g *gen) scanOf(t *plan.Table) frame {
 		return f
 	}
 	raw := &plan.ScanNode{Source: t, SourceSchema: t.Schema()}
+	g.withAssumptions(raw, t)
 	res, err := plan.Resolve(raw)
 	if err != nil {
 		// Unreachable for a plan.Table; keep the raw node as its own

@@ -6,6 +6,7 @@ require (
 	github.com/apache/arrow-go/v18 v18.8.0
 	github.com/google/go-cmp v0.7.0
 	github.com/leanovate/gopter v0.2.11
+	github.com/pingcap/go-tpc v1.0.7
 )
 
 require (

@@ -11,6 +11,7 @@
 //	dfopt mutate [-n N] [-seed S] [--markdown]
 //	dfopt legality [--markdown]
 //	dfopt gen-bench [-rows N] [-rowgroup R] -out DIR
+//	dfopt gen-tpch [-sf N] [-rowgroup R] -out DIR
 //	dfopt bench FILE... [-n 5] [--no-opt] [--memory] [--flags ...]
 //
 // Every command ends with a one-line summary a script can parse (on stderr

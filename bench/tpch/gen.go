@@ -18,7 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/pingcap/go-tpc/tpch/dbgen"
 
-	"github.com/dfopt/dfopt/exec"
+	dfparquet "github.com/dfopt/dfopt/exec/parquet"
 )
 
 // DefaultRowGroup is the row count of the Parquet row groups Generate
@@ -102,7 +102,7 @@ var errStop = errors.New("tpch: enough rows")
 // or an unwritable directory, do not count).
 //
 // Each file is written under a temporary name, given page checksums
-// (exec.AddPageChecksums) and renamed into place, so an interrupted run
+// (dfparquet.AddPageChecksums) and renamed into place, so an interrupted run
 // leaves no truncated file under a final name. The output depends only on
 // the options (not on timing or GOMAXPROCS).
 func Generate(ctx context.Context, dir string, opts GenOptions) (GenResult, error) {
@@ -579,7 +579,7 @@ func (w *tableWriter) close() error {
 		return fmt.Errorf("tpch: %s: %w", w.path, err)
 	}
 	// arrow-go writes no page checksums; the scan verifies them.
-	if err := exec.AddPageChecksums(w.tmp.Name()); err != nil {
+	if err := dfparquet.AddPageChecksums(w.tmp.Name()); err != nil {
 		os.Remove(w.tmp.Name())
 		return fmt.Errorf("tpch: %s: %w", w.path, err)
 	}

@@ -275,3 +275,45 @@ func TestAssumptionsMeetEveryRow(t *testing.T) {
 		}
 	}
 }
+
+// TestScanAssumptionIsTheFact: a scan that already assumes something of a
+// column (a plan file's hand-written fact) proves with that assumption,
+// not with what its source states: the assumption is what every
+// evaluation checks, and range_proofs adds no second fact about the
+// column. Here the host lies (a in [-10^6, 10^6], a holding 2^62 where
+// b = 0) and the scan assumes only a's type range, which holds: a proof
+// from the host's facts would move the filter below a * 2 + 1, check
+// nothing that fails, and lose the overflow. The optimized plan must
+// overflow as the unoptimized one does.
+func TestScanAssumptionIsTheFact(t *testing.T) {
+	data := rangeTable(t, "host", []int64{5, 1 << 62, -7}, []int64{1, 0, 2})
+	rec, err := kernel.TableRecord(memory.DefaultAllocator, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rec.Release()
+	arrowSrc, err := exec.NewArrowSource("host", rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer arrowSrc.Release()
+	for _, src := range []plan.Source{&lyingSource{ArrowSource: arrowSrc, facts: million}, data.WithStatedFacts(million)} {
+		scan := plan.Scan(src).Node().(*plan.ScanNode)
+		scan.Assumes = []plan.Assumption{{Column: "a", Min: plan.Int64Value(math.MinInt64), Max: plan.Int64Value(math.MaxInt64)}}
+		p := plan.FromNode(scan).
+			Select(plan.Col("a").Mul(plan.Lit(2)).Add(plan.Lit(1)).Alias("y"), plan.Col("b")).
+			Filter(plan.Col("b").Gt(plan.Lit(0))).Node()
+		res, err := rules.Optimize(p, rules.DefaultFlags())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := plan.Explain(res.Plan); !strings.HasPrefix(text, "filter") {
+			t.Errorf("%T: the filter moved below the projection on the source's facts:\n%s", src, text)
+		}
+		_, err = exec.Collect(context.Background(), res.Plan, exec.Options{})
+		var pe *plan.Error
+		if !errors.As(err, &pe) || pe.Kind != plan.Overflow {
+			t.Errorf("%T: optimized: got %v, want overflow", src, err)
+		}
+	}
+}

@@ -11,7 +11,9 @@ import "strings"
 // computed column gets its expression's interval (Prove), a union's column
 // is the hull of its inputs', and a join's columns keep their side's (the
 // nulls an outer join adds have no value to bound). Aggregates and
-// extensions bound nothing.
+// extensions bound nothing. A scan's column comes from the scan's own
+// assumption about it when it has one (ScanNode.Assumes, which every
+// evaluation checks), else from its source's facts.
 //
 // Answers are computed on demand and remembered per node and column, so
 // that asking for every node of a plan costs time linear in the plan. A
@@ -141,6 +143,15 @@ func (a *FactsAnalysis) defined(n Node, name string) Interval {
 		f, ok := n.SourceSchema.Lookup(name)
 		if !ok {
 			return Interval{}
+		}
+		for _, as := range n.Assumes {
+			// The scan's own assumption (a plan file's, or an earlier
+			// run's) is the fact a proof may use of this column: it is
+			// the one every evaluation checks, and the range_proofs rule
+			// adds no second fact about a column a scan assumes.
+			if as.Column == name {
+				return factInterval(ColumnFacts{HasRange: true, Min: as.Min, Max: as.Max, NaNFree: as.NaNFree}, f.Type, name, n)
+			}
 		}
 		facts, ok := SourceFacts(n.Source, name)
 		if !ok {

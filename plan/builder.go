@@ -304,6 +304,10 @@ func (e E) First() E { return call(FuncFirst, e) }
 // Last is the group's last value (possibly null).
 func (e E) Last() E { return call(FuncLast, e) }
 
+// NUnique counts the group's distinct values, a null counting as one
+// value (docs/semantics.md).
+func (e E) NUnique() E { return call(FuncNUnique, e) }
+
 // Over evaluates the aggregate e per partition of the keys.
 func (e E) Over(partitionBy ...E) E { return E{&Over{Agg: e.x, PartitionBy: unwrap(partitionBy)}} }
 

@@ -40,6 +40,7 @@ const (
 	FuncLen
 	FuncFirst
 	FuncLast
+	FuncNUnique
 	funcCount
 )
 
@@ -84,6 +85,7 @@ var funcs = [funcCount]funcInfo{
 	FuncLen:       {name: "len", minArgs: 0, maxArgs: 0, aggregate: true},
 	FuncFirst:     {name: "first", minArgs: 1, maxArgs: 1, aggregate: true},
 	FuncLast:      {name: "last", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncNUnique:   {name: "n_unique", minArgs: 1, maxArgs: 1, aggregate: true},
 }
 
 // Infix precedences, loosest first.

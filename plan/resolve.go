@@ -561,8 +561,9 @@ func resolveAggregate(n *AggregateNode, p *Path) (Schema, error) {
 			return Schema{}, exprError(err, ap)
 		}
 		if len(n.Keys) == 0 {
-			// One row even over empty input: count and len are 0, the rest null.
-			if c, ok := Unalias(a).(*Call); ok && c.Fn != FuncCount && c.Fn != FuncLen {
+			// One row even over empty input: count, len and n_unique are
+			// 0, the rest null.
+			if c, ok := Unalias(a).(*Call); ok && c.Fn != FuncCount && c.Fn != FuncLen && c.Fn != FuncNUnique {
 				f.Nullable = true
 			}
 		}

@@ -49,7 +49,7 @@ func FuncCanRaise(f Func, operands []Type) bool {
 		return len(operands) != 1 || operands[0].IsInteger()
 	case FuncEq, FuncNe, FuncLt, FuncLe, FuncGt, FuncGe, FuncAnd, FuncOr, FuncNot,
 		FuncIsNull, FuncIsNotNull, FuncIsNaN, FuncStrLen, FuncConcat, FuncIf, FuncCoalesce,
-		FuncMean, FuncMin, FuncMax, FuncCount, FuncLen, FuncFirst, FuncLast:
+		FuncMean, FuncMin, FuncMax, FuncCount, FuncLen, FuncFirst, FuncLast, FuncNUnique:
 		return false
 	}
 	return true // an unknown function: assume the worst
@@ -132,7 +132,7 @@ func callResultType(f Func, types []Type) (Type, bool) {
 		return types[0], true
 	case FuncEq, FuncNe, FuncLt, FuncLe, FuncGt, FuncGe, FuncAnd, FuncOr, FuncNot, FuncIsNull, FuncIsNotNull, FuncIsNaN:
 		return Bool, true
-	case FuncStrLen, FuncCount, FuncLen:
+	case FuncStrLen, FuncCount, FuncLen, FuncNUnique:
 		return Int64, true
 	case FuncConcat:
 		return String, true

@@ -255,7 +255,7 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 		return Float64, nulls[0], nil
 	case FuncMin, FuncMax, FuncFirst, FuncLast:
 		return types[0], nulls[0], nil
-	case FuncCount, FuncLen:
+	case FuncCount, FuncLen, FuncNUnique:
 		return Int64, false, nil
 	}
 	return Invalid, false, errorf(InvalidPlan, e, "unknown function")

@@ -77,6 +77,14 @@ func reduce(fn plan.Func, arg []plan.Value, rows []int, argType plan.Type) (plan
 			}
 		}
 		return plan.Int64Value(n), ""
+	case plan.FuncNUnique:
+		// Distinct as keys are distinct: the canonical key encoding makes
+		// every NaN one value, -0.0 equal to +0.0 and a null one value.
+		seen := map[string]bool{}
+		for _, r := range rows {
+			seen[string(appendKey(nil, arg[r]))] = true
+		}
+		return plan.Int64Value(int64(len(seen))), ""
 	case plan.FuncFirst, plan.FuncLast:
 		if len(rows) == 0 {
 			return plan.NullValue(argType), ""

@@ -483,7 +483,7 @@ func staticType(e plan.Expr, s plan.Schema) plan.Type {
 		case plan.FuncEq, plan.FuncNe, plan.FuncLt, plan.FuncLe, plan.FuncGt, plan.FuncGe,
 			plan.FuncAnd, plan.FuncOr, plan.FuncNot, plan.FuncIsNull, plan.FuncIsNotNull, plan.FuncIsNaN:
 			return plan.Bool
-		case plan.FuncStrLen, plan.FuncCount, plan.FuncLen:
+		case plan.FuncStrLen, plan.FuncCount, plan.FuncLen, plan.FuncNUnique:
 			return plan.Int64
 		case plan.FuncConcat:
 			return plan.String

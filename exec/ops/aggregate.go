@@ -40,6 +40,9 @@ import (
 //     null: the rows.
 //   - first, last: the value of the group's first / last row, null
 //     included; null for a group with no rows.
+//   - n_unique: int64, never null: the distinct values of the group,
+//     compared as group keys are (all NaNs one value, -0.0 equal to +0.0),
+//     a null counting as one value; 0 for a group with no rows.
 //
 // exprText is the canonical text of the aggregate expression, named by
 // errors.
@@ -91,6 +94,8 @@ func aggregate(mem memory.Allocator, fn plan.Func, exprText string, arg arrow.Ar
 		out, err = Take(mem, arg, FirstRows(ids, groups))
 	case plan.FuncLast:
 		out, err = Take(mem, arg, lastRows(ids, groups))
+	case plan.FuncNUnique:
+		out, err = aggNUnique(mem, arg, ids, groups)
 	default:
 		err = fmt.Errorf("unknown aggregate %s", fn)
 	}
@@ -374,4 +379,38 @@ func floatSortKey(f float64) uint64 {
 		return ^b
 	}
 	return b | 1<<63
+}
+
+// aggNUnique counts each group's distinct values, a null counting as one:
+// the argument's values get dense ids as a grouping key would (so NaNs,
+// the zeros and nulls compare as keys do), each row's (group, value id)
+// pair gets a dense id in first-appearance order, and every pair that
+// appears for the first time adds one to its group.
+func aggNUnique(mem memory.Allocator, arg arrow.Array, ids []int32, groups int) (arrow.Array, error) {
+	out := newFixedOut[int64](mem, groups)
+	if len(ids) == 0 {
+		return out.finish(arrow.PrimitiveTypes.Int64, nil), nil
+	}
+	c, err := groupCol(arg)
+	if err != nil {
+		out.buf.Release()
+		return nil, fmt.Errorf("n_unique: %w", err)
+	}
+	vals := make([]int32, len(ids))
+	values, _ := encode(c, true, vals)
+	if groups == 1 {
+		out.vals[0] = int64(values)
+		return out.finish(arrow.PrimitiveTypes.Int64, nil), nil
+	}
+	words, v := pairWords(ids, vals, values)
+	pairs := vals // the value ids are folded into words
+	encodeWords(words, v, true, pairs)
+	seen := int32(0)
+	for i, p := range pairs {
+		if p == seen {
+			out.vals[ids[i]]++
+			seen++
+		}
+	}
+	return out.finish(arrow.PrimitiveTypes.Int64, nil), nil
 }

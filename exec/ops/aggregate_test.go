@@ -2,10 +2,14 @@ package ops
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/prop"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -44,6 +48,12 @@ func TestAggregate(t *testing.T) {
 		{"first includes null", plan.FuncFirst, tF64, []any{nil, negZero, 1.0, sNaN, 2.0, 3.0}, tF64, []any{nil, negZero, sNaN, nil}},
 		{"last includes null", plan.FuncLast, tStr, []any{"a", "b", "c", "d", nil, nil}, tStr, []any{nil, nil, "d", nil}},
 		{"last bool", plan.FuncLast, tBool, []any{true, false, false, true, true, nil}, tBool, []any{nil, true, true, nil}},
+		{"n_unique int", plan.FuncNUnique, tI64, []any{1, 2, nil, 3, 2, 1}, tI64, []any{2, 1, 1, 0}},
+		{"n_unique int32", plan.FuncNUnique, tI32, []any{-1, 7, -1, nil, 8, -1}, tI64, []any{1, 2, 1, 0}},
+		{"n_unique float keys", plan.FuncNUnique, tF64, []any{qNaN, 0.0, payNaN, nil, negZero, 1.0}, tI64, []any{2, 1, 1, 0}},
+		{"n_unique float infs", plan.FuncNUnique, tF64, []any{posInf, negInf, negInf, sNaN, nil, hwNaN}, tI64, []any{3, 2, 1, 0}},
+		{"n_unique string null counts", plan.FuncNUnique, tStr, []any{"a", nil, "a", "", nil, "b"}, tI64, []any{2, 1, 1, 0}},
+		{"n_unique bool", plan.FuncNUnique, tBool, []any{true, false, false, nil, true, true}, tI64, []any{2, 2, 1, 0}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -73,7 +83,7 @@ func TestAggregate(t *testing.T) {
 // row, count and len 0, everything else null.
 func TestAggregateNoRows(t *testing.T) {
 	ids := OneGroup(0)
-	for _, fn := range []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast} {
+	for _, fn := range []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast, plan.FuncNUnique} {
 		for _, dt := range []arrow.DataType{tI64, tI32, tF64, tStr, tBool} {
 			if (fn == plan.FuncSum || fn == plan.FuncMean) && (dt == tStr || dt == tBool) {
 				continue
@@ -88,7 +98,7 @@ func TestAggregateNoRows(t *testing.T) {
 				}
 				defer out.Release()
 				want := []any{nil}
-				if fn == plan.FuncCount || fn == plan.FuncLen {
+				if fn == plan.FuncCount || fn == plan.FuncLen || fn == plan.FuncNUnique {
 					want = []any{int64(0)}
 				}
 				if got := cellsOf(out); !slices.Equal(got, want) {
@@ -163,4 +173,39 @@ func TestAggregateFirstAnyIDOrder(t *testing.T) {
 		}
 		out.Release()
 	}
+}
+
+// TestPropNUniqueIsDistinctCount: n_unique per group is the number of
+// distinct (key, value) rows of that group, as distinct finds them.
+func TestPropNUniqueIsDistinctCount(t *testing.T) {
+	props := gopter.NewProperties(propParams(t, 300))
+	props.Property("n_unique == distinct (key, value) rows per key", prop.ForAll(func(c aggCase) string {
+		mem := newMem(t)
+		defer mem.AssertSize(t, 0)
+		key, arg := c.key.array(t, mem), c.arg.array(t, mem)
+		defer key.Release()
+		defer arg.Release()
+		ids, first, err := GroupIDs([]arrow.Array{key})
+		if err != nil {
+			return err.Error()
+		}
+		out, err := Aggregate(mem, plan.FuncNUnique, "n_unique(a)", arg, ids, len(first))
+		if err != nil {
+			return err.Error()
+		}
+		defer out.Release()
+		rows, err := DistinctRows([]arrow.Array{key, arg})
+		if err != nil {
+			return err.Error()
+		}
+		want := make([]int64, len(first))
+		for _, r := range rows {
+			want[ids[r]]++
+		}
+		if got := out.(*array.Int64).Int64Values(); !slices.Equal(got, want) {
+			return fmt.Sprintf("n_unique %v, distinct rows per group %v", got, want)
+		}
+		return ""
+	}, genAggCase()))
+	props.TestingRun(t)
 }

@@ -147,7 +147,7 @@ func (g *Grouping) Close() {
 func (g *Grouping) Aggregate(mem memory.Allocator, fn plan.Func, exprText string, arg arrow.Array, p Parallel) (arrow.Array, error) {
 	if g.sp == nil {
 		if g.s.limited() {
-			work, seq, err := reserveReduce(g.s, exprText, len(g.IDs), g.groups, p)
+			work, seq, err := reserveReduce(g.s, fn, exprText, len(g.IDs), g.groups, p)
 			if err != nil {
 				return nil, err
 			}
@@ -170,7 +170,7 @@ func AggregateBytes(fn plan.Func, arg arrow.Array, groups int) int64 {
 	g := int64(groups)
 	valid := round64((g + 7) / 8)
 	switch {
-	case fn == plan.FuncLen, fn == plan.FuncCount, fn == plan.FuncSum, fn == plan.FuncMean, arg == nil:
+	case fn == plan.FuncLen, fn == plan.FuncCount, fn == plan.FuncSum, fn == plan.FuncMean, fn == plan.FuncNUnique, arg == nil:
 		return valid + round64(8*g)
 	}
 	switch arg.DataType().ID() {
@@ -185,13 +185,14 @@ func AggregateBytes(fn plan.Func, arg arrow.Array, groups int) int64 {
 }
 
 // reserveReduce reserves the Go heap of reducing rows rows into groups
-// groups: per group a few words of accumulators and flags, and on the
-// parallel path one set per partition (AggregateParallel splits only
-// when they take no more words than the rows). When the parallel
-// partials do not fit it reserves for the sequential reduction instead
-// (the same bits) and returns the partitioning to use.
-func reserveReduce(s *Spill, exprText string, rows, groups int, p Parallel) (int64, Parallel, error) {
-	seq := int64(groups) * 24
+// groups with fn: per group a few words of accumulators and flags, per
+// row what fn gathers (reduceRowBytes), and on the parallel path one set
+// per partition (AggregateParallel splits only when they take no more
+// words than the rows). When the parallel partials do not fit it reserves
+// for the sequential reduction instead (the same bits) and returns the
+// partitioning to use.
+func reserveReduce(s *Spill, fn plan.Func, exprText string, rows, groups int, p Parallel) (int64, Parallel, error) {
+	seq := int64(groups)*24 + int64(rows)*reduceRowBytes(fn)
 	if parts := len(p.Split(rows)); parts > 1 && groups*parts <= rows {
 		par := seq + int64(groups)*int64(parts)*24
 		if s.Budget.Reserve(par, "") == nil {
@@ -202,6 +203,16 @@ func reserveReduce(s *Spill, exprText string, rows, groups int, p Parallel) (int
 		return 0, p, err
 	}
 	return seq, Parallel{}, nil
+}
+
+// reduceRowBytes is the Go heap per input row a reduction by fn holds
+// besides its per-group accumulators: n_unique's value ids, pair words and
+// the pairs' hash table.
+func reduceRowBytes(fn plan.Func) int64 {
+	if fn == plan.FuncNUnique {
+		return 32
+	}
+	return 0
 }
 
 // groupSpill is a grouping spilled by key hash.
@@ -459,7 +470,7 @@ func (sp *groupSpill) aggregatePart(mem memory.Allocator, q int, fn plan.Func, e
 		}
 		defer part.Release()
 	}
-	work, p, err := reserveReduce(s, exprText, len(ids), groups, sp.p)
+	work, p, err := reserveReduce(s, fn, exprText, len(ids), groups, sp.p)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -31,7 +31,7 @@ func TestNoLeaks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, fn := range []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast} {
+	for _, fn := range []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast, plan.FuncNUnique} {
 		for _, c := range cols {
 			out, err := Aggregate(mem, fn, "agg", c, ids, len(first))
 			if err == nil {

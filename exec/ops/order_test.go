@@ -23,7 +23,7 @@ import (
 // orderFree are the aggregates whose value per group is the same in any
 // row order (for floats only up to the bits of equal values, so they are
 // compared on non-float arguments).
-var orderFree = map[plan.Func]bool{plan.FuncSum: true, plan.FuncCount: true, plan.FuncLen: true, plan.FuncMin: true, plan.FuncMax: true}
+var orderFree = map[plan.Func]bool{plan.FuncSum: true, plan.FuncCount: true, plan.FuncLen: true, plan.FuncMin: true, plan.FuncMax: true, plan.FuncNUnique: true}
 
 // TestPropAggregateRowOrder: permuting the rows (keys and argument
 // together) and splitting them over any partitioning never changes whether
@@ -32,7 +32,7 @@ var orderFree = map[plan.Func]bool{plan.FuncSum: true, plan.FuncCount: true, pla
 // gives every row's group the same value.
 func TestPropAggregateRowOrder(t *testing.T) {
 	props := gopter.NewProperties(propParams(t, 400))
-	aggs := []plan.Func{plan.FuncLen, plan.FuncCount, plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncFirst, plan.FuncLast}
+	aggs := []plan.Func{plan.FuncLen, plan.FuncCount, plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncFirst, plan.FuncLast, plan.FuncNUnique}
 	props.Property("errors ignore row order and partitioning", prop.ForAll(func(c aggCase, seed int64, workers, minRows int) string {
 		p := Parallel{Workers: workers, MinRows: minRows}
 		perm := rand.New(rand.NewSource(seed)).Perm(len(c.key.vals))

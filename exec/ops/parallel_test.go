@@ -130,7 +130,7 @@ func TestParallelBigInputs(t *testing.T) {
 // low and high cardinality and any partitioning.
 func TestPropParallelGroupAggregate(t *testing.T) {
 	props := gopter.NewProperties(propParams(t, 400))
-	aggs := []plan.Func{plan.FuncLen, plan.FuncCount, plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncFirst, plan.FuncLast}
+	aggs := []plan.Func{plan.FuncLen, plan.FuncCount, plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncFirst, plan.FuncLast, plan.FuncNUnique}
 	props.Property("parallel == sequential", prop.ForAll(func(c aggCase, workers, minRows int) string {
 		p := Parallel{Workers: workers, MinRows: minRows}
 		mem := newMem(t)

@@ -293,6 +293,12 @@ func refAggregate(fn plan.Func, arg tcol, ids []int32, groups int) (cells []any,
 			cells[g] = int64(len(rows))
 		case plan.FuncCount:
 			cells[g] = int64(len(vals))
+		case plan.FuncNUnique:
+			distinct := map[any]bool{}
+			for _, r := range rows {
+				distinct[keyOf(arg.vals[r])] = true
+			}
+			cells[g] = int64(len(distinct))
 		case plan.FuncFirst, plan.FuncLast:
 			if len(rows) > 0 {
 				r := rows[0]
@@ -341,6 +347,20 @@ func refAggregate(fn plan.Func, arg tcol, ids []int32, groups int) (cells []any,
 	return cells, -1
 }
 
+// keyOf maps a value to one comparable key per value that group keys
+// call equal: every NaN one key, -0.0 and +0.0 one key, nil one key.
+func keyOf(v any) any {
+	if f, ok := v.(float64); ok {
+		switch {
+		case f != f:
+			return "NaN"
+		case f == 0:
+			return 0.0
+		}
+	}
+	return v
+}
+
 func toInt64(v any) int64 {
 	if x, ok := v.(int32); ok {
 		return int64(x)
@@ -359,7 +379,7 @@ func toFloat(v any) float64 {
 }
 
 func TestPropAggregate(t *testing.T) {
-	fns := []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast}
+	fns := []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast, plan.FuncNUnique}
 	props := gopter.NewProperties(propParams(t, 300))
 	props.Property("Aggregate equals the per-group reference, bitwise", prop.ForAll(
 		func(c aggCase) string {

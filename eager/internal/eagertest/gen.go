@@ -230,7 +230,7 @@ func (g *planGen) window(s plan.Schema) plan.Expr {
 
 // aggCall draws an aggregate call over a row expression.
 func (g *planGen) aggCall(s plan.Schema) plan.Expr {
-	fns := []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast}
+	fns := []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast, plan.FuncNUnique}
 	fn := fns[g.r.Intn(len(fns))]
 	if fn == plan.FuncLen {
 		return &plan.Call{Fn: fn}

@@ -487,7 +487,8 @@ func (g *gen) aggFor(t plan.Type) (plan.Func, plan.Type) {
 	var opts []opt
 	switch t {
 	case plan.Int64:
-		opts = []opt{{plan.FuncSum, plan.Int64}, {plan.FuncSum, plan.Int32}, {plan.FuncCount, plan.Invalid}, {plan.FuncLen, plan.Invalid}}
+		opts = []opt{{plan.FuncSum, plan.Int64}, {plan.FuncSum, plan.Int32}, {plan.FuncCount, plan.Invalid}, {plan.FuncLen, plan.Invalid},
+			{plan.FuncNUnique, plan.Invalid}}
 	case plan.Float64:
 		opts = []opt{{plan.FuncSum, plan.Float64}, {plan.FuncMean, numericTypes[g.r.Intn(3)]}}
 	}
@@ -537,8 +538,10 @@ func (g *gen) aggCall(c ectx) plan.Expr {
 			fn = plan.FuncLast
 		}
 		return g.aggCallOf(c, fn, plan.Invalid)
-	case x < 88:
+	case x < 82:
 		return g.aggCallOf(c, plan.FuncCount, plan.Invalid)
+	case x < 90:
+		return g.aggCallOf(c, plan.FuncNUnique, plan.Invalid)
 	default:
 		return call(plan.FuncLen)
 	}

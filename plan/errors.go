@@ -15,16 +15,19 @@ type ErrorKind string
 // The error kinds. Evaluation kinds come from the expression evaluator;
 // resolution kinds from Resolve; the rest from the executor.
 const (
-	DivideByZero    ErrorKind = "divide_by_zero"
-	Overflow        ErrorKind = "overflow"
-	InvalidCast     ErrorKind = "invalid_cast"
-	UDFError        ErrorKind = "udf_error"
-	TypeError       ErrorKind = "type_error"
-	UnknownColumn   ErrorKind = "unknown_column"
-	DuplicateColumn ErrorKind = "duplicate_column"
-	InvalidPlan     ErrorKind = "invalid_plan"
-	SourceError     ErrorKind = "source_error"
-	Cancelled       ErrorKind = "cancelled"
+	DivideByZero ErrorKind = "divide_by_zero"
+	Overflow     ErrorKind = "overflow"
+	InvalidCast  ErrorKind = "invalid_cast"
+	// TemporalOutOfRange is temporal arithmetic whose exact result lies
+	// outside its type (docs/semantics.md, Temporal types).
+	TemporalOutOfRange ErrorKind = "temporal_out_of_range"
+	UDFError           ErrorKind = "udf_error"
+	TypeError          ErrorKind = "type_error"
+	UnknownColumn      ErrorKind = "unknown_column"
+	DuplicateColumn    ErrorKind = "duplicate_column"
+	InvalidPlan        ErrorKind = "invalid_plan"
+	SourceError        ErrorKind = "source_error"
+	Cancelled          ErrorKind = "cancelled"
 	// ResourceExhausted is a collect that would exceed its memory limit
 	// (exec.Options.MemoryLimit) with work that cannot spill to disk; the
 	// error names the node.
@@ -33,7 +36,7 @@ const (
 
 // ErrorKinds lists every kind, for plan files and generators.
 func ErrorKinds() []ErrorKind {
-	return []ErrorKind{DivideByZero, Overflow, InvalidCast, UDFError, TypeError, UnknownColumn,
+	return []ErrorKind{DivideByZero, Overflow, InvalidCast, TemporalOutOfRange, UDFError, TypeError, UnknownColumn,
 		DuplicateColumn, InvalidPlan, SourceError, Cancelled, ResourceExhausted}
 }
 

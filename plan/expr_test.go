@@ -107,6 +107,8 @@ func TestFuncTable(t *testing.T) {
 		FuncIsNaN: "is_nan", FuncStrLen: "str_len", FuncConcat: "concat", FuncIf: "if", FuncCoalesce: "coalesce",
 		FuncSum: "sum", FuncMean: "mean", FuncMin: "min", FuncMax: "max", FuncCount: "count", FuncLen: "len",
 		FuncFirst: "first", FuncLast: "last", FuncNUnique: "n_unique"}
+	names[FuncYear], names[FuncMonth], names[FuncDay], names[FuncWeekday] = "year", "month", "day", "weekday"
+	names[FuncHour], names[FuncMinute], names[FuncSecond] = "hour", "minute", "second"
 	if len(Funcs()) != len(names) {
 		t.Fatalf("Funcs() lists %d functions, the test knows %d", len(Funcs()), len(names))
 	}

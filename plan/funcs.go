@@ -41,6 +41,16 @@ const (
 	FuncFirst
 	FuncLast
 	FuncNUnique
+
+	// Temporal functions (docs/semantics.md, Temporal types).
+	FuncYear
+	FuncMonth
+	FuncDay
+	FuncWeekday
+	FuncHour
+	FuncMinute
+	FuncSecond
+
 	funcCount
 )
 
@@ -86,6 +96,14 @@ var funcs = [funcCount]funcInfo{
 	FuncFirst:     {name: "first", minArgs: 1, maxArgs: 1, aggregate: true},
 	FuncLast:      {name: "last", minArgs: 1, maxArgs: 1, aggregate: true},
 	FuncNUnique:   {name: "n_unique", minArgs: 1, maxArgs: 1, aggregate: true},
+
+	FuncYear:    {name: "year", minArgs: 1, maxArgs: 1},
+	FuncMonth:   {name: "month", minArgs: 1, maxArgs: 1},
+	FuncDay:     {name: "day", minArgs: 1, maxArgs: 1},
+	FuncWeekday: {name: "weekday", minArgs: 1, maxArgs: 1},
+	FuncHour:    {name: "hour", minArgs: 1, maxArgs: 1},
+	FuncMinute:  {name: "minute", minArgs: 1, maxArgs: 1},
+	FuncSecond:  {name: "second", minArgs: 1, maxArgs: 1},
 }
 
 // Infix precedences, loosest first.
@@ -155,6 +173,10 @@ func (f Func) Mirrored() Func {
 	}
 	return f
 }
+
+// IsTemporalField reports whether f extracts a calendar or clock field
+// (year, month, day, weekday, hour, minute, second).
+func (f Func) IsTemporalField() bool { return f >= FuncYear && f <= FuncSecond }
 
 // IsArithmetic reports whether f is add, sub, mul, div or mod.
 func (f Func) IsArithmetic() bool { return f >= FuncAdd && f <= FuncMod }

@@ -33,8 +33,9 @@ const (
 // FuncCanRaise reports whether the built-in function f can raise a value
 // error with operands of the given types (its own failure, not its
 // operands'): checked integer arithmetic (add, sub, mul, div, mod, neg,
-// abs, whose result type is an integer) overflows or divides by zero, and
-// an integer sum overflows; float arithmetic, comparisons, logic, is_null,
+// abs, whose result type is an integer) overflows or divides by zero,
+// temporal add and sub (a date, datetime or duration result) leave their
+// type's range, and an integer sum overflows; float arithmetic, comparisons, logic, is_null,
 // is_not_null, is_nan, str_len, concat, if, coalesce and the other
 // aggregates cannot.
 func FuncCanRaise(f Func, operands []Type) bool {
@@ -43,14 +44,16 @@ func FuncCanRaise(f Func, operands []Type) bool {
 		if len(operands) != 2 {
 			return true
 		}
-		t, ok := Promote(operands[0], operands[1])
-		return !ok || t.IsInteger()
+		t, ok := ArithType(f, operands[0], operands[1])
+		return !ok || t.IsInteger() || t.IsTemporal()
 	case FuncNeg, FuncAbs, FuncSum:
 		return len(operands) != 1 || operands[0].IsInteger()
 	case FuncEq, FuncNe, FuncLt, FuncLe, FuncGt, FuncGe, FuncAnd, FuncOr, FuncNot,
 		FuncIsNull, FuncIsNotNull, FuncIsNaN, FuncStrLen, FuncConcat, FuncIf, FuncCoalesce,
 		FuncMean, FuncMin, FuncMax, FuncCount, FuncLen, FuncFirst, FuncLast, FuncNUnique:
 		return false
+	case FuncYear, FuncMonth, FuncDay, FuncWeekday, FuncHour, FuncMinute, FuncSecond:
+		return false // every date and datetime has its fields
 	}
 	return true // an unknown function: assume the worst
 }
@@ -127,13 +130,15 @@ func callResultType(f Func, types []Type) (Type, bool) {
 	}
 	switch f {
 	case FuncAdd, FuncSub, FuncMul, FuncDiv, FuncMod:
-		return Promote(types[0], types[1])
+		return ArithType(f, types[0], types[1])
 	case FuncNeg, FuncAbs, FuncMin, FuncMax, FuncFirst, FuncLast:
 		return types[0], true
 	case FuncEq, FuncNe, FuncLt, FuncLe, FuncGt, FuncGe, FuncAnd, FuncOr, FuncNot, FuncIsNull, FuncIsNotNull, FuncIsNaN:
 		return Bool, true
 	case FuncStrLen, FuncCount, FuncLen, FuncNUnique:
 		return Int64, true
+	case FuncYear, FuncMonth, FuncDay, FuncWeekday, FuncHour, FuncMinute, FuncSecond:
+		return Int32, true
 	case FuncConcat:
 		return String, true
 	case FuncIf:

@@ -52,6 +52,10 @@ func typeOf(e Expr, in Schema, ctx exprContext) (Type, bool, error) {
 		}
 		return f.Type, f.Nullable, nil
 	case *Literal:
+		if strings.HasPrefix(e.bad, "date ") || strings.HasPrefix(e.bad, "datetime ") {
+			kind, text, _ := strings.Cut(e.bad, " ")
+			return Invalid, false, errorf(TypeError, e, "%s literal %s is not ISO 8601 %s text (docs/semantics.md, Temporal types)", kind, text, kind)
+		}
 		if e.bad != "" {
 			return Invalid, false, errorf(TypeError, e, "plan.Lit: a Go value of type %s has no dfopt type; pass an int, int32, int64, float64, string, bool or plan.Value (plan.Null(T) for a typed null)", strings.SplitN(e.bad, " ", 2)[0])
 		}
@@ -71,6 +75,9 @@ func typeOf(e Expr, in Schema, ctx exprContext) (Type, bool, error) {
 		}
 		if e.To == Invalid || int(e.To) >= len(typeNames) {
 			return Invalid, false, errorf(TypeError, e, "cast: invalid target type")
+		}
+		if !CanCast(t, e.To) {
+			return Invalid, false, errorf(TypeError, e, "cast: no cast from %s to %s", t, e.To)
 		}
 		if !e.Strict && CastCanFail(t, e.To) {
 			n = true
@@ -171,7 +178,7 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 	}
 	switch e.Fn {
 	case FuncAdd, FuncSub, FuncMul, FuncDiv, FuncMod:
-		t, ok := Promote(types[0], types[1])
+		t, ok := ArithType(e.Fn, types[0], types[1])
 		if !ok {
 			verb := map[Func]string{FuncAdd: "add", FuncSub: "subtract", FuncMul: "multiply", FuncDiv: "divide", FuncMod: "take the remainder of"}[e.Fn]
 			return Invalid, false, mismatch(verb)
@@ -257,6 +264,16 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 		return types[0], nulls[0], nil
 	case FuncCount, FuncLen, FuncNUnique:
 		return Int64, false, nil
+	case FuncYear, FuncMonth, FuncDay, FuncWeekday:
+		if types[0] != Date && types[0] != Datetime {
+			return Invalid, false, unary("a date or datetime")
+		}
+		return Int32, anyNull, nil
+	case FuncHour, FuncMinute, FuncSecond:
+		if types[0] != Datetime {
+			return Invalid, false, unary("a datetime")
+		}
+		return Int32, anyNull, nil
 	}
 	return Invalid, false, errorf(InvalidPlan, e, "unknown function")
 }
@@ -289,7 +306,8 @@ func commonType(a, b Type) (Type, bool) {
 
 // CastCanFail reports whether a cast from one type to another can fail on
 // some value (and so yield null when non-strict): narrowing integers, floats
-// to integers, and parsing strings.
+// to integers, parsing strings, and date to datetime (a date beyond
+// ±106,751,991 days has no datetime).
 func CastCanFail(from, to Type) bool {
 	if from == to || to == String {
 		return false
@@ -305,6 +323,10 @@ func CastCanFail(from, to Type) bool {
 		return false
 	case String:
 		return true
+	case Date:
+		return to == Datetime
+	case Datetime, Duration:
+		return false
 	}
 	return true
 }

@@ -216,18 +216,29 @@ func TestTypeErrors(t *testing.T) {
 }
 
 func TestCastCanFail(t *testing.T) {
-	// Row: from; column: to (bool, int32, int64, float64, string).
-	want := map[Type][5]bool{
-		Bool:    {false, false, false, false, false},
-		Int32:   {false, false, false, false, false},
-		Int64:   {false, true, false, false, false},
-		Float64: {false, true, true, false, false},
-		String:  {true, true, true, true, false},
+	// Row: from; column: to (bool, int32, int64, float64, string, date,
+	// datetime, duration). A pair with no cast (CanCast false) is "-".
+	want := map[Type]string{
+		Bool:     "fffff---",
+		Int32:    "fffff" + "f--",
+		Int64:    "ftfff" + "-ff",
+		Float64:  "fttff---",
+		String:   "ttttftt-",
+		Date:     "-f--fft-",
+		Datetime: "--f-fff-",
+		Duration: "--f-f--f",
 	}
 	for from, row := range want {
 		for j, to := range Types() {
-			if got := CastCanFail(from, to); got != row[j] {
-				t.Errorf("CastCanFail(%s, %s) = %v, want %v", from, to, got, row[j])
+			if (row[j] != '-') != CanCast(from, to) {
+				t.Errorf("CanCast(%s, %s) = %v, want %v", from, to, CanCast(from, to), row[j] != '-')
+				continue
+			}
+			if row[j] == '-' {
+				continue
+			}
+			if got := CastCanFail(from, to); got != (row[j] == 't') {
+				t.Errorf("CastCanFail(%s, %s) = %v, want %v", from, to, got, row[j] == 't')
 			}
 		}
 	}

@@ -3,7 +3,7 @@ package plan
 import "fmt"
 
 // Type is the logical type of a column or expression. The set is closed:
-// the optimizer's legality arguments are made over exactly these five types.
+// the optimizer's legality arguments are made over exactly these types.
 type Type uint8
 
 // The logical types. Invalid is the zero value so that an unset type is never
@@ -15,9 +15,18 @@ const (
 	Int64
 	Float64
 	String
+	// Date is a day: an int32 count of days since 1970-01-01 (Arrow date32).
+	Date
+	// Datetime is an instant on a clock without time zone: an int64 count
+	// of µs since 1970-01-01T00:00:00 (Arrow timestamp[us], no zone).
+	Datetime
+	// Duration is a signed length of time: an int64 count of µs (Arrow
+	// duration[us]).
+	Duration
 )
 
-var typeNames = [...]string{Invalid: "invalid", Bool: "bool", Int32: "int32", Int64: "int64", Float64: "float64", String: "string"}
+var typeNames = [...]string{Invalid: "invalid", Bool: "bool", Int32: "int32", Int64: "int64", Float64: "float64", String: "string",
+	Date: "date", Datetime: "datetime", Duration: "duration"}
 
 // String returns the type's name as written in plan files ("int64").
 func (t Type) String() string {
@@ -38,7 +47,25 @@ func ParseType(name string) (Type, bool) {
 }
 
 // Types lists every valid type, for generators and exhaustive tests.
-func Types() []Type { return []Type{Bool, Int32, Int64, Float64, String} }
+func Types() []Type {
+	return []Type{Bool, Int32, Int64, Float64, String, Date, Datetime, Duration}
+}
+
+// IsTemporal reports whether t is date, datetime or duration.
+func (t Type) IsTemporal() bool { return t == Date || t == Datetime || t == Duration }
+
+// Physical is the integer type that holds t's values: int32 for date,
+// int64 for datetime and duration, t itself otherwise. Keys, sorts and
+// comparisons of a temporal type work on it (docs/semantics.md).
+func (t Type) Physical() Type {
+	switch t {
+	case Date:
+		return Int32
+	case Datetime, Duration:
+		return Int64
+	}
+	return t
+}
 
 // IsInteger reports whether t is int32 or int64.
 func (t Type) IsInteger() bool { return t == Int32 || t == Int64 }
@@ -60,6 +87,56 @@ func Promote(a, b Type) (t Type, ok bool) {
 		return Float64, true
 	default:
 		return Int64, true
+	}
+}
+
+// ArithType returns the result type of the arithmetic function f (add,
+// sub, mul, div, mod) over operands of types a and b: the promotion of two
+// numbers, or for add and sub the temporal rules of docs/semantics.md
+// (date ± duration is a date, datetime ± duration a datetime, date - date
+// and datetime - datetime a duration, duration ± duration a duration,
+// duration + date and duration + datetime as the other order). ok is false
+// when the pair does not type.
+func ArithType(f Func, a, b Type) (t Type, ok bool) {
+	if !a.IsTemporal() && !b.IsTemporal() {
+		return Promote(a, b)
+	}
+	switch f {
+	case FuncAdd:
+		switch {
+		case (a == Date || a == Datetime) && b == Duration:
+			return a, true
+		case a == Duration && (b == Date || b == Datetime || b == Duration):
+			return b, true
+		}
+	case FuncSub:
+		switch {
+		case (a == Date || a == Datetime || a == Duration) && b == Duration:
+			return a, true
+		case (a == Date || a == Datetime) && b == a:
+			return Duration, true
+		}
+	}
+	return Invalid, false
+}
+
+// CanCast reports whether a cast from one type to another exists: every
+// pair of the five non-temporal types; for the temporal types, to and from
+// themselves and string (string to date and datetime only), date to
+// datetime and back, and each temporal type to and from the integer that
+// holds it (date and int32, datetime and int64, duration and int64).
+func CanCast(from, to Type) bool {
+	switch {
+	case !from.IsTemporal() && !to.IsTemporal(), from == to, to == String:
+		return true
+	case from == String:
+		return to == Date || to == Datetime
+	case from == Date && to == Datetime, from == Datetime && to == Date:
+		return true
+	case from.IsTemporal():
+		return to == from.Physical()
+	default:
+		return from == to.Physical()
 	}
 }
 

@@ -56,9 +56,10 @@ func TestCommonTypeAndJoinKeyType(t *testing.T) {
 }
 
 func TestTypeNamesRoundTrip(t *testing.T) {
-	want := map[Type]string{Bool: "bool", Int32: "int32", Int64: "int64", Float64: "float64", String: "string"}
+	want := map[Type]string{Bool: "bool", Int32: "int32", Int64: "int64", Float64: "float64", String: "string",
+		Date: "date", Datetime: "datetime", Duration: "duration"}
 	if len(Types()) != len(want) {
-		t.Fatalf("Types() = %v, want the 5 valid types", Types())
+		t.Fatalf("Types() = %v, want the 8 valid types", Types())
 	}
 	for _, ty := range Types() {
 		if ty.String() != want[ty] {
@@ -311,7 +312,7 @@ func TestErrorRendering(t *testing.T) {
 	if a.Same(nil) || !nilErr.Same(nil) || nilErr.Same(a) {
 		t.Error("Same with nil is wrong")
 	}
-	if len(ErrorKinds()) != 11 {
+	if len(ErrorKinds()) != 12 {
 		t.Errorf("ErrorKinds() has %d kinds", len(ErrorKinds()))
 	}
 }

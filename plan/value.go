@@ -38,6 +38,16 @@ func BoolValue(v bool) Value {
 	return Value{typ: Bool, valid: true, i: i}
 }
 
+// DateValue returns a non-null date: days since 1970-01-01.
+func DateValue(days int32) Value { return Value{typ: Date, valid: true, i: int64(days)} }
+
+// DatetimeValue returns a non-null datetime: µs since 1970-01-01T00:00:00,
+// no time zone.
+func DatetimeValue(us int64) Value { return Value{typ: Datetime, valid: true, i: us} }
+
+// DurationValue returns a non-null duration of us µs.
+func DurationValue(us int64) Value { return Value{typ: Duration, valid: true, i: us} }
+
 // NullValue returns the null of type t: a typed null.
 func NullValue(t Type) Value { return Value{typ: t} }
 
@@ -47,7 +57,8 @@ func (v Value) Type() Type { return v.typ }
 // IsNull reports whether the value is null.
 func (v Value) IsNull() bool { return !v.valid }
 
-// Int returns the payload of an int32 or int64 value (0 for null).
+// Int returns the payload of an int32, int64 or temporal value (days of a
+// date, µs of a datetime or duration; 0 for null).
 func (v Value) Int() int64 { return v.i }
 
 // Float returns the payload of a float64 value (0 for null).
@@ -80,8 +91,9 @@ func (v Value) Identical(o Value) bool {
 
 // String renders the value in the canonical expression syntax: integers in
 // decimal (int32 as "int32(5)"), floats in Go's shortest round-trip form with
-// the specials "NaN", "Inf", "-Inf" and "-0.0", strings quoted, typed nulls as
-// "null(int64)".
+// the specials "NaN", "Inf", "-Inf" and "-0.0", strings quoted, temporal
+// values as `date("2024-02-29")`, `datetime("2024-02-29T12:00:00")` and
+// `duration(86400000000)` (µs), typed nulls as "null(int64)".
 func (v Value) String() string {
 	if !v.valid {
 		return "null(" + v.typ.String() + ")"
@@ -97,6 +109,12 @@ func (v Value) String() string {
 		return strconv.Quote(v.s)
 	case Bool:
 		return strconv.FormatBool(v.i != 0)
+	case Date:
+		return `date("` + FormatDate(int32(v.i)) + `")`
+	case Datetime:
+		return `datetime("` + FormatDatetime(v.i) + `")`
+	case Duration:
+		return "duration(" + strconv.FormatInt(v.i, 10) + ")"
 	}
 	return "invalid"
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/dfopt/dfopt/plan"
@@ -210,6 +211,9 @@ func parseType(v *jvalue, p *path) (plan.Type, *Error) {
 		return plan.Invalid, err
 	}
 	t, ok := plan.ParseType(s)
+	if !ok && strings.HasPrefix(s, "datetime") {
+		return plan.Invalid, errAt(v, p, "type %q: a datetime carries no time zone and always counts microseconds; write \"datetime\" (docs/semantics.md, Temporal types)", echo(s))
+	}
 	if !ok {
 		names := typeNames()
 		return plan.Invalid, errAt(v, p, "unknown type %q (known: %s)%s", s, list(names), suggest(s, names))

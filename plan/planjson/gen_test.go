@@ -101,6 +101,12 @@ func (g *docGen) value(t plan.Type, nullable bool) plan.Value {
 		return plan.Float64Value(g.float64v())
 	case plan.String:
 		return plan.StringValue(g.str())
+	case plan.Date:
+		return plan.DateValue(int32(g.int64v()))
+	case plan.Datetime:
+		return plan.DatetimeValue(g.int64v())
+	case plan.Duration:
+		return plan.DurationValue(g.int64v())
 	}
 	return plan.BoolValue(g.chance(1, 2))
 }

@@ -59,6 +59,33 @@ func decodeValue(v *jvalue, t plan.Type) (plan.Value, string) {
 			return plan.Value{}, fmt.Sprintf("expected a bool value (true or false), got %s", v.kind)
 		}
 		return plan.BoolValue(v.b), ""
+	case plan.Date:
+		if v.kind != jString {
+			return plan.Value{}, fmt.Sprintf(`expected a date value (ISO 8601 text such as "2024-02-29"), got %s`, v.kind)
+		}
+		d, ok := plan.ParseDate(v.s)
+		if !ok {
+			return plan.Value{}, fmt.Sprintf(`date value %q is not a date (YYYY-MM-DD, a real calendar day)`, echo(v.s))
+		}
+		return plan.DateValue(d), ""
+	case plan.Datetime:
+		if v.kind != jString {
+			return plan.Value{}, fmt.Sprintf(`expected a datetime value (ISO 8601 text such as "2024-02-29T12:00:00"), got %s`, v.kind)
+		}
+		us, ok := plan.ParseDatetime(v.s)
+		switch {
+		case !ok && plan.HasTimeZone(v.s):
+			return plan.Value{}, fmt.Sprintf(`datetime value %q names a time zone; datetimes carry none (write the clock reading without "Z" or an offset)`, echo(v.s))
+		case !ok:
+			return plan.Value{}, fmt.Sprintf(`datetime value %q is not a datetime (YYYY-MM-DDTHH:MM:SS[.ffffff] within int64 µs)`, echo(v.s))
+		}
+		return plan.DatetimeValue(us), ""
+	case plan.Duration:
+		n, msg := decodeInt(v, plan.Int64)
+		if msg != "" {
+			return plan.Value{}, strings.Replace(msg, "int64", "duration (µs)", 1)
+		}
+		return plan.DurationValue(n), ""
 	}
 	return plan.Value{}, fmt.Sprintf("values of type %s cannot be written", t)
 }
@@ -194,7 +221,8 @@ func decodeFloat(v *jvalue) (float64, string) {
 	return 0, fmt.Sprintf(`expected a float64 value (a number or "NaN", "Inf", "-Inf", "-0"), got %s`, v.kind)
 }
 
-// encodeValue writes a value: int64 beyond ±2^53 as a decimal string, float
+// encodeValue writes a value: int64 (and duration µs) beyond ±2^53 as a
+// decimal string, dates and datetimes as ISO 8601 text, float
 // specials as strings, every other float in Go's shortest round-trip form
 // (so that decoding gives back the same bits), and null as null.
 func encodeValue(v plan.Value) (*jvalue, error) {
@@ -222,6 +250,12 @@ func encodeValue(v plan.Value) (*jvalue, error) {
 		return &jvalue{kind: jString, s: v.Str()}, nil
 	case plan.Bool:
 		return &jvalue{kind: jBool, b: v.Bool()}, nil
+	case plan.Date:
+		return &jvalue{kind: jString, s: plan.FormatDate(int32(v.Int()))}, nil
+	case plan.Datetime:
+		return &jvalue{kind: jString, s: plan.FormatDatetime(v.Int())}, nil
+	case plan.Duration:
+		return encodeValue(plan.Int64Value(v.Int()))
 	}
 	return nil, fmt.Errorf("a value of type %s cannot be written", v.Type())
 }

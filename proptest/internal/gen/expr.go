@@ -99,7 +99,7 @@ func (g *gen) anyCol(sc *scope) (plan.Field, bool) {
 // numericTypes and allTypes are the type pools of the generators.
 var (
 	numericTypes = []plan.Type{plan.Int32, plan.Int64, plan.Float64}
-	allTypes     = plan.Types()
+	allTypes     = []plan.Type{plan.Bool, plan.Int32, plan.Int64, plan.Float64, plan.String}
 )
 
 func (g *gen) anyType() plan.Type { return allTypes[g.r.Intn(len(allTypes))] }

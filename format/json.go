@@ -130,6 +130,8 @@ func jsonValue(v plan.Value) (json.RawMessage, error) {
 			return json.RawMessage(strconv.Quote(Float(f))), nil
 		}
 		return json.RawMessage(Float(f)), nil
+	case plan.Date, plan.Datetime, plan.Duration:
+		return json.RawMessage(strconv.Quote(valueText(v))), nil // ISO 8601 text
 	case plan.String:
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)

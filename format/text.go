@@ -8,7 +8,8 @@ import (
 
 // valueText is a non-null value as CSV and the table print it: booleans
 // true/false, integers in decimal, floats through Float, strings as they
-// are (the caller quotes or escapes them).
+// are (the caller quotes or escapes them), temporal values as ISO 8601
+// text (docs/semantics.md, Temporal types).
 func valueText(v plan.Value) string {
 	switch v.Type() {
 	case plan.Bool:
@@ -19,6 +20,12 @@ func valueText(v plan.Value) string {
 		return Float(v.Float())
 	case plan.String:
 		return v.Str()
+	case plan.Date:
+		return plan.FormatDate(int32(v.Int()))
+	case plan.Datetime:
+		return plan.FormatDatetime(v.Int())
+	case plan.Duration:
+		return plan.FormatDuration(v.Int())
 	}
 	return ""
 }

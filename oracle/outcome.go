@@ -201,5 +201,37 @@ func arrayValues(a arrow.Array, t plan.Type, n int) ([]plan.Value, error) {
 		}
 		return out, nil
 	}
+	switch a := a.(type) {
+	case *array.Date32:
+		if t == plan.Date {
+			for i := range out {
+				out[i] = plan.NullValue(t)
+				if !a.IsNull(i) {
+					out[i] = plan.DateValue(int32(a.Value(i)))
+				}
+			}
+			return out, nil
+		}
+	case *array.Timestamp:
+		if ts := a.DataType().(*arrow.TimestampType); t == plan.Datetime && ts.Unit == arrow.Microsecond && ts.TimeZone == "" {
+			for i := range out {
+				out[i] = plan.NullValue(t)
+				if !a.IsNull(i) {
+					out[i] = plan.DatetimeValue(int64(a.Value(i)))
+				}
+			}
+			return out, nil
+		}
+	case *array.Duration:
+		if t == plan.Duration && a.DataType().(*arrow.DurationType).Unit == arrow.Microsecond {
+			for i := range out {
+				out[i] = plan.NullValue(t)
+				if !a.IsNull(i) {
+					out[i] = plan.DurationValue(int64(a.Value(i)))
+				}
+			}
+			return out, nil
+		}
+	}
 	return nil, fmt.Errorf("an Arrow %s array where the schema says %s", a.DataType(), t)
 }

@@ -134,6 +134,16 @@ func parquetPlanType(t arrow.DataType) (plan.Type, bool) {
 		return plan.Float64, true
 	case arrow.STRING:
 		return plan.String, true
+	case arrow.DATE32:
+		return plan.Date, true
+	case arrow.TIMESTAMP:
+		if ts := t.(*arrow.TimestampType); ts.Unit == arrow.Microsecond && ts.TimeZone == "" {
+			return plan.Datetime, true
+		}
+	case arrow.DURATION:
+		if t.(*arrow.DurationType).Unit == arrow.Microsecond {
+			return plan.Duration, true
+		}
 	}
 	return plan.Invalid, false
 }

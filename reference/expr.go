@@ -349,6 +349,18 @@ func (v *env) evalCall(e *plan.Call, rows []int) ([]plan.Value, *plan.Error) {
 			out[k] = plan.BoolValue(!x.IsNull() && f != f)
 		}
 		return out, nil
+	case plan.FuncYear, plan.FuncMonth, plan.FuncDay, plan.FuncWeekday, plan.FuncHour, plan.FuncMinute, plan.FuncSecond:
+		if len(args) != 1 {
+			break
+		}
+		for k, x := range args[0] {
+			if x.IsNull() {
+				out[k] = plan.NullValue(plan.Int32)
+			} else {
+				out[k] = temporalField(e.Fn, x)
+			}
+		}
+		return out, nil
 	case plan.FuncStrLen:
 		if len(args) != 1 {
 			break
@@ -407,6 +419,9 @@ func (v *env) arith(e *plan.Call, a, b []plan.Value, rows []int) ([]plan.Value, 
 	out := make([]plan.Value, len(rows))
 	if len(rows) == 0 {
 		return out, nil
+	}
+	if t := temporalResult(e.Fn, a[0].Type(), b[0].Type()); t != plan.Invalid {
+		return v.temporalArith(e, a, b, rows, t)
 	}
 	t := promoteType(a[0].Type(), b[0].Type())
 	overflowAt := -1
@@ -477,7 +492,12 @@ func staticType(e plan.Expr, s plan.Schema) plan.Type {
 		}
 		switch e.Fn {
 		case plan.FuncAdd, plan.FuncSub, plan.FuncMul, plan.FuncDiv, plan.FuncMod:
+			if t := temporalResult(e.Fn, arg(0), arg(1)); t != plan.Invalid {
+				return t
+			}
 			return promoteType(arg(0), arg(1))
+		case plan.FuncYear, plan.FuncMonth, plan.FuncDay, plan.FuncWeekday, plan.FuncHour, plan.FuncMinute, plan.FuncSecond:
+			return plan.Int32
 		case plan.FuncNeg, plan.FuncAbs, plan.FuncMin, plan.FuncMax, plan.FuncFirst, plan.FuncLast:
 			return arg(0)
 		case plan.FuncEq, plan.FuncNe, plan.FuncLt, plan.FuncLe, plan.FuncGt, plan.FuncGe,

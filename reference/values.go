@@ -251,6 +251,12 @@ func castValue(v plan.Value, to plan.Type) (plan.Value, bool) {
 	if from == to {
 		return v, true
 	}
+	if to == plan.String && isTemporal(from) {
+		return plan.StringValue(temporalText(v)), true
+	}
+	if r, ok, handled := castTemporal(v, to); handled {
+		return r, ok
+	}
 	switch to {
 	case plan.String:
 		switch from {

@@ -19,6 +19,9 @@ import (
 // operation is not performed on a row where either operand is null: such a
 // row is null, never an error.
 func (x *evalCtx) arith(e *plan.Call, in *input, a0, b0 datum) (datum, error) {
+	if a0.typ.IsTemporal() || b0.typ.IsTemporal() {
+		return x.temporalArith(e, in, a0, b0)
+	}
 	t, ok := plan.Promote(a0.typ, b0.typ)
 	if !ok {
 		return datum{}, internalError(e, fmt.Sprintf("arithmetic on %s and %s", a0.typ, b0.typ))

@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/internal/phys"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -23,13 +24,40 @@ func ArrowType(t plan.Type) (arrow.DataType, error) {
 		return arrow.PrimitiveTypes.Float64, nil
 	case plan.String:
 		return arrow.BinaryTypes.String, nil
+	case plan.Date:
+		return arrow.FixedWidthTypes.Date32, nil
+	case plan.Datetime:
+		return datetimeType, nil
+	case plan.Duration:
+		return arrow.FixedWidthTypes.Duration_us, nil
 	}
 	return nil, fmt.Errorf("no Arrow type for %s", t)
 }
 
-// PlanType maps an Arrow type back to a plan type.
+// datetimeType is the Arrow type of a datetime: timestamp[us], no zone.
+var datetimeType = &arrow.TimestampType{Unit: arrow.Microsecond}
+
+// PlanType maps an Arrow type back to a plan type. A timestamp must count
+// µs and carry no time zone, a duration must count µs (docs/semantics.md,
+// Temporal types): dfopt converts no unit and applies no zone.
 func PlanType(dt arrow.DataType) (plan.Type, error) {
 	switch dt.ID() {
+	case arrow.DATE32:
+		return plan.Date, nil
+	case arrow.TIMESTAMP:
+		ts := dt.(*arrow.TimestampType)
+		if ts.TimeZone != "" {
+			return plan.Invalid, fmt.Errorf("unsupported Arrow type %s: a datetime carries no time zone (this one is in %q)", dt, ts.TimeZone)
+		}
+		if ts.Unit != arrow.Microsecond {
+			return plan.Invalid, fmt.Errorf("unsupported Arrow type %s: a datetime counts microseconds", dt)
+		}
+		return plan.Datetime, nil
+	case arrow.DURATION:
+		if dt.(*arrow.DurationType).Unit != arrow.Microsecond {
+			return plan.Invalid, fmt.Errorf("unsupported Arrow type %s: a duration counts microseconds", dt)
+		}
+		return plan.Duration, nil
 	case arrow.BOOL:
 		return plan.Bool, nil
 	case arrow.INT32:
@@ -41,7 +69,7 @@ func PlanType(dt arrow.DataType) (plan.Type, error) {
 	case arrow.STRING:
 		return plan.String, nil
 	}
-	return plan.Invalid, fmt.Errorf("unsupported Arrow type %s (dfopt has bool, int32, int64, float64, string)", dt)
+	return plan.Invalid, fmt.Errorf("unsupported Arrow type %s (dfopt has bool, int32, int64, float64, string, date32, timestamp[us], duration[us])", dt)
 }
 
 // ArrowSchema maps a plan schema to an Arrow schema with the same names,
@@ -92,6 +120,12 @@ func ValueAt(a arrow.Array, i int) (plan.Value, error) {
 		return plan.Float64Value(a.Value(i)), nil
 	case *array.String:
 		return plan.StringValue(a.Value(i)), nil
+	case *array.Date32:
+		return plan.DateValue(int32(a.Value(i))), nil
+	case *array.Timestamp:
+		return plan.DatetimeValue(int64(a.Value(i))), nil
+	case *array.Duration:
+		return plan.DurationValue(int64(a.Value(i))), nil
 	}
 	return plan.Value{}, fmt.Errorf("unsupported array %T", a)
 }
@@ -132,8 +166,23 @@ func appendValue(b array.Builder, v plan.Value) {
 		b.Append(v.Float())
 	case *array.StringBuilder:
 		b.Append(v.Str())
+	case *array.Date32Builder:
+		b.Append(arrow.Date32(v.Int()))
+	case *array.TimestampBuilder:
+		b.Append(arrow.Timestamp(v.Int()))
+	case *array.DurationBuilder:
+		b.Append(arrow.Duration(v.Int()))
 	}
 }
+
+// Int32Values returns the values of an int32 or date32 array as []int32
+// (the same memory, no copy), and false for any other array: a date is
+// its int32 for every kernel that compares, hashes or moves values.
+func Int32Values(a arrow.Array) ([]int32, bool) { return phys.Int32(a) }
+
+// Int64Values returns the values of an int64, timestamp or duration array
+// as []int64 (the same memory, no copy), and false for any other array.
+func Int64Values(a arrow.Array) ([]int64, bool) { return phys.Int64(a) }
 
 // TableRecord converts an in-memory plan table into an Arrow record batch.
 func TableRecord(mem memory.Allocator, t *plan.Table) (arrow.RecordBatch, error) {

@@ -32,6 +32,8 @@ func (x *evalCtx) cast(e *plan.Cast, in *input, d datum) (datum, error) {
 	switch {
 	case to == plan.String:
 		return c.toString()
+	case from.IsTemporal() || to.IsTemporal():
+		return c.temporal(from, to)
 	case from == plan.Int32 && to == plan.Int64, from.IsInteger() && to == plan.Float64:
 		return x.promoted(d, to), nil
 	case to == plan.Bool:
@@ -254,6 +256,12 @@ func (c *caster) toString() (datum, error) {
 			data = append(data, plan.FormatFloat(v.f64[i])...)
 		case plan.Bool:
 			data = strconv.AppendBool(data, v.boolAt(i))
+		case plan.Date:
+			data = plan.AppendDate(data, int64(v.i32[i]))
+		case plan.Datetime:
+			data = plan.AppendDatetime(data, v.i64[i])
+		case plan.Duration:
+			data = plan.AppendDuration(data, v.i64[i])
 		}
 		if len(data) > math.MaxInt32 {
 			obuf.Release()

@@ -51,7 +51,7 @@ func (x *evalCtx) compare(e *plan.Call, a0, b0 datum) (datum, error) {
 		// Partitions own whole bytes of out (their rows are multiples of 8).
 		x.rows(n, func(lo, hi int) {
 			o := out[lo>>3:]
-			switch t {
+			switch t.Physical() {
 			case plan.Int32:
 				cmpNum(op, o, va.i32[lo:hi], rest(vb.i32, lo, vb.scalar), vb.scalar)
 			case plan.Int64:

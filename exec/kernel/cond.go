@@ -102,7 +102,8 @@ func strict(e plan.Expr) bool {
 		switch e.Fn {
 		case plan.FuncAdd, plan.FuncSub, plan.FuncMul, plan.FuncDiv, plan.FuncMod, plan.FuncNeg, plan.FuncAbs,
 			plan.FuncEq, plan.FuncNe, plan.FuncLt, plan.FuncLe, plan.FuncGt, plan.FuncGe, plan.FuncNot,
-			plan.FuncStrLen, plan.FuncConcat:
+			plan.FuncStrLen, plan.FuncConcat, plan.FuncYear, plan.FuncMonth, plan.FuncDay, plan.FuncWeekday,
+			plan.FuncHour, plan.FuncMinute, plan.FuncSecond:
 			for _, a := range e.Args {
 				if !strict(a) {
 					return false

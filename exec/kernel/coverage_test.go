@@ -29,8 +29,20 @@ func everyExpr() []plan.Expr {
 		call(plan.FuncStrLen, c("s")), call(plan.FuncConcat, c("s"), c("t")),
 		call(plan.FuncIf, c("p"), c("a"), c("x")), call(plan.FuncIf, c("p"), c("s"), c("t")),
 		call(plan.FuncCoalesce, c("f"), c("a")), call(plan.FuncCoalesce, c("q"), c("p")))
+	for _, fn := range []plan.Func{plan.FuncYear, plan.FuncMonth, plan.FuncDay, plan.FuncWeekday} {
+		es = append(es, call(fn, c("d")), call(fn, c("m")))
+	}
+	for _, fn := range []plan.Func{plan.FuncHour, plan.FuncMinute, plan.FuncSecond} {
+		es = append(es, call(fn, c("m")))
+	}
+	es = append(es, call(plan.FuncAdd, c("d"), c("u")), call(plan.FuncAdd, c("u"), c("m")), call(plan.FuncSub, c("d"), c("e")),
+		call(plan.FuncSub, c("m"), c("n")), call(plan.FuncSub, c("u"), c("v")), call(plan.FuncLt, c("d"), c("e")),
+		call(plan.FuncEq, c("u"), c("v")), call(plan.FuncIf, c("p"), c("m"), c("n")), call(plan.FuncCoalesce, c("d"), c("e")))
 	for _, from := range plan.Types() {
 		for _, to := range plan.Types() {
+			if !plan.CanCast(from, to) {
+				continue
+			}
 			for _, strictCast := range []bool{true, false} {
 				es = append(es, &plan.Cast{Expr: c(colsOf[from][0]), To: to, Strict: strictCast})
 			}

@@ -101,11 +101,12 @@ func viewOf(d datum) view {
 			v.vbuf = data.Buffers()[0]
 		}
 	}
+	if i32, ok := Int32Values(a); ok {
+		v.i32 = i32
+	} else if i64, ok := Int64Values(a); ok {
+		v.i64 = i64
+	}
 	switch a := a.(type) {
-	case *array.Int32:
-		v.i32 = a.Int32Values()
-	case *array.Int64:
-		v.i64 = a.Int64Values()
 	case *array.Float64:
 		v.f64 = a.Float64Values()
 	case *array.Boolean:
@@ -128,7 +129,7 @@ func scalarView(s plan.Value, t plan.Type) view {
 	if s.IsNull() {
 		v.valid, v.nulls = zeroBit, 1
 	}
-	switch t {
+	switch t.Physical() {
 	case plan.Int32:
 		v.i32 = []int32{int32(s.Int())}
 	case plan.Int64:
@@ -158,6 +159,12 @@ func (v *view) valueAt(i int) plan.Value {
 		return plan.NullValue(v.typ)
 	}
 	switch v.typ {
+	case plan.Date:
+		return plan.DateValue(v.i32[i])
+	case plan.Datetime:
+		return plan.DatetimeValue(v.i64[i])
+	case plan.Duration:
+		return plan.DurationValue(v.i64[i])
 	case plan.Int32:
 		return plan.Int32Value(v.i32[i])
 	case plan.Int64:
@@ -183,7 +190,7 @@ func broadcast(mem memory.Allocator, s plan.Value, t plan.Type, n int) (arrow.Ar
 		valid, _ = newBitmap(mem, n)
 		nulls = n
 	}
-	switch t {
+	switch t.Physical() {
 	case plan.Int32:
 		buf, out := newFixed[int32](mem, n)
 		fill(out, int32(s.Int()))

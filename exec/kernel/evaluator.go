@@ -364,6 +364,8 @@ func (x *evalCtx) call(e *plan.Call, in *input, args []datum) (datum, error) {
 		return x.concat(e, in, args)
 	case plan.FuncCoalesce:
 		return x.coalesce(e, in, args)
+	case plan.FuncYear, plan.FuncMonth, plan.FuncDay, plan.FuncWeekday, plan.FuncHour, plan.FuncMinute, plan.FuncSecond:
+		return x.temporalField(e, in, args[0])
 	}
 	return datum{}, &plan.Error{Kind: plan.InvalidPlan, Expr: e.String(), Row: -1,
 		Msg: fmt.Sprintf("function %s cannot be evaluated here", e.Fn)}

@@ -60,7 +60,7 @@ func gather(mem memory.Allocator, t plan.Type, n int, srcs []view, which []int8,
 		return s, j, true
 	}
 	nulls := 0
-	switch t {
+	switch t.Physical() {
 	case plan.Int32:
 		buf, out := newFixed[int32](mem, n)
 		nulls = gatherFixed(out, bm, srcs, func(v *view) []int32 { return v.i32 }, which, at)
@@ -188,7 +188,7 @@ func take(mem memory.Allocator, t plan.Type, src *view, idx []int32) (arrow.Arra
 	if src.valid != nil {
 		vbuf, bm = newBitmap(mem, n)
 	}
-	switch t {
+	switch t.Physical() {
 	case plan.Int32:
 		buf, out := newFixed[int32](mem, n)
 		takeFixed(out, bm, src.i32, src, idx)
@@ -266,7 +266,7 @@ func mergeIf(mem memory.Allocator, t plan.Type, n int, tv, ev *view, tIdx, eIdx 
 		scatterValidity(bm, ev, eIdx, eFull)
 	}
 	nulls := countNulls(bm, n)
-	switch t {
+	switch t.Physical() {
 	case plan.Int32:
 		buf, out := newFixed[int32](mem, n)
 		scatterFixed(out, tv.i32, tv.scalar, tIdx, tFull)
@@ -366,7 +366,7 @@ func blendIf(mem memory.Allocator, t plan.Type, n int, tv, ev *view, takes []byt
 		blendBytes(bm, tb, eb, takes)
 		nulls = countNulls(bm, n)
 	}
-	switch t {
+	switch t.Physical() {
 	case plan.Int32:
 		buf, out := newFixed[int32](mem, n)
 		blendFixed(u32s(out), u32s(tv.i32), u32s(ev.i32), tv.scalar, ev.scalar, takes)

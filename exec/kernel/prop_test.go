@@ -88,6 +88,12 @@ var propSchema = plan.MustSchema(
 	plan.Field{Name: "t", Type: plan.String, Nullable: true},
 	plan.Field{Name: "p", Type: plan.Bool, Nullable: true},
 	plan.Field{Name: "q", Type: plan.Bool, Nullable: true},
+	plan.Field{Name: "d", Type: plan.Date, Nullable: true},
+	plan.Field{Name: "e", Type: plan.Date, Nullable: true},
+	plan.Field{Name: "m", Type: plan.Datetime, Nullable: true},
+	plan.Field{Name: "n", Type: plan.Datetime, Nullable: true},
+	plan.Field{Name: "u", Type: plan.Duration, Nullable: true},
+	plan.Field{Name: "v", Type: plan.Duration, Nullable: true},
 )
 
 var (
@@ -96,8 +102,20 @@ var (
 	poolI32 = []int32{0, 1, -1, 2, 7, math.MinInt32, math.MaxInt32, math.MinInt32 + 1, 65536, 46341, -46341}
 	poolF64 = []float64{0, negZer, 1, -1, 1.5, -2.5, nanPayload, negNaN, math.NaN(), inf, ninf, 9223372036854775808.0,
 		-9223372036854775808.0, 1e300, 2147483648.0, -2147483649.0, 0.5, 3}
+	// Temporal pools: the epoch, leap days (2000-02-29, 1900-03-01 after
+	// the non-leap 1900), month ends, the extremes of each type and the
+	// edges of the days a datetime can hold.
+	poolDate = []int32{0, -1, 1, 11016, -25508, -25509, 19782, 19783, 2932896, 2932897, -719528, -719529,
+		math.MinInt32, math.MaxInt32, math.MinInt32 + 1, 106751991, -106751992, 106751992, -106751993}
+	poolDT = []int64{0, -1, 1, math.MinInt64, math.MaxInt64, 1709208000000000, 951782400000000, -86400000000,
+		-2203891200000000, 253402300799999999, 9223372022400000000, -9223372036854775807, 86399999999}
+	poolDur = []int64{0, 1, -1, 86400000000, -86400000000, 86399999999, -86400000001, math.MaxInt64, math.MinInt64,
+		math.MaxInt64 - 86400000000, 3600000000, 9223372036854775807 / 2, 185542587187200000000 / 100000}
 	poolStr = []string{"", "a", "B", "é", "日本", "12", "-5", "+7", "true", "false", "NaN", "-0.0", "Inf", "1.5", "x1",
-		" 1", "9223372036854775808", "2147483648", "-2147483648"}
+		" 1", "9223372036854775808", "2147483648", "-2147483648",
+		"2024-02-29", "2023-02-29", "1970-01-01", "+10000-01-01", "-0001-12-31", "2024-02-29T12:00:00", "1969-12-31T23:59:59.999999",
+		"2024-01-01T00:00:00Z", "2024-01-01T24:00:00", "+5881580-07-11", "+5881580-07-12", "+294247-01-10T04:00:54.775807",
+		"+294247-01-10T04:00:54.775808", "2024-01-01T00:00:00.5"}
 )
 
 // propCase is one generated test: an expression and the seed and size of
@@ -138,6 +156,21 @@ func genValue(r *rand.Rand, t plan.Type, nullPct int) plan.Value {
 		return plan.Float64Value(poolF64[r.Intn(len(poolF64))])
 	case plan.String:
 		return plan.StringValue(poolStr[r.Intn(len(poolStr))])
+	case plan.Date:
+		if r.Intn(3) == 0 {
+			return plan.DateValue(int32(r.Intn(80000) - 30000))
+		}
+		return plan.DateValue(poolDate[r.Intn(len(poolDate))])
+	case plan.Datetime:
+		if r.Intn(3) == 0 {
+			return plan.DatetimeValue(r.Int63n(1<<52) - 1<<51)
+		}
+		return plan.DatetimeValue(poolDT[r.Intn(len(poolDT))])
+	case plan.Duration:
+		if r.Intn(3) == 0 {
+			return plan.DurationValue(r.Int63n(1<<48) - 1<<47)
+		}
+		return plan.DurationValue(poolDur[r.Intn(len(poolDur))])
 	default:
 		return plan.BoolValue(r.Intn(2) == 0)
 	}
@@ -178,7 +211,8 @@ func genData(seed int64, rows int, plant bool) map[string][]plan.Value {
 
 var (
 	colsOf = map[plan.Type][]string{plan.Int64: {"a", "b"}, plan.Int32: {"x", "y"}, plan.Float64: {"f", "g"},
-		plan.String: {"s", "t"}, plan.Bool: {"p", "q"}}
+		plan.String: {"s", "t"}, plan.Bool: {"p", "q"}, plan.Date: {"d", "e"}, plan.Datetime: {"m", "n"},
+		plan.Duration: {"u", "v"}}
 	propUDFs = plan.BuiltinUDFs()
 )
 
@@ -200,7 +234,6 @@ func genExpr(r *rand.Rand, t plan.Type, depth int) plan.Expr {
 		return genLeaf(r, t)
 	}
 	d := depth - 1
-	anyType := func() plan.Type { return plan.Types()[r.Intn(5)] }
 	// Operand types whose promotion is t.
 	promoPair := func() (plan.Type, plan.Type) {
 		switch t {
@@ -225,7 +258,10 @@ func genExpr(r *rand.Rand, t plan.Type, depth int) plan.Expr {
 	var e plan.Expr
 	switch k := r.Intn(10); {
 	case k == 0:
-		var s plan.Type = anyType()
+		s := plan.Types()[r.Intn(8)]
+		for !plan.CanCast(s, t) {
+			s = plan.Types()[r.Intn(8)]
+		}
 		e = &plan.Cast{Expr: genExpr(r, s, d), To: t, Strict: r.Intn(2) == 0}
 	case k == 1:
 		u, v := common()
@@ -263,7 +299,33 @@ func genOp(r *rand.Rand, t plan.Type, d int, promoPair func() (plan.Type, plan.T
 			u, _ := propUDFs.Lookup(name)
 			return &plan.UDFCall{UDF: u, Args: []plan.Expr{genExpr(r, plan.Int64, d)}}
 		}
+		if t == plan.Int32 {
+			if r.Intn(2) == 0 {
+				fn := []plan.Func{plan.FuncYear, plan.FuncMonth, plan.FuncDay, plan.FuncWeekday}[r.Intn(4)]
+				return call(fn, genExpr(r, []plan.Type{plan.Date, plan.Datetime}[r.Intn(2)], d))
+			}
+			fn := []plan.Func{plan.FuncHour, plan.FuncMinute, plan.FuncSecond}[r.Intn(3)]
+			return call(fn, genExpr(r, plan.Datetime, d))
+		}
 		return call(plan.FuncNeg, genExpr(r, t, d))
+	case plan.Date, plan.Datetime:
+		du := genOperand(r, plan.Duration, d)
+		switch r.Intn(3) {
+		case 0:
+			return call(plan.FuncAdd, genOperand(r, t, d), du)
+		case 1:
+			return call(plan.FuncAdd, du, genOperand(r, t, d))
+		}
+		return call(plan.FuncSub, genOperand(r, t, d), du)
+	case plan.Duration:
+		switch r.Intn(3) {
+		case 0:
+			u := []plan.Type{plan.Date, plan.Datetime}[r.Intn(2)]
+			return call(plan.FuncSub, genOperand(r, u, d), genOperand(r, u, d))
+		case 1:
+			return call(plan.FuncAdd, genOperand(r, t, d), genOperand(r, t, d))
+		}
+		return call(plan.FuncSub, genOperand(r, t, d), genOperand(r, t, d))
 	case plan.Bool:
 		switch k := r.Intn(10); {
 		case k < 4:
@@ -272,7 +334,7 @@ func genOp(r *rand.Rand, t plan.Type, d int, promoPair func() (plan.Type, plan.T
 			if r.Intn(2) == 0 {
 				u, v = numTypes[r.Intn(3)], numTypes[r.Intn(3)]
 			} else {
-				u = plan.Types()[r.Intn(5)]
+				u = plan.Types()[r.Intn(8)]
 				v = u
 			}
 			return call(fn, genExpr(r, u, d), genExpr(r, v, d))
@@ -281,7 +343,7 @@ func genOp(r *rand.Rand, t plan.Type, d int, promoPair func() (plan.Type, plan.T
 		case k == 6:
 			return call(plan.FuncNot, genExpr(r, plan.Bool, d))
 		case k == 7:
-			return call([]plan.Func{plan.FuncIsNull, plan.FuncIsNotNull}[r.Intn(2)], genExpr(r, plan.Types()[r.Intn(5)], d))
+			return call([]plan.Func{plan.FuncIsNull, plan.FuncIsNotNull}[r.Intn(2)], genExpr(r, plan.Types()[r.Intn(8)], d))
 		default:
 			return call(plan.FuncIsNaN, genExpr(r, plan.Float64, d))
 		}

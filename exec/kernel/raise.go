@@ -48,7 +48,8 @@ func (x *evalCtx) cannotRaise(e plan.Expr) bool {
 		switch e.Fn {
 		case plan.FuncEq, plan.FuncNe, plan.FuncLt, plan.FuncLe, plan.FuncGt, plan.FuncGe,
 			plan.FuncAnd, plan.FuncOr, plan.FuncNot, plan.FuncIsNull, plan.FuncIsNotNull, plan.FuncIsNaN,
-			plan.FuncStrLen:
+			plan.FuncStrLen, plan.FuncYear, plan.FuncMonth, plan.FuncDay, plan.FuncWeekday, plan.FuncHour,
+			plan.FuncMinute, plan.FuncSecond:
 			return true
 		case plan.FuncAdd, plan.FuncSub, plan.FuncMul, plan.FuncDiv, plan.FuncMod, plan.FuncNeg, plan.FuncAbs:
 			t, _ := x.analyze(e)

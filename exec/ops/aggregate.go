@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dfopt/dfopt/exec/internal/ieee"
+	"github.com/dfopt/dfopt/exec/internal/phys"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -262,6 +263,12 @@ func aggMinMax(mem memory.Allocator, isMax bool, arg arrow.Array, ids []int32, g
 		return minMaxInts(mem, isMax, a.Int64Values(), validityOf(a), ids, groups, a.DataType()), nil
 	case *array.Int32:
 		return minMaxInts(mem, isMax, a.Int32Values(), validityOf(a), ids, groups, a.DataType()), nil
+	case *array.Date32:
+		v, _ := phys.Int32(a) // a temporal value orders as its integer
+		return minMaxInts(mem, isMax, v, validityOf(a), ids, groups, a.DataType()), nil
+	case *array.Timestamp, *array.Duration:
+		v, _ := phys.Int64(a)
+		return minMaxInts(mem, isMax, v, validityOf(a), ids, groups, a.DataType()), nil
 	case *array.Float64:
 		return minMaxFloats(mem, isMax, a.Float64Values(), validityOf(a), ids, groups), nil
 	case *array.Boolean:

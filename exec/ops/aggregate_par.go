@@ -5,6 +5,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/internal/phys"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -51,6 +52,12 @@ func AggregateParallel(mem memory.Allocator, fn plan.Func, exprText string, arg 
 			return minMaxParallel(mem, isMax, a, a.Int32Values(), ids, groups, p, parts, func(x int32) int64 { return int64(x) })
 		case *array.Float64:
 			return minMaxParallel(mem, isMax, a, a.Float64Values(), ids, groups, p, parts, floatKey)
+		case *array.Date32:
+			v, _ := phys.Int32(a)
+			return minMaxParallel(mem, isMax, a, v, ids, groups, p, parts, func(x int32) int64 { return int64(x) })
+		case *array.Timestamp, *array.Duration:
+			v, _ := phys.Int64(a)
+			return minMaxParallel(mem, isMax, a, v, ids, groups, p, parts, func(x int64) int64 { return x })
 		}
 	}
 	return aggregate(mem, fn, exprText, arg, ids, groups)

@@ -178,7 +178,7 @@ func AggregateBytes(fn plan.Func, arg arrow.Array, groups int) int64 {
 		return 2 * valid
 	case arrow.STRING:
 		return valid + round64(4*(g+1)) + round64(stringBytes(arg))
-	case arrow.INT32:
+	case arrow.INT32, arrow.DATE32:
 		return valid + round64(4*g)
 	}
 	return valid + round64(8*g)

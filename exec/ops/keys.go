@@ -8,6 +8,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/dfopt/dfopt/exec/internal/phys"
 )
 
 // This file normalizes key columns (group, distinct, window and join keys)
@@ -67,8 +69,8 @@ type keyCol struct {
 // keyDomain is the domain a column of this type compares in on its own.
 func keyDomain(a arrow.Array) (domain, error) {
 	switch a.DataType().ID() {
-	case arrow.INT32, arrow.INT64:
-		return domInt, nil
+	case arrow.INT32, arrow.INT64, arrow.DATE32, arrow.TIMESTAMP, arrow.DURATION:
+		return domInt, nil // a temporal key is its integer
 	case arrow.FLOAT64:
 		return domFloat, nil
 	case arrow.BOOL:
@@ -102,6 +104,12 @@ func joinDomain(l, r arrow.Array) (domain, error) {
 // for an integer column, domFloat).
 func newKeyCol(a arrow.Array, dom domain) (*keyCol, error) {
 	c := &keyCol{dom: dom, valid: validityOf(a), n: a.Len()}
+	if phys.IsTemporal(a) {
+		// The view shares a's buffers, which a keeps alive.
+		v := phys.View(a)
+		defer v.Release()
+		a = v
+	}
 	switch a := a.(type) {
 	case *array.Int64:
 		switch dom {

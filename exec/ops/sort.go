@@ -10,6 +10,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+
+	"github.com/dfopt/dfopt/exec/internal/phys"
 )
 
 // The sort is hand-written because arrow/compute's sort_indices leaks 8·n
@@ -140,6 +142,11 @@ func (c *sortCol) fill(a arrow.Array) error {
 	flip := uint64(0)
 	if c.desc {
 		flip = math.MaxUint64
+	}
+	if phys.IsTemporal(a) {
+		v := phys.View(a) // temporal keys order as their integers
+		defer v.Release()
+		a = v
 	}
 	switch a := a.(type) {
 	case *array.Int64:

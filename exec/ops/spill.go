@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dfopt/dfopt/exec/internal/memlimit"
+	"github.com/dfopt/dfopt/exec/internal/phys"
 )
 
 // This file is what the hash join and the grouping share to run under a
@@ -125,6 +126,11 @@ func spanOf(a arrow.Array, dom domain) int64 {
 			lo, hi, seen = min(lo, w), max(hi, w), true
 		}
 	}
+	if phys.IsTemporal(a) {
+		pv := phys.View(a)
+		defer pv.Release()
+		a = pv
+	}
 	switch a := a.(type) {
 	case *array.Int64:
 		for i, x := range a.Int64Values() {
@@ -165,7 +171,7 @@ func spanOf(a arrow.Array, dom domain) int64 {
 // everything else becomes a word per row.
 func keyCopyBytes(a arrow.Array, dom domain) int64 {
 	switch {
-	case dom == domString, dom == domInt && a.DataType().ID() == arrow.INT64:
+	case dom == domString, dom == domInt && (a.DataType().ID() == arrow.INT64 || a.DataType().ID() == arrow.TIMESTAMP || a.DataType().ID() == arrow.DURATION):
 		return 0
 	}
 	return 8

@@ -8,6 +8,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/exec/internal/phys"
 )
 
 // Take is hand-written because arrow/compute's take costs ~20 ns/row on
@@ -41,6 +43,12 @@ func TakeParallel(mem memory.Allocator, arr arrow.Array, idx []int32, p Parallel
 		return takeFixed(mem, a, a.Int32Values(), idx, p)
 	case *array.Float64:
 		return takeFixed(mem, a, a.Float64Values(), idx, p)
+	case *array.Date32:
+		v, _ := phys.Int32(a)
+		return takeFixed(mem, a, v, idx, p)
+	case *array.Timestamp, *array.Duration:
+		v, _ := phys.Int64(a)
+		return takeFixed(mem, a, v, idx, p)
 	case *array.Boolean:
 		return takeBool(mem, a, idx, p)
 	case *array.String:
@@ -311,7 +319,7 @@ func TakeBytes(arr arrow.Array, idx []int32) int64 {
 	switch a := arr.(type) {
 	case *array.Int64, *array.Float64:
 		return valid + round64(8*n)
-	case *array.Int32:
+	case *array.Int32, *array.Date32:
 		return valid + round64(4*n)
 	case *array.Boolean:
 		return 2 * valid
@@ -334,7 +342,7 @@ func ArrayBytes(a arrow.Array) int64 {
 	n := int64(a.Len())
 	valid := round64((n + 7) / 8)
 	switch a.DataType().ID() {
-	case arrow.INT32:
+	case arrow.INT32, arrow.DATE32:
 		return valid + round64(4*n)
 	case arrow.BOOL:
 		return 2 * valid

@@ -24,6 +24,6 @@ type Extensions = step.Extensions
 func NewExtensions() *Extensions { return step.NewExtensions() }
 
 // BuiltinExtensions returns a registry with the implementations of the
-// built-in operators of plan.BuiltinExtensions ("identity" and the test
+// built-in operators of testops.Registry ("identity" and the test
 // operators that exercise each extension property, from package exec/ops).
 func BuiltinExtensions() *Extensions { return step.BuiltinExtensions() }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/testops"
 )
 
 // The test table T:
@@ -241,7 +242,7 @@ func TestUnionDistinctExtension(t *testing.T) {
 		{"distinct float subset", plan.Scan(dup).Distinct("f").Node(),
 			want{cols: []col{{"f", floats(0.0, nanA, nil)}, {"s", strs("x", "y", "z")}}}},
 		{"distinct empty", plan.Scan(E).Distinct().Node(), want{cols: rowsT()}},
-		{"identity extension", plan.Scan(T).Extension(plan.IdentityExtension).Filter(c("k").Eq(lt(1))).Node(), want{cols: rowsT(0, 2)}},
+		{"identity extension", plan.Scan(T).Extension(testops.Identity).Filter(c("k").Eq(lt(1))).Node(), want{cols: rowsT(0, 2)}},
 		{"unknown extension", plan.Scan(T).Extension(unknown).Node(), want{errKind: plan.InvalidPlan, errExpr: "no_such_op"}},
 	}
 	for _, tc := range cases {

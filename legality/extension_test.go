@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/testops"
 )
 
 func builtinExt(t *testing.T, name string) *plan.ExtensionDef {
 	t.Helper()
-	d, ok := plan.BuiltinExtensions().Lookup(name)
+	d, ok := testops.Registry().Lookup(name)
 	if !ok {
 		t.Fatalf("no built-in extension %s", name)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/testops"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/legality.md")
@@ -261,7 +262,7 @@ func TestPushdownNode(t *testing.T) {
 		{"slice", scan.Slice(1, 2).Node(), gt, PPSlice, false, "", true, 0},
 		{"distinct", scan.Distinct().Node(), gt, PPDistinct, false, "", true, 0},
 		{"union", scan.Union(scan).Node(), gt, PPUnion, false, "", true, 0},
-		{"extension", scan.Extension(plan.IdentityExtension).Node(), gt, PPExtension, false, "", true, 0},
+		{"extension", scan.Extension(testops.Identity).Node(), gt, PPExtension, false, "", true, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

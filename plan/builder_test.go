@@ -42,7 +42,7 @@ func TestFrameMethods(t *testing.T) {
 		{"WithSuffix elsewhere is a no-op", st.Head(1).WithSuffix("_x"), &LimitNode{Input: in, N: 1}, "limit 1"},
 		{"CrossJoin", st.CrossJoin(su), &JoinNode{Left: in, Right: ui, How: CrossJoin}, "join cross"},
 		{"Union", st.Union(su, st), &UnionNode{Inputs: []Node{in, ui, in}}, "union"},
-		{"Extension", st.Extension(IdentityExtension), &ExtensionNode{Def: IdentityExtension, Inputs: []Node{in}}, "extension identity"},
+		{"Extension", st.Extension(identityExt), &ExtensionNode{Def: identityExt, Inputs: []Node{in}}, "extension identity"},
 		{"Extension with more inputs", st.Extension(pair, su), &ExtensionNode{Def: pair, Inputs: []Node{in, ui}}, "extension pair"},
 	} {
 		n := tc.got.Node()

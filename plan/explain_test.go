@@ -73,7 +73,7 @@ func goldenPlans(t *testing.T) map[string]Node {
 		"union":            st.Select(b).Union(st.Select(a.Alias("b"))).Node(),
 		"distinct":         st.Distinct("s", "k").Node(),
 		"window":           st.Select(k, b.Sum().Over(k).Alias("t"), Len().Over(s)).Node(),
-		"extension":        st.Extension(IdentityExtension).Node(),
+		"extension":        st.Extension(identityExt).Node(),
 		"guard":            &GuardNode{Input: st.Node(), Exprs: []Expr{a.Mul(Lit(2)).Add(Lit(1)).Expr(), a.Div(b).Expr()}},
 		"error":            st.Select(a).Filter(s.Add(a).Gt(Lit(0))).Node(),
 		"chain": st.

@@ -5,74 +5,15 @@ import (
 	"testing"
 )
 
-func builtinExt(t testing.TB, name string) *ExtensionDef {
-	t.Helper()
-	d, ok := BuiltinExtensions().Lookup(name)
-	if !ok {
-		t.Fatalf("no built-in extension %q", name)
-	}
-	return d
-}
-
-// TestBuiltinExtensions pins each built-in operator's declaration (the
-// mutation campaign depends on each breaking exactly one property) and its
-// output schema.
-func TestBuiltinExtensions(t *testing.T) {
-	in := table(t, "t", "a:int64", "b:string?")
-	for _, tc := range []struct {
-		name   string
-		props  []ExtensionProperty
-		schema string
-		reads  string // "*" for every column
-	}{
-		{"identity", nil, "[a: int64, b: string?]", "*"},
-		{"passthrough_tag", []ExtensionProperty{RowPreserving, ColumnPassthrough, OrderPreserving, DeterministicOp}, "[a: int64, b: string?, tag: bool]", "a"},
-		{"checked_tag", []ExtensionProperty{ColumnPassthrough, OrderPreserving, DeterministicOp}, "[a: int64, b: string?, tag: bool]", "a"},
-		{"swap_pairs", []ExtensionProperty{RowPreserving, ColumnPassthrough, DeterministicOp}, "[a: int64, b: string?]", ""},
-		{"nd_tag", []ExtensionProperty{RowPreserving, ColumnPassthrough, OrderPreserving}, "[a: int64, b: string?, tag: int64]", ""},
-		{"null_first", []ExtensionProperty{RowPreserving, OrderPreserving, DeterministicOp}, "[a: int64?, b: string?]", "*"},
-		{"lag_first", nil, "[a: int64?, b: string?]", "*"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			d := builtinExt(t, tc.name)
-			for _, p := range ExtensionProperties() {
-				want := false
-				for _, q := range tc.props {
-					want = want || p == q
-				}
-				if d.Has(p) != want {
-					t.Errorf("Has(%s) = %v", p, !want)
-				}
-			}
-			r := mustResolve(t, Scan(in).Extension(d).Node())
-			if got := r.Schema().String(); got != tc.schema {
-				t.Errorf("schema %s, want %s", got, tc.schema)
-			}
-			cols, ok := d.ReadColumns(in.Schema())
-			got := strings.Join(cols, ",")
-			if !ok {
-				got = "*"
-			}
-			if got != tc.reads {
-				t.Errorf("ReadColumns = %q, want %q", got, tc.reads)
-			}
-		})
-	}
-	if BuiltinExtensions() == BuiltinExtensions() {
-		t.Error("BuiltinExtensions returns a shared registry")
-	}
-	a, _ := BuiltinExtensions().Lookup("passthrough_tag")
-	b, _ := BuiltinExtensions().Lookup("passthrough_tag")
-	if a != b {
-		t.Error("the built-in declarations are not shared: plan.Equal compares them by pointer")
-	}
-	// A tag column already in the input is a clear resolve error.
-	tagged := table(t, "u", "tag:bool")
-	_, err := Resolve(Scan(tagged).Extension(builtinExt(t, "passthrough_tag")).Node())
-	if err == nil || !strings.Contains(err.Error(), `already has a column named "tag"`) {
-		t.Errorf("tag collision: %v", err)
-	}
-}
+// Declarations for package plan's own tests (the built-in operators are
+// declared in package plan/testops, which imports plan): one that declares
+// nothing, a deterministic row-preserving passthrough, and the same without
+// determinism.
+var (
+	identityExt = &ExtensionDef{Name: "identity", Inputs: 1}
+	detExt      = &ExtensionDef{Name: "det", Inputs: 1, Properties: []ExtensionProperty{RowPreserving, ColumnPassthrough, OrderPreserving, DeterministicOp}}
+	ndExt       = &ExtensionDef{Name: "nd", Inputs: 1, Properties: []ExtensionProperty{RowPreserving, ColumnPassthrough, OrderPreserving}}
+)
 
 // TestExtensionDeclarationErrors: a declaration that bypasses the registry,
 // or whose output contradicts column_passthrough, is a clear resolve error,
@@ -143,8 +84,7 @@ func TestReadColumns(t *testing.T) {
 func TestDeterminismHalves(t *testing.T) {
 	st := Scan(std(t))
 	nd := CallUDF(builtinUDF(t, "nd_seq"), Col("b"))
-	ndOp := builtinExt(t, "nd_tag")
-	detOp := builtinExt(t, "passthrough_tag")
+	ndOp, detOp := ndExt, detExt
 	for _, tc := range []struct {
 		name       string
 		plan       Frame
@@ -154,7 +94,7 @@ func TestDeterminismHalves(t *testing.T) {
 		{"nd expression", st.Select(nd), false, true},
 		{"nd operator", st.Extension(ndOp), true, false},
 		{"deterministic operator", st.Extension(detOp), true, true},
-		{"undeclared operator", st.Extension(IdentityExtension), true, false},
+		{"undeclared operator", st.Extension(identityExt), true, false},
 		{"both", st.Extension(ndOp).Select(nd), false, false},
 	} {
 		for _, resolved := range []bool{false, true} {

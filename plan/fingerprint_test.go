@@ -130,8 +130,8 @@ func nodeVariants(t testing.TB) []Node {
 		&WindowNode{Input: st.Node(), Exprs: []Expr{a.Sum().Over(k).Alias("__over_1").Expr()}},
 		&WindowNode{Input: st.Node(), Exprs: []Expr{a.Max().Over(k).Alias("__over_0").Expr()}},
 		// extension: declaration (by identity), inputs
-		st.Extension(IdentityExtension).Node(), st.Extension(det).Node(), su.Extension(IdentityExtension).Node(),
-		st.Extension(IdentityExtension, su).Node(), &ExtensionNode{Inputs: []Node{st.Node()}},
+		st.Extension(identityExt).Node(), st.Extension(det).Node(), su.Extension(identityExt).Node(),
+		st.Extension(identityExt, su).Node(), &ExtensionNode{Inputs: []Node{st.Node()}},
 		// same parameters, different kinds or children
 		st.Head(1).Head(1).Node(), st.Select(a).Head(1).Node(),
 	}
@@ -275,7 +275,7 @@ func TestDeterminism(t *testing.T) {
 		{"below a limit", st.Select(ndExpr).Head(1), false},
 		{"in one union input", st.Select(Col("b")).Union(st.Select(ndExpr)), false},
 		{"in the right join input", st.JoinOn(st.Filter(ndExpr.Gt(Lit(0))), InnerJoin, "k"), false},
-		{"extension without the property", st.Extension(IdentityExtension), false},
+		{"extension without the property", st.Extension(identityExt), false},
 		{"extension declaring a different property", st.Extension(rowOnly), false},
 		{"deterministic extension", st.Extension(det), true},
 		{"deterministic extension over nd", st.Select(ndExpr).Extension(det), false},

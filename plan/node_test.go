@@ -18,7 +18,7 @@ func everyKind(t testing.TB) []nodeCase {
 	tt, u := std(t), table(t, "u", "k:int64", "a:float64?", "v:string")
 	scanT := Scan(tt)
 	scanU := Scan(u)
-	identity := IdentityExtension
+	identity := identityExt
 	pair := &ExtensionDef{Name: "zip", Inputs: 2}
 	projected := &ScanNode{Source: tt, SourceSchema: tt.Schema(), Projected: true, Columns: []string{"a", "s"},
 		Pushed: []PushedPredicate{{Expr: Col("a").Gt(Lit(1)).Expr(), Support: Exact}, {Expr: Col("s").IsNull().Expr(), Support: Inexact}}}

@@ -559,7 +559,7 @@ func randStep(r *rand.Rand, n Node, tt, u *Table) Node {
 	case 9:
 		return &UnionNode{Inputs: []Node{n, n}}
 	case 10:
-		return &ExtensionNode{Def: IdentityExtension, Inputs: []Node{n}}
+		return &ExtensionNode{Def: identityExt, Inputs: []Node{n}}
 	case 11:
 		return &ProjectNode{Input: n, Exprs: []Expr{Col("k").Expr(), Col("b").Expr(), Col("q").Expr(), Col("s").Expr(), Col("f").Expr(), Col("a").Expr(), Col("p").Expr(), Col("i").Expr()}}
 	case 12:
@@ -747,7 +747,7 @@ func corruptNode(r *rand.Rand, n Node) Node {
 	case 7:
 		return &WindowNode{Input: child, Exprs: es}
 	case 8:
-		return &ExtensionNode{Def: []*ExtensionDef{nil, IdentityExtension, {Name: "z"}}[r.Intn(3)], Inputs: []Node{child}[:r.Intn(2)]}
+		return &ExtensionNode{Def: []*ExtensionDef{nil, identityExt, {Name: "z"}}[r.Intn(3)], Inputs: []Node{child}[:r.Intn(2)]}
 	default:
 		return &ScanNode{Source: []Source{nil, panicSource{}, std(nopTB{})}[r.Intn(3)], Projected: r.Intn(2) == 0,
 			Columns: []string{"a", "", "a"}[:r.Intn(4)], Pushed: []PushedPredicate{{Expr: es[0], Support: PredicateSupport(r.Intn(256))}}}

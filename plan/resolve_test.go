@@ -336,16 +336,16 @@ func TestResolveExtension(t *testing.T) {
 	panicking := &ExtensionDef{Name: "panicking", Inputs: 1, OutputSchema: func([]Schema) (Schema, error) { panic("boom") }}
 	zero := &ExtensionDef{Name: "zero"}
 	runResolveCases(t, []resolveCase{
-		{name: "identity", plan: st.Extension(IdentityExtension).Node(), schema: stdSchemaText},
+		{name: "identity", plan: st.Extension(identityExt).Node(), schema: stdSchemaText},
 		{name: "two inputs with schema", plan: st.Select(Col("a")).Extension(concat, u).Node(), schema: "[a: int64?, k: int64]"},
-		{name: "arity", plan: st.Extension(IdentityExtension, u).Node(),
+		{name: "arity", plan: st.Extension(identityExt, u).Node(),
 			err: &wantErr{kind: InvalidPlan, path: "plan", node: "extension identity", msg: "extension identity: takes 1 inputs, got 2"}},
 		{name: "schema error", plan: st.Extension(failing).Node(), err: &wantErr{kind: InvalidPlan, path: "plan", msg: "extension failing: no"}},
 		{name: "schema collision", plan: st.Extension(concat, st).Node(), err: &wantErr{kind: InvalidPlan, path: "plan", msg: "duplicate column name"}},
 		{name: "schema panic", plan: st.Extension(panicking).Node(), err: &wantErr{kind: InvalidPlan, path: "plan", msg: "extension panicking: OutputSchema panicked: boom"}},
 		{name: "undeclared", plan: &ExtensionNode{Inputs: []Node{st.Node()}}, err: &wantErr{kind: InvalidPlan, path: "plan.name", msg: "extension: no declaration"}},
 		{name: "no inputs", plan: &ExtensionNode{Def: zero}, err: &wantErr{kind: InvalidPlan, path: "plan.input", msg: "extension zero: needs at least one input"}},
-		{name: "single child path", plan: st.Filter(Col("zz")).Extension(IdentityExtension).Node(),
+		{name: "single child path", plan: st.Filter(Col("zz")).Extension(identityExt).Node(),
 			err: &wantErr{kind: UnknownColumn, path: "plan.input.predicates[0]"}},
 		{name: "multi child path", plan: st.Extension(concat, u.Filter(Col("zz"))).Node(),
 			err: &wantErr{kind: UnknownColumn, path: "plan.inputs[1].predicates[0]"}},

@@ -6,10 +6,11 @@ import (
 	"fmt"
 
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/testops"
 )
 
 // builtinDefs maps each built-in extension declaration (the pointers
-// plan.BuiltinExtensions holds) to its implementation. An extension node
+// testops.Registry holds) to its implementation. An extension node
 // runs a built-in implementation only when its declaration is the built-in
 // one: a host's own operator under the same name is the host's.
 var builtinDefs = func() map[*plan.ExtensionDef]ExtensionFunc {
@@ -22,7 +23,7 @@ var builtinDefs = func() map[*plan.ExtensionDef]ExtensionFunc {
 		"null_first":      nullFirstOp,
 		"lag_first":       lagFirstOp,
 	}
-	reg := plan.BuiltinExtensions()
+	reg := testops.Registry()
 	out := make(map[*plan.ExtensionDef]ExtensionFunc, len(impls))
 	for _, name := range reg.Names() {
 		def, _ := reg.Lookup(name)

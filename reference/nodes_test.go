@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/testops"
 )
 
 // The node cases: expected outputs worked out by hand from the operator
 // section of docs/semantics.md.
 
 func ext(t testing.TB, name string) *plan.ExtensionDef {
-	d, ok := plan.BuiltinExtensions().Lookup(name)
+	d, ok := testops.Registry().Lookup(name)
 	if !ok {
 		t.Fatalf("no built-in extension %q", name)
 	}

@@ -57,7 +57,7 @@ type Options struct {
 	// source is unsupported (the plan is skipped, see ErrUnsupported).
 	Scan ScanFunc
 	// Extensions implements host extension operators by name. The
-	// built-in operators of plan.BuiltinExtensions are always available
+	// built-in operators of testops.Registry are always available
 	// (for their own declarations); an extension node whose declaration is
 	// not a built-in one and whose name is not here is unsupported.
 	Extensions map[string]ExtensionFunc

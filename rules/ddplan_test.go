@@ -8,13 +8,14 @@ import (
 	"unicode"
 
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/testops"
 )
 
 // The data files' UDFs and extension operators, made once: a plan compares
 // them by pointer, and each call of plan.BuiltinUDFs makes new ones.
 var (
 	testUDFs       = plan.BuiltinUDFs()
-	testExtensions = plan.BuiltinExtensions()
+	testExtensions = testops.Registry()
 )
 
 // parsePlan reads a plan written as plan.Explain prints it (see

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dfopt/dfopt/legality"
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/testops"
 )
 
 // planGen builds random, mostly well-typed plans over the test tables from a
@@ -139,7 +140,7 @@ func (g *planGen) build(depth int) plan.Frame {
 			next = f.Union(f)
 		case 12:
 			if g.rng.Intn(2) == 0 {
-				next = f.Extension(plan.IdentityExtension)
+				next = f.Extension(testops.Identity)
 			} else if len(ints) > 0 {
 				next = f.Join(scan(tL), plan.JoinKinds()[g.rng.Intn(6)], []plan.E{col(g.pick(ints))}, []plan.E{col("k")})
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dfopt/dfopt/legality"
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/testops"
 	"github.com/dfopt/dfopt/rules"
 )
 
@@ -374,7 +375,7 @@ func TestBadHostInput(t *testing.T) {
 		t.Errorf("aggregate: %v", err)
 	}
 	// An extension the host did not declare.
-	foreign := plan.Scan(tbl).Extension(plan.IdentityExtension).Node()
+	foreign := plan.Scan(tbl).Extension(testops.Identity).Node()
 	if _, err := FromDfopt(foreign); err == nil || !strings.Contains(err.Error(), "unknown extension") {
 		t.Errorf("foreign extension: %v", err)
 	}

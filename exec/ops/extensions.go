@@ -11,10 +11,10 @@ import (
 	"github.com/dfopt/dfopt/plan"
 )
 
-// The built-in extension operators of plan.BuiltinExtensions live here so
+// The built-in extension operators of testops.Registry live here so
 // that the executor and the eager chain run one implementation: the oracle
 // compares the two, and the mutation campaign needs each operator to behave
-// identically in both (see plan/extension_builtin.go for what each one
+// identically in both (see package plan/testops for what each one
 // declares and why it exists).
 
 // ExtensionImpl is the shape of exec.ExtensionFunc and eager.ExtensionFunc

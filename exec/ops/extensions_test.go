@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/testops"
 )
 
 // render prints a record as "name=v,v,...; name=..." with nulls as "_".
@@ -34,13 +35,13 @@ func renderRecord(rec arrow.RecordBatch) string {
 // checked allocator (no leaks, also on the failing path).
 func TestBuiltinExtensionImpls(t *testing.T) {
 	impls := BuiltinExtensionImpls()
-	for _, name := range plan.BuiltinExtensions().Names() {
+	for _, name := range testops.Registry().Names() {
 		if impls[name] == nil {
 			t.Errorf("no implementation of the built-in extension %q", name)
 		}
 	}
-	if len(impls) != len(plan.BuiltinExtensions().Names()) {
-		t.Errorf("%d implementations for %d declarations", len(impls), len(plan.BuiltinExtensions().Names()))
+	if len(impls) != len(testops.Registry().Names()) {
+		t.Errorf("%d implementations for %d declarations", len(impls), len(testops.Registry().Names()))
 	}
 	for _, tc := range []struct {
 		name string

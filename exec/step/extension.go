@@ -36,7 +36,7 @@ type Extensions struct {
 func NewExtensions() *Extensions { return &Extensions{impls: map[string]ExtensionFunc{}} }
 
 // BuiltinExtensions returns a registry with the implementations of the
-// built-in operators of plan.BuiltinExtensions ("identity" and the test
+// built-in operators of testops.Registry ("identity" and the test
 // operators that exercise each extension property, from package exec/ops).
 func BuiltinExtensions() *Extensions {
 	r := NewExtensions()

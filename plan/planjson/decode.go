@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/testops"
 )
 
 // Decode reads a dfopt-plan/1 document. The plan it returns is unresolved:
@@ -59,7 +60,7 @@ type decoder struct {
 // handed out, so nothing can register into them.
 var (
 	defaultUDFs       = sync.OnceValue(plan.BuiltinUDFs)
-	defaultExtensions = sync.OnceValue(plan.BuiltinExtensions)
+	defaultExtensions = sync.OnceValue(testops.Registry)
 )
 
 func newDecoder(opts Options) *decoder {

@@ -82,7 +82,7 @@ type Options struct {
 	// equal under plan.Equal, which compares UDFs by identity).
 	UDFs *plan.UDFRegistry
 	// Extensions resolves {"op": "extension", "name": NAME}; nil means
-	// plan.BuiltinExtensions().
+	// testops.Registry().
 	Extensions *plan.ExtensionRegistry
 	// OpenParquet opens a Parquet table: name is the table's name, path the
 	// resolved path. The executor supplies it (it reads the file's schema);

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/testops"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -180,7 +181,7 @@ func goldenDoc(t *testing.T) *Document {
 		Sort(plan.SortKey{Expr: x.Expr(), Desc: true, NullsLast: true}, plan.Asc(id)).
 		Slice(1, 2).
 		Head(3)
-	right := plan.Scan(tab).Distinct("name").Extension(plan.IdentityExtension)
+	right := plan.Scan(tab).Distinct("name").Extension(testops.Identity)
 	joined := left.Join(right, plan.LeftJoin, []plan.E{id}, []plan.E{id.Add(plan.Lit(int64(1) << 60))}).WithSuffix("_r")
 	agg := joined.GroupBy(name).Agg(plan.Len(), id.Max().Alias("top"), plan.Coalesce(x.Mean(), plan.Lit(math.Inf(-1))).Alias("m"))
 	root := agg.Union(plan.Scan(tab).CrossJoin(plan.Scan(tab)).Select(name, plan.Concat(name, plan.Lit("!")).StrLen().Alias("n")).

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/testops"
 )
 
 // docGen draws random Documents for the round-trip property: random schemas
@@ -27,7 +28,7 @@ type docGen struct {
 // testExtensions adds a two-input operator to the built-in registry, so that
 // the multi-input "inputs" form is exercised.
 func testExtensions() *plan.ExtensionRegistry {
-	r := plan.BuiltinExtensions()
+	r := testops.Registry()
 	if err := r.Register(&plan.ExtensionDef{Name: "pair", Inputs: 2, Properties: []plan.ExtensionProperty{plan.DeterministicOp}}); err != nil {
 		panic(err)
 	}
@@ -343,7 +344,7 @@ func (g *docGen) node(depth int, underProject bool) plan.Node {
 	}
 	// Extension: identity over one input, or "pair" over two.
 	if g.chance(1, 2) {
-		return &plan.ExtensionNode{Def: plan.IdentityExtension, Inputs: []plan.Node{in}}
+		return &plan.ExtensionNode{Def: testops.Identity, Inputs: []plan.Node{in}}
 	}
 	pair, _ := g.exts.Lookup("pair")
 	return &plan.ExtensionNode{Def: pair, Inputs: []plan.Node{in, g.node(depth-1, false)}}

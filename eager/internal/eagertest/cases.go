@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/testops"
 )
 
 // Case is one plan with its expected outcome: rows (bitwise, in order)
@@ -322,9 +323,9 @@ func scanCases() []Case {
 
 func extensionCases() []Case {
 	return []Case{
-		{Name: "extension/identity", Node: scan(tT).Extension(plan.IdentityExtension).Head(2).Node(), Want: [][]plan.Value{r0, r1}},
+		{Name: "extension/identity", Node: scan(tT).Extension(testops.Identity).Head(2).Node(), Want: [][]plan.Value{r0, r1}},
 		{Name: "extension/no-declaration", Node: &plan.ExtensionNode{Inputs: []plan.Node{scan(tT).Node()}}, Err: errOf(plan.InvalidPlan, "")},
-		{Name: "extension/arity", Node: scan(tT).Extension(plan.IdentityExtension, scan(tT)).Node(), Err: errOf(plan.InvalidPlan, "")},
+		{Name: "extension/arity", Node: scan(tT).Extension(testops.Identity, scan(tT)).Node(), Err: errOf(plan.InvalidPlan, "")},
 		{Name: "extension/unregistered", Node: scan(tT).Extension(&plan.ExtensionDef{Name: "nowhere", Inputs: 1}).Node(),
 			Err: errOf(plan.InvalidPlan, "nowhere")},
 		{Name: "extension/output-schema-error", Node: scan(tT).Extension(&plan.ExtensionDef{Name: "bad", Inputs: 1,

@@ -8,6 +8,7 @@ import (
 	"github.com/leanovate/gopter"
 
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/testops"
 )
 
 // Adversarial tables for random plans: every type, nulls, NaNs with
@@ -175,7 +176,7 @@ func (g *planGen) op(n plan.Node, s plan.Schema) plan.Node {
 		}
 		return f.Distinct(subset...).Node()
 	default:
-		return f.Extension(plan.IdentityExtension).Node()
+		return f.Extension(testops.Identity).Node()
 	}
 }
 

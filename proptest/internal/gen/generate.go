@@ -912,7 +912,7 @@ func (g *gen) distinct(in frame) frame {
 }
 
 // extensionWeights draws the built-in extension operators (see
-// plan/extension_builtin.go): passthrough_tag, which declares every
+// plan/testops): passthrough_tag, which declares every
 // property and so lets rules cross it, most often; each of the others
 // lacks exactly one property a legality cell checks (or declares nothing),
 // so that flipping that cell makes a difference the oracle can see.

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"github.com/dfopt/dfopt/plan"
+	"github.com/dfopt/dfopt/plan/testops"
 	"github.com/dfopt/dfopt/proptest/internal/planutil"
 )
 
@@ -30,7 +31,7 @@ var (
 // definitions must use these same registries (see UDFs, Extensions).
 var (
 	udfs       = plan.BuiltinUDFs()
-	extensions = plan.BuiltinExtensions()
+	extensions = testops.Registry()
 
 	udfIncWrap       = mustUDF("inc_wrap")
 	udfCheckedDouble = mustUDF("checked_double")

@@ -101,11 +101,33 @@ func readParquetValues(ctx context.Context, path string, want plan.Schema) (cols
 		if len(idx) != 1 {
 			return nil, fmt.Errorf("parquet file %q: %d columns named %q", path, len(idx), f.Name)
 		}
-		if t, ok := parquetPlanType(tbl.Schema().Field(idx[0]).Type); !ok || t != f.Type {
-			return nil, fmt.Errorf("parquet file %q: column %q is %s in the file, %s in the plan", path, f.Name, tbl.Schema().Field(idx[0]).Type, f.Type)
+		ff := tbl.Schema().Field(idx[0])
+		t, ok := parquetPlanType(ff.Type)
+		// A duration is an INT64 column marked in the stored Arrow schema
+		// (Parquet has none; exec/parquet's WriteTable).
+		isDuration := false
+		if v, has := ff.Metadata.GetValue("dfopt.type"); has && v == "duration[us]" && t == plan.Int64 {
+			t, isDuration = plan.Duration, true
+		}
+		if !ok || t != f.Type {
+			return nil, fmt.Errorf("parquet file %q: column %q is %s in the file, %s in the plan", path, f.Name, ff.Type, f.Type)
 		}
 		col := make([]plan.Value, 0, rows)
 		for _, chunk := range tbl.Column(idx[0]).Data().Chunks() {
+			if isDuration {
+				vals, err := arrayValues(chunk, plan.Int64, chunk.Len())
+				if err != nil {
+					return nil, fmt.Errorf("parquet file %q: column %q: %w", path, f.Name, err)
+				}
+				for _, v := range vals {
+					if v.IsNull() {
+						col = append(col, plan.NullValue(plan.Duration))
+					} else {
+						col = append(col, plan.DurationValue(v.Int()))
+					}
+				}
+				continue
+			}
 			vals, err := arrayValues(chunk, f.Type, chunk.Len())
 			if err != nil {
 				return nil, fmt.Errorf("parquet file %q: column %q: %w", path, f.Name, err)

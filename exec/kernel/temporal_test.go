@@ -2,8 +2,10 @@ package kernel
 
 import (
 	"math"
+	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dfopt/dfopt/plan"
@@ -85,6 +87,33 @@ func TestTemporalTable(t *testing.T) {
 		}
 		if showValues(got) != showValues(tc.want) {
 			t.Errorf("%s: got %s, want %s", tc.name, showValues(got), showValues(tc.want))
+		}
+	}
+}
+
+// TestTemporalArrowTypes: the Arrow types of the temporal types, and the
+// Arrow temporal types dfopt refuses (a zone, another unit).
+func TestTemporalArrowTypes(t *testing.T) {
+	for _, ty := range []plan.Type{plan.Date, plan.Datetime, plan.Duration} {
+		dt, err := ArrowType(ty)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back, err := PlanType(dt); err != nil || back != ty {
+			t.Errorf("PlanType(ArrowType(%s)) = %s, %v", ty, back, err)
+		}
+	}
+	for _, tc := range []struct {
+		dt  arrow.DataType
+		msg string
+	}{
+		{&arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}, "a datetime carries no time zone"},
+		{&arrow.TimestampType{Unit: arrow.Nanosecond}, "a datetime counts microseconds"},
+		{arrow.FixedWidthTypes.Duration_ms, "a duration counts microseconds"},
+		{arrow.FixedWidthTypes.Date64, "unsupported Arrow type"},
+	} {
+		if _, err := PlanType(tc.dt); err == nil || !strings.Contains(err.Error(), tc.msg) {
+			t.Errorf("PlanType(%s) = %v, want an error saying %q", tc.dt, err, tc.msg)
 		}
 	}
 }

@@ -26,8 +26,8 @@ var flipped = map[plan.Func]plan.Func{
 }
 
 // parseComparison recognises eq/ne/lt/le/gt/ge of a column and a non-null
-// literal, in either order, where the column is int32, int64, float64 or
-// string and the literal has the column's type (int32 and int64 mix: both
+// literal, in either order, where the column is int32, int64, float64,
+// string, date, datetime or duration and the literal has the column's type (int32 and int64 mix: both
 // compare as int64, as the evaluator promotes them).
 func parseComparison(e plan.Expr, s plan.Schema) (comparison, bool) {
 	call, ok := e.(*plan.Call)
@@ -55,7 +55,7 @@ func parseComparison(e plan.Expr, s plan.Schema) (comparison, bool) {
 	}
 	ct, lt := s.Field(idx).Type, lit.Value.Type()
 	switch {
-	case ct == lt && (ct == plan.Int32 || ct == plan.Int64 || ct == plan.Float64 || ct == plan.String):
+	case ct == lt && (ct == plan.Int32 || ct == plan.Int64 || ct == plan.Float64 || ct == plan.String || ct.IsTemporal()):
 	case ct.IsInteger() && lt.IsInteger():
 	default:
 		return comparison{}, false
@@ -87,12 +87,14 @@ func (c comparison) excludes(cc *metadata.ColumnChunkMetaData, rows int64) bool 
 	var lo, hi int // comparisons of the literal with min and max: -1, 0, 1
 	switch s := st.(type) {
 	case *metadata.Int32Statistics:
-		if !c.typ.IsInteger() {
+		// A date is its int32 days (Parquet's DATE orders them signed).
+		if !c.typ.IsInteger() && c.typ != plan.Date {
 			return false
 		}
 		lo, hi = cmp.Compare(int64(s.Min()), c.lit.Int()), cmp.Compare(int64(s.Max()), c.lit.Int())
 	case *metadata.Int64Statistics:
-		if !c.typ.IsInteger() {
+		// A datetime or duration is its int64 µs (signed order).
+		if !c.typ.IsInteger() && c.typ != plan.Datetime && c.typ != plan.Duration {
 			return false
 		}
 		lo, hi = cmp.Compare(s.Min(), c.lit.Int()), cmp.Compare(s.Max(), c.lit.Int())

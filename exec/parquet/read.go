@@ -70,7 +70,8 @@ func pqColumns(rdr *file.Reader, s plan.Schema, idx []int) ([]pqColumn, error) {
 			return nil, fmt.Errorf("column %q: %w", f.Name, err)
 		}
 		want := map[plan.Type]parquet.Type{plan.Bool: parquet.Types.Boolean, plan.Int32: parquet.Types.Int32,
-			plan.Int64: parquet.Types.Int64, plan.Float64: parquet.Types.Double, plan.String: parquet.Types.ByteArray}[f.Type]
+			plan.Int64: parquet.Types.Int64, plan.Float64: parquet.Types.Double, plan.String: parquet.Types.ByteArray,
+			plan.Date: parquet.Types.Int32, plan.Datetime: parquet.Types.Int64, plan.Duration: parquet.Types.Int64}[f.Type]
 		if d.PhysicalType() != want || d.MaxRepetitionLevel() != 0 || d.MaxDefinitionLevel() > 1 {
 			return nil, fmt.Errorf("column %q: stored as %s (definition level %d, repetition level %d), which a %s column cannot be read from",
 				f.Name, d.PhysicalType(), d.MaxDefinitionLevel(), d.MaxRepetitionLevel(), f.Type)
@@ -148,9 +149,9 @@ func readRowGroups(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, 
 // others).
 func fixedWidth(t plan.Type) int {
 	switch t {
-	case plan.Int32:
+	case plan.Int32, plan.Date:
 		return 4
-	case plan.Int64, plan.Float64:
+	case plan.Int64, plan.Float64, plan.Datetime, plan.Duration:
 		return 8
 	}
 	return 0
@@ -324,7 +325,7 @@ func assembleColumn(mem memory.Allocator, par ops.Parallel, col pqColumn, buf *m
 	}
 	var buffers []*memory.Buffer
 	switch col.typ {
-	case plan.Int32, plan.Int64, plan.Float64:
+	case plan.Int32, plan.Int64, plan.Float64, plan.Date, plan.Datetime, plan.Duration:
 		buffers = []*memory.Buffer{valid, buf}
 	case plan.Bool:
 		vals := memory.NewResizableBuffer(mem)

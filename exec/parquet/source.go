@@ -91,6 +91,7 @@ func OpenFile(name, path string) (*Source, error) {
 	if err != nil {
 		return nil, step.SourceError(name, err, "parquet file %q: cannot read its schema", path)
 	}
+	as = withDurations(as)
 	ps, err := kernel.PlanSchema(as)
 	if err != nil {
 		return nil, step.SourceError(name, err, "parquet file %q: unsupported schema", path)
@@ -204,7 +205,7 @@ func (s *Source) Scan(ctx context.Context, req exec.ScanRequest) (array.RecordRe
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %q: cannot read its schema: %w", s.path, err)
 	}
-	if err := sameParquetSchema(s.schema, as); err != nil {
+	if err := sameParquetSchema(s.schema, withDurations(as)); err != nil {
 		return nil, fmt.Errorf("parquet file %q no longer matches the schema it was opened with: %w", s.path, err)
 	}
 	idx, err := req.ColumnIndices(s.schema)

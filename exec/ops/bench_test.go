@@ -315,6 +315,18 @@ func BenchmarkJoin(b *testing.B) {
 			func() arrow.Array { return benchString(1000, 2000) }},
 		{"inner_float64_1000", plan.InnerJoin, func() arrow.Array { return benchFloat64(benchRows, 2000) },
 			func() arrow.Array { return benchFloat64(1000, 2000) }},
+		// Q5's shape: a dimension filtered to one row, 1 in 1,000 probe
+		// rows matching it; and a build side of 4 keys.
+		{"inner_int64_build1", plan.InnerJoin, func() arrow.Array { return benchInt64(benchRows, 1000, 0) },
+			func() arrow.Array { return smallInt64(7) }},
+		{"left_int64_build1", plan.LeftJoin, func() arrow.Array { return benchInt64(benchRows, 1000, 0) },
+			func() arrow.Array { return smallInt64(7) }},
+		{"semi_int64_build1", plan.SemiJoin, func() arrow.Array { return benchInt64(benchRows, 1000, 0) },
+			func() arrow.Array { return smallInt64(7) }},
+		{"inner_int64_nulls_build1", plan.InnerJoin, func() arrow.Array { return benchInt64(benchRows, 1000, 10) },
+			func() arrow.Array { return smallInt64(7) }},
+		{"inner_int64_build4", plan.InnerJoin, func() arrow.Array { return benchInt64(benchRows, 1000, 0) },
+			func() arrow.Array { return smallInt64(7, 300, 301, 999) }},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
@@ -394,4 +406,13 @@ func BenchmarkFilter(b *testing.B) {
 		})
 		rec.Release()
 	}
+}
+
+// smallInt64 is a non-null int64 column of the given values (a tiny build
+// side).
+func smallInt64(vals ...int64) arrow.Array {
+	b := array.NewInt64Builder(benchMem)
+	defer b.Release()
+	b.AppendValues(vals, nil)
+	return b.NewArray()
 }

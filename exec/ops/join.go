@@ -108,6 +108,13 @@ func joinIndices(kind plan.JoinKind, build BuildSide, left, right []arrow.Array,
 	if err != nil {
 		return nil, nil, fmt.Errorf("join: right: %w", err)
 	}
+	if smallJoinApplies(kind, left, right) {
+		// A build side of a few rows (join_small.go): the same pairs,
+		// whichever side BuildLeft would have hashed.
+		if li, ri, ok, err := smallJoin(kind, left, right, p, reserve); ok {
+			return li, ri, err
+		}
+	}
 	lids, rids := make([]int32, nl), make([]int32, nr)
 	if build == BuildLeft {
 		// Hash the left keys and look the right ones up; walk the left

@@ -308,6 +308,32 @@ func (e E) Last() E { return call(FuncLast, e) }
 // value (docs/semantics.md).
 func (e E) NUnique() E { return call(FuncNUnique, e) }
 
+// Median is quantile(0.5) of the group's non-null values, as float64.
+func (e E) Median() E { return call(FuncMedian, e) }
+
+// Quantile is the q-quantile (q in [0, 1]) of the group's non-null values
+// by linear interpolation, as float64 (docs/semantics.md).
+func (e E) Quantile(q float64) E { return call(FuncQuantile, e, Lit(q)) }
+
+// Var is the sample variance (ddof 1) of the group's non-null values.
+func (e E) Var() E { return call(FuncVar, e) }
+
+// VarDdof is the variance with ddof delta degrees of freedom.
+func (e E) VarDdof(ddof int64) E { return call(FuncVar, e, Lit(ddof)) }
+
+// Std is the sample standard deviation (ddof 1) of the group's non-null
+// values.
+func (e E) Std() E { return call(FuncStd, e) }
+
+// StdDdof is the standard deviation with ddof delta degrees of freedom.
+func (e E) StdDdof(ddof int64) E { return call(FuncStd, e, Lit(ddof)) }
+
+// Any reports whether some non-null value of a bool group is true.
+func (e E) Any() E { return call(FuncAny, e) }
+
+// All reports whether no non-null value of a bool group is false.
+func (e E) All() E { return call(FuncAll, e) }
+
 // Over evaluates the aggregate e per partition of the keys.
 func (e E) Over(partitionBy ...E) E { return E{&Over{Agg: e.x, PartitionBy: unwrap(partitionBy)}} }
 

@@ -106,13 +106,15 @@ func TestFuncTable(t *testing.T) {
 		FuncGe: "ge", FuncAnd: "and", FuncOr: "or", FuncNot: "not", FuncIsNull: "is_null", FuncIsNotNull: "is_not_null",
 		FuncIsNaN: "is_nan", FuncStrLen: "str_len", FuncConcat: "concat", FuncIf: "if", FuncCoalesce: "coalesce",
 		FuncSum: "sum", FuncMean: "mean", FuncMin: "min", FuncMax: "max", FuncCount: "count", FuncLen: "len",
-		FuncFirst: "first", FuncLast: "last", FuncNUnique: "n_unique"}
+		FuncFirst: "first", FuncLast: "last", FuncNUnique: "n_unique",
+		FuncMedian: "median", FuncQuantile: "quantile", FuncVar: "var", FuncStd: "std", FuncAny: "any", FuncAll: "all"}
 	names[FuncYear], names[FuncMonth], names[FuncDay], names[FuncWeekday] = "year", "month", "day", "weekday"
 	names[FuncHour], names[FuncMinute], names[FuncSecond] = "hour", "minute", "second"
 	if len(Funcs()) != len(names) {
 		t.Fatalf("Funcs() lists %d functions, the test knows %d", len(Funcs()), len(names))
 	}
-	aggs := map[Func]bool{FuncSum: true, FuncMean: true, FuncMin: true, FuncMax: true, FuncCount: true, FuncLen: true, FuncFirst: true, FuncLast: true, FuncNUnique: true}
+	aggs := map[Func]bool{FuncSum: true, FuncMean: true, FuncMin: true, FuncMax: true, FuncCount: true, FuncLen: true, FuncFirst: true, FuncLast: true, FuncNUnique: true,
+		FuncMedian: true, FuncQuantile: true, FuncVar: true, FuncStd: true, FuncAny: true, FuncAll: true}
 	for _, f := range Funcs() {
 		if f.String() != names[f] {
 			t.Errorf("%d.String() = %q, want %q", f, f.String(), names[f])

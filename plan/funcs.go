@@ -41,6 +41,12 @@ const (
 	FuncFirst
 	FuncLast
 	FuncNUnique
+	FuncMedian
+	FuncQuantile
+	FuncVar
+	FuncStd
+	FuncAny
+	FuncAll
 
 	// Temporal functions (docs/semantics.md, Temporal types).
 	FuncYear
@@ -96,6 +102,12 @@ var funcs = [funcCount]funcInfo{
 	FuncFirst:     {name: "first", minArgs: 1, maxArgs: 1, aggregate: true},
 	FuncLast:      {name: "last", minArgs: 1, maxArgs: 1, aggregate: true},
 	FuncNUnique:   {name: "n_unique", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncMedian:    {name: "median", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncQuantile:  {name: "quantile", minArgs: 2, maxArgs: 2, aggregate: true},
+	FuncVar:       {name: "var", minArgs: 1, maxArgs: 2, aggregate: true},
+	FuncStd:       {name: "std", minArgs: 1, maxArgs: 2, aggregate: true},
+	FuncAny:       {name: "any", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncAll:       {name: "all", minArgs: 1, maxArgs: 1, aggregate: true},
 
 	FuncYear:    {name: "year", minArgs: 1, maxArgs: 1},
 	FuncMonth:   {name: "month", minArgs: 1, maxArgs: 1},

@@ -562,8 +562,8 @@ func resolveAggregate(n *AggregateNode, p *Path) (Schema, error) {
 		}
 		if len(n.Keys) == 0 {
 			// One row even over empty input: count, len and n_unique are
-			// 0, the rest null.
-			if c, ok := Unalias(a).(*Call); ok && c.Fn != FuncCount && c.Fn != FuncLen && c.Fn != FuncNUnique {
+			// 0, any false, all true, the rest null.
+			if c, ok := Unalias(a).(*Call); ok && !neverNullAgg(c.Fn) {
 				f.Nullable = true
 			}
 		}
@@ -924,4 +924,14 @@ func Unresolved(n Node) Node {
 		fresh[i] = Unresolved(c)
 	}
 	return n.WithChildren(fresh)
+}
+
+// neverNullAgg reports whether the aggregate f has a value over no rows:
+// count, len and n_unique (0), any (false) and all (true).
+func neverNullAgg(f Func) bool {
+	switch f {
+	case FuncCount, FuncLen, FuncNUnique, FuncAny, FuncAll:
+		return true
+	}
+	return false
 }

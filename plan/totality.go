@@ -50,7 +50,8 @@ func FuncCanRaise(f Func, operands []Type) bool {
 		return len(operands) != 1 || operands[0].IsInteger()
 	case FuncEq, FuncNe, FuncLt, FuncLe, FuncGt, FuncGe, FuncAnd, FuncOr, FuncNot,
 		FuncIsNull, FuncIsNotNull, FuncIsNaN, FuncStrLen, FuncConcat, FuncIf, FuncCoalesce,
-		FuncMean, FuncMin, FuncMax, FuncCount, FuncLen, FuncFirst, FuncLast, FuncNUnique:
+		FuncMean, FuncMin, FuncMax, FuncCount, FuncLen, FuncFirst, FuncLast, FuncNUnique,
+		FuncMedian, FuncQuantile, FuncVar, FuncStd, FuncAny, FuncAll:
 		return false
 	case FuncYear, FuncMonth, FuncDay, FuncWeekday, FuncHour, FuncMinute, FuncSecond:
 		return false // every date and datetime has its fields
@@ -157,8 +158,10 @@ func callResultType(f Func, types []Type) (Type, bool) {
 			return Int64, true
 		}
 		return types[0], true
-	case FuncMean:
+	case FuncMean, FuncMedian, FuncQuantile, FuncVar, FuncStd:
 		return Float64, true
+	case FuncAny, FuncAll:
+		return Bool, true
 	}
 	return Invalid, false
 }

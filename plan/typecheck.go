@@ -274,6 +274,32 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 			return Invalid, false, unary("a datetime")
 		}
 		return Int32, anyNull, nil
+	case FuncMedian, FuncQuantile:
+		if !types[0].IsNumeric() {
+			return Invalid, false, unary("a number")
+		}
+		if e.Fn == FuncQuantile {
+			if _, err := QuantileParam(e); err != nil {
+				return Invalid, false, err
+			}
+		}
+		return Float64, nulls[0], nil
+	case FuncVar, FuncStd:
+		if !types[0].IsNumeric() {
+			return Invalid, false, unary("a number")
+		}
+		ddof, err := DdofParam(e)
+		if err != nil {
+			return Invalid, false, err
+		}
+		// Null where n <= ddof: a group always has a row, so only a ddof
+		// of at least 1 makes a non-null operand's result nullable.
+		return Float64, nulls[0] || ddof >= 1, nil
+	case FuncAny, FuncAll:
+		if types[0] != Bool {
+			return Invalid, false, unary("bool")
+		}
+		return Bool, false, nil
 	}
 	return Invalid, false, errorf(InvalidPlan, e, "unknown function")
 }
@@ -329,4 +355,63 @@ func CastCanFail(from, to Type) bool {
 		return false
 	}
 	return true
+}
+
+// QuantileParam returns the q of a quantile call: its second argument,
+// which must be a non-null int32, int64 or float64 literal in [0, 1] (a
+// type_error for a literal of another type, an invalid_plan error for
+// anything else, naming the call).
+func QuantileParam(c *Call) (float64, error) {
+	if len(c.Args) != 2 {
+		return 0, errorf(TypeError, c, "%s: expects 2 arguments, got %d", c.Fn, len(c.Args))
+	}
+	v, err := literalParam(c, c.Args[1], "q")
+	if err != nil {
+		return 0, err
+	}
+	q := v.Float()
+	if v.Type() != Float64 {
+		q = float64(v.Int())
+	}
+	if !(q >= 0 && q <= 1) {
+		return 0, errorf(InvalidPlan, c, "%s: q must lie in [0, 1], got %s", c.Fn, c.Args[1])
+	}
+	return q, nil
+}
+
+// DdofParam returns the ddof of a var or std call: 1 when omitted, else
+// its second argument, which must be a non-null int32 or int64 literal >= 0
+// (errors as QuantileParam's).
+func DdofParam(c *Call) (int64, error) {
+	if len(c.Args) < 2 {
+		return 1, nil
+	}
+	v, err := literalParam(c, c.Args[1], "ddof")
+	if err != nil {
+		return 0, err
+	}
+	if v.Type() == Float64 {
+		return 0, errorf(TypeError, c, "%s: ddof must be an integer literal, got %s", c.Fn, v.Type())
+	}
+	if v.Int() < 0 {
+		return 0, errorf(InvalidPlan, c, "%s: ddof must be >= 0, got %d", c.Fn, v.Int())
+	}
+	return v.Int(), nil
+}
+
+// literalParam unpacks an aggregate's literal parameter: a non-null
+// numeric literal (aliases are not literals).
+func literalParam(c *Call, arg Expr, what string) (Value, error) {
+	lit, ok := arg.(*Literal)
+	if !ok {
+		return Value{}, errorf(InvalidPlan, c, "%s: %s must be a literal, got `%s`", c.Fn, what, arg)
+	}
+	v := lit.Value
+	if !v.Type().IsNumeric() {
+		return Value{}, errorf(TypeError, c, "%s: %s must be a number, got %s", c.Fn, what, v.Type())
+	}
+	if v.IsNull() {
+		return Value{}, errorf(InvalidPlan, c, "%s: %s must not be null", c.Fn, what)
+	}
+	return v, nil
 }

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -94,6 +95,15 @@ func TestAggTypeOf(t *testing.T) {
 		{b.First(), fieldOK{"b", Int64, false}}, {i.Last(), fieldOK{"i", Int32, true}},
 		{b.Add(a).Sum().Alias("t"), fieldOK{"t", Int64, true}}, {Len().Alias("n"), fieldOK{"n", Int64, false}},
 		{CallUDF(builtinUDF(t, "inc_wrap"), b).Sum(), fieldOK{"b", Int64, true}},
+		// n_unique never null; median and quantile null only for a nullable
+		// operand; var and std also whenever ddof >= 1 (one row, n <= ddof)
+		{s.NUnique(), fieldOK{"s", Int64, false}}, {a.NUnique(), fieldOK{"a", Int64, false}},
+		{b.Median(), fieldOK{"b", Float64, false}}, {i.Median(), fieldOK{"i", Float64, true}},
+		{b.Quantile(0.9), fieldOK{"b", Float64, false}}, {f.Quantile(1), fieldOK{"f", Float64, true}},
+		{b.Var(), fieldOK{"b", Float64, true}}, {b.VarDdof(0), fieldOK{"b", Float64, false}},
+		{i.StdDdof(0), fieldOK{"i", Float64, true}}, {b.Std(), fieldOK{"b", Float64, true}},
+		{p.Any(), fieldOK{"p", Bool, false}}, {Col("q").All(), fieldOK{"q", Bool, false}},
+		{E{&Call{Fn: FuncQuantile, Args: []Expr{b.Expr(), Lit(int32(1)).Expr()}}}, fieldOK{"b", Float64, false}},
 	} {
 		got, err := AggTypeOf(tc.e.Expr(), in)
 		if err != nil {
@@ -121,6 +131,19 @@ func TestTypeErrors(t *testing.T) {
 		exact bool // msg is the whole message
 	}{
 		{s.Add(a), false, TypeError, "s + a", "add: cannot add string and int64", true},
+		{b.Quantile(1.5), true, InvalidPlan, "quantile(b, 1.5)", "quantile: q must lie in [0, 1], got 1.5", true},
+		{b.Quantile(-0.25), true, InvalidPlan, "quantile(b, -0.25)", "q must lie in [0, 1]", false},
+		{E{&Call{Fn: FuncQuantile, Args: []Expr{b.Expr(), Lit(math.NaN()).Expr()}}}, true, InvalidPlan, "quantile(b, NaN)", "q must lie in [0, 1]", false},
+		{E{&Call{Fn: FuncQuantile, Args: []Expr{b.Expr(), a.Expr()}}}, true, InvalidPlan, "quantile(b, a)", "quantile: q must be a literal, got `a`", true},
+		{E{&Call{Fn: FuncQuantile, Args: []Expr{b.Expr(), Lit("x").Expr()}}}, true, TypeError, "quantile(b, \"x\")", "quantile: q must be a number, got string", true},
+		{E{&Call{Fn: FuncQuantile, Args: []Expr{b.Expr(), Null(Float64).Expr()}}}, true, InvalidPlan, "quantile(b, null(float64))", "must not be null", false},
+		{E{&Call{Fn: FuncQuantile, Args: []Expr{b.Expr()}}}, true, TypeError, "quantile(b)", "quantile: expects 2 arguments, got 1", true},
+		{b.VarDdof(-1), true, InvalidPlan, "var(b, -1)", "var: ddof must be >= 0, got -1", true},
+		{E{&Call{Fn: FuncStd, Args: []Expr{b.Expr(), Lit(1.0).Expr()}}}, true, TypeError, "std(b, 1.0)", "std: ddof must be an integer literal, got float64", true},
+		{s.Median(), true, TypeError, "median(s)", "median: expects a number, got string", true},
+		{s.Var(), true, TypeError, "var(s)", "var: expects a number, got string", true},
+		{b.Any(), true, TypeError, "any(b)", "any: expects bool, got int64", true},
+		{b.Median(), false, InvalidPlan, "median(b)", "an aggregate is allowed only", false},
 		{a.Sub(s), false, TypeError, "a - s", "sub: cannot subtract int64 and string", true},
 		{p.Mul(a), false, TypeError, "p * a", "mul: cannot multiply bool and int64", true},
 		{s.Div(a), false, TypeError, "s / a", "div: cannot divide string and int64", true},

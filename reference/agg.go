@@ -3,6 +3,7 @@ package reference
 import (
 	"encoding/binary"
 	"math"
+	"sort"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -61,12 +62,52 @@ func groupRows(keys [][]plan.Value, n int) [][]int {
 	return groups
 }
 
-// reduce computes one aggregate over the rows of one group (indices into
-// arg, in input order); argType is the argument's static type (Invalid for
-// len). kind is "" on success, overflow when an integer sum does not fit
-// int64.
-func reduce(fn plan.Func, arg []plan.Value, rows []int, argType plan.Type) (plan.Value, plan.ErrorKind) {
+// reduce computes one aggregate call over the rows of one group (indices
+// into arg, in input order); argType is the argument's static type
+// (Invalid for len). kind is "" on success, overflow when an integer sum
+// does not fit int64.
+func reduce(call *plan.Call, arg []plan.Value, rows []int, argType plan.Type) (plan.Value, plan.ErrorKind) {
+	fn := call.Fn
 	switch fn {
+	case plan.FuncAny, plan.FuncAll:
+		// Nulls are ignored: any looks for a true, all for a false.
+		want := fn == plan.FuncAny
+		for _, r := range rows {
+			if x := arg[r]; !x.IsNull() && x.Bool() == want {
+				return plan.BoolValue(want), ""
+			}
+		}
+		return plan.BoolValue(!want), ""
+	case plan.FuncMedian, plan.FuncQuantile:
+		q := 0.5
+		if fn == plan.FuncQuantile {
+			var ok bool
+			if q, ok = numberParam(call); !ok {
+				return plan.Value{}, plan.InvalidPlan
+			}
+		}
+		v := nonNullFloats(arg, rows)
+		if len(v) == 0 {
+			return plan.NullValue(plan.Float64), ""
+		}
+		return plan.Float64Value(quantile(v, q)), ""
+	case plan.FuncVar, plan.FuncStd:
+		ddof := 1.0
+		if len(call.Args) > 1 {
+			var ok bool
+			if ddof, ok = numberParam(call); !ok || ddof < 0 {
+				return plan.Value{}, plan.InvalidPlan
+			}
+		}
+		v := nonNullFloats(arg, rows)
+		if float64(len(v)) <= ddof {
+			return plan.NullValue(plan.Float64), ""
+		}
+		s := variance(v, float64(len(v))-ddof)
+		if fn == plan.FuncStd && s == s {
+			s = math.Sqrt(s)
+		}
+		return plan.Float64Value(s), ""
 	case plan.FuncLen:
 		return plan.Int64Value(int64(len(rows))), ""
 	case plan.FuncCount:
@@ -174,4 +215,73 @@ func floatSum(arg []plan.Value, rows []int) (float64, bool) {
 		s = floatArith(plan.FuncAdd, s, x.Float())
 	}
 	return s, started
+}
+
+// numberParam reads an aggregate call's second argument, a numeric
+// literal (quantile's q, var's and std's ddof), as float64.
+func numberParam(call *plan.Call) (float64, bool) {
+	if len(call.Args) != 2 {
+		return 0, false
+	}
+	lit, ok := call.Args[1].(*plan.Literal)
+	if !ok || lit.Value.IsNull() {
+		return 0, false
+	}
+	switch v := lit.Value; v.Type() {
+	case plan.Float64:
+		return v.Float(), true
+	case plan.Int32, plan.Int64:
+		return float64(v.Int()), true
+	}
+	return 0, false
+}
+
+// nonNullFloats returns the group's non-null values converted to float64,
+// in row order.
+func nonNullFloats(arg []plan.Value, rows []int) []float64 {
+	var out []float64
+	for _, r := range rows {
+		if x := arg[r]; !x.IsNull() {
+			out = append(out, promote(x, plan.Float64).Float())
+		}
+	}
+	return out
+}
+
+// quantile is the q-quantile by linear interpolation of docs/semantics.md:
+// the values sorted stably by the total order (NaNs last, in row order),
+// pos = q*(n-1), and the value at floor(pos) when pos is whole, else
+// v[i] + f*(v[i+1] - v[i]) under the NaN rule.
+func quantile(v []float64, q float64) float64 {
+	sort.SliceStable(v, func(i, j int) bool { return compareFloatsTotal(v[i], v[j]) < 0 })
+	pos := q * float64(len(v)-1)
+	i := math.Floor(pos)
+	f := pos - i
+	if f == 0 {
+		return v[int(i)]
+	}
+	a, b := v[int(i)], v[int(i)+1]
+	return floatArith(plan.FuncAdd, a, floatArith(plan.FuncMul, f, floatArith(plan.FuncSub, b, a)))
+}
+
+// variance is docs/semantics.md's two-pass variance of at least one
+// value, divided by div (n - ddof): m the mean (as the mean aggregate
+// computes it), then the row-order sum, from the first term, of (x - m)^2.
+func variance(v []float64, div float64) float64 {
+	m := v[0]
+	for _, x := range v[1:] {
+		m = floatArith(plan.FuncAdd, m, x)
+	}
+	m = floatArith(plan.FuncDiv, m, float64(len(v)))
+	var s float64
+	for i, x := range v {
+		d := floatArith(plan.FuncSub, x, m)
+		d = floatArith(plan.FuncMul, d, d)
+		if i == 0 {
+			s = d
+		} else {
+			s = floatArith(plan.FuncAdd, s, d)
+		}
+	}
+	return floatArith(plan.FuncDiv, s, div)
 }

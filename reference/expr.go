@@ -520,8 +520,10 @@ func staticType(e plan.Expr, s plan.Schema) plan.Type {
 				return plan.Int64
 			}
 			return arg(0)
-		case plan.FuncMean:
+		case plan.FuncMean, plan.FuncMedian, plan.FuncQuantile, plan.FuncVar, plan.FuncStd:
 			return plan.Float64
+		case plan.FuncAny, plan.FuncAll:
+			return plan.Bool
 		}
 	}
 	return plan.Invalid

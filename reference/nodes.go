@@ -388,7 +388,7 @@ func (c *collector) reduceGroups(call *plan.Call, in *Result, v *env, groups [][
 	}
 	out := make([]plan.Value, len(groups))
 	for g, rows := range groups {
-		r, kind := reduce(call.Fn, arg, rows, argType)
+		r, kind := reduce(call, arg, rows, argType)
 		if kind != "" {
 			row := int64(-1)
 			if len(rows) > 0 {
@@ -472,7 +472,7 @@ func (c *collector) window(n *plan.WindowNode, in *Result) (*Result, error) {
 		parts := groupRows(keys, in.Rows)
 		col := make([]plan.Value, in.Rows)
 		for _, rows := range parts {
-			r, kind := reduce(call.Fn, arg, rows, argType)
+			r, kind := reduce(call, arg, rows, argType)
 			if kind != "" {
 				return nil, evalError(kind, call, int64(rows[0]), fmt.Sprintf("reference: %s of a partition does not fit its result", call.Fn))
 			}

@@ -19,8 +19,8 @@ import (
 // which is exactly the sequential, never-reassociated order the semantics
 // require of float reductions.
 
-// Aggregate computes the aggregate fn (plan.FuncSum ... plan.FuncLast) of
-// arg for each of groups groups, where ids[i] is row i's group (as GroupIDs
+// Aggregate computes the aggregate agg (plan.FuncSum ... plan.FuncAll with
+// its parameters) of arg for each of groups groups, where ids[i] is row i's group (as GroupIDs
 // or OneGroup make them). arg is the aggregate's evaluated argument, one
 // value per row; it is ignored (and may be nil) for len. The result has one
 // row per group, from mem:
@@ -44,14 +44,22 @@ import (
 //   - n_unique: int64, never null: the distinct values of the group,
 //     compared as group keys are (all NaNs one value, -0.0 equal to +0.0),
 //     a null counting as one value; 0 for a group with no rows.
+//   - median, quantile: float64, the q-quantile (median: 0.5) of the
+//     non-null values as float64, sorted by the total order, with linear
+//     interpolation (quantileOf); null when there are none.
+//   - var, std: float64, the variance with agg.Ddof delta degrees of
+//     freedom in two row-order passes (aggVar), or its square root; null
+//     when there are at most ddof non-null values.
+//   - any, all: bool, never null: a non-null true (any) or no non-null
+//     false (all); nulls are ignored, so a group of none is false / true.
 //
 // exprText is the canonical text of the aggregate expression, named by
 // errors.
-func Aggregate(mem memory.Allocator, fn plan.Func, exprText string, arg arrow.Array, ids []int32, groups int) (arrow.Array, error) {
-	if err := checkAggregate(fn, exprText, arg, ids, groups, Parallel{}); err != nil {
+func Aggregate(mem memory.Allocator, agg Agg, exprText string, arg arrow.Array, ids []int32, groups int) (arrow.Array, error) {
+	if err := checkAggregate(agg.Fn, exprText, arg, ids, groups, Parallel{}); err != nil {
 		return nil, err
 	}
-	return aggregate(mem, fn, exprText, arg, ids, groups)
+	return aggregate(mem, agg, exprText, arg, ids, groups)
 }
 
 // checkAggregate validates Aggregate's arguments (the ids split over
@@ -76,7 +84,8 @@ func checkAggregate(fn plan.Func, exprText string, arg arrow.Array, ids []int32,
 }
 
 // aggregate is Aggregate over checked arguments.
-func aggregate(mem memory.Allocator, fn plan.Func, exprText string, arg arrow.Array, ids []int32, groups int) (arrow.Array, error) {
+func aggregate(mem memory.Allocator, agg Agg, exprText string, arg arrow.Array, ids []int32, groups int) (arrow.Array, error) {
+	fn := agg.Fn
 	if fn == plan.FuncLen {
 		return aggLen(mem, ids, groups), nil
 	}
@@ -97,6 +106,14 @@ func aggregate(mem memory.Allocator, fn plan.Func, exprText string, arg arrow.Ar
 		out, err = Take(mem, arg, lastRows(ids, groups))
 	case plan.FuncNUnique:
 		out, err = aggNUnique(mem, arg, ids, groups)
+	case plan.FuncMedian:
+		out, err = aggQuantile(mem, 0.5, arg, ids, groups)
+	case plan.FuncQuantile:
+		out, err = aggQuantile(mem, agg.Q, arg, ids, groups)
+	case plan.FuncVar, plan.FuncStd:
+		out, err = aggVar(mem, agg.Ddof, fn == plan.FuncStd, arg, ids, groups)
+	case plan.FuncAny, plan.FuncAll:
+		out, err = aggAnyAll(mem, fn == plan.FuncAll, arg, ids, groups)
 	default:
 		err = fmt.Errorf("unknown aggregate %s", fn)
 	}

@@ -17,19 +17,23 @@ import (
 // earlier partition wins a tie, as the earlier row does), and the exact
 // integer sum. A float sum or mean is sequential in row order and never
 // reassociated (docs/semantics.md), so it is not split; nor are the
-// others (bool and string min/max, first, last), nor anything when there
-// are too many groups for one set of partials per partition.
+// others (bool and string min/max, first, last, n_unique, median,
+// quantile, var, std, any, all: these reduce each group's rows in row
+// order, so their bits are the sequential ones by construction), nor
+// anything when there are too many groups for one set of partials per
+// partition.
 //
 // The integer sum is exact (intsum.go): each partition keeps a 128-bit sum
 // per group, and the partial sums add exactly, so no order of rows or of
 // partitions changes the sum or whether it overflows.
-func AggregateParallel(mem memory.Allocator, fn plan.Func, exprText string, arg arrow.Array, ids []int32, groups int, p Parallel) (arrow.Array, error) {
+func AggregateParallel(mem memory.Allocator, agg Agg, exprText string, arg arrow.Array, ids []int32, groups int, p Parallel) (arrow.Array, error) {
+	fn := agg.Fn
 	if err := checkAggregate(fn, exprText, arg, ids, groups, p); err != nil {
 		return nil, err
 	}
 	parts := p.Split(len(ids))
 	if len(parts) == 1 || groups*len(parts) > len(ids) {
-		return aggregate(mem, fn, exprText, arg, ids, groups)
+		return aggregate(mem, agg, exprText, arg, ids, groups)
 	}
 	switch fn {
 	case plan.FuncLen:
@@ -60,7 +64,7 @@ func AggregateParallel(mem memory.Allocator, fn plan.Func, exprText string, arg 
 			return minMaxParallel(mem, isMax, a, v, ids, groups, p, parts, func(x int64) int64 { return x })
 		}
 	}
-	return aggregate(mem, fn, exprText, arg, ids, groups)
+	return aggregate(mem, agg, exprText, arg, ids, groups)
 }
 
 // floatKey orders floats by the total order as signed integers (see

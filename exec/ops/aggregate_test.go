@@ -3,6 +3,7 @@ package ops
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"testing"
 
@@ -63,7 +64,7 @@ func TestAggregate(t *testing.T) {
 				arg = build(t, mem, tc.dt, tc.arg...)
 				defer arg.Release()
 			}
-			out, err := Aggregate(mem, tc.fn, "agg", arg, ids, groups)
+			out, err := Aggregate(mem, Plain(tc.fn), "agg", arg, ids, groups)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,23 +84,28 @@ func TestAggregate(t *testing.T) {
 // row, count and len 0, everything else null.
 func TestAggregateNoRows(t *testing.T) {
 	ids := OneGroup(0)
-	for _, fn := range []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast, plan.FuncNUnique} {
+	for _, fn := range allAggs {
 		for _, dt := range []arrow.DataType{tI64, tI32, tF64, tStr, tBool} {
-			if (fn == plan.FuncSum || fn == plan.FuncMean) && (dt == tStr || dt == tBool) {
+			if !takes(fn, dt) {
 				continue
 			}
 			t.Run(fn.String()+"/"+dt.String(), func(t *testing.T) {
 				mem := newMem(t)
 				arg := build(t, mem, dt)
 				defer arg.Release()
-				out, err := Aggregate(mem, fn, "agg", arg, ids, 1)
+				out, err := Aggregate(mem, Plain(fn), "agg", arg, ids, 1)
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer out.Release()
 				want := []any{nil}
-				if fn == plan.FuncCount || fn == plan.FuncLen || fn == plan.FuncNUnique {
+				switch fn {
+				case plan.FuncCount, plan.FuncLen, plan.FuncNUnique:
 					want = []any{int64(0)}
+				case plan.FuncAny:
+					want = []any{false}
+				case plan.FuncAll:
+					want = []any{true}
 				}
 				if got := cellsOf(out); !slices.Equal(got, want) {
 					t.Errorf("got %v, want %v", got, want)
@@ -116,13 +122,13 @@ func TestAggregateOverflow(t *testing.T) {
 	// Group 1 is rows 1 and 4: MaxInt64 + 1 overflows, although group 0
 	// (1 + 5 + -3 + MinInt64) does not; the error names group 1's first
 	// row.
-	_, err := Aggregate(mem, plan.FuncSum, "sum(a)", arg, i32s(0, 1, 0, 0, 1, 0), 2)
+	_, err := Aggregate(mem, Plain(plan.FuncSum), "sum(a)", arg, i32s(0, 1, 0, 0, 1, 0), 2)
 	var pe *plan.Error
 	if !errors.As(err, &pe) || pe.Kind != plan.Overflow || pe.Expr != "sum(a)" || pe.Row != 1 {
 		t.Fatalf("err = %v, want overflow in sum(a) at row 1", err)
 	}
 	// The same values in other groups do not overflow.
-	out, err := Aggregate(mem, plan.FuncSum, "sum(a)", arg, i32s(0, 1, 0, 0, 0, 0), 2)
+	out, err := Aggregate(mem, Plain(plan.FuncSum), "sum(a)", arg, i32s(0, 1, 0, 0, 0, 0), 2)
 	if err != nil {
 		t.Fatalf("err = %v", err)
 	}
@@ -133,7 +139,7 @@ func TestAggregateOverflow(t *testing.T) {
 	// A negative overflow is found too.
 	neg := build(t, mem, tI64, minInt64, -1)
 	defer neg.Release()
-	if _, err := Aggregate(mem, plan.FuncSum, "s", neg, i32s(0, 0), 1); err == nil {
+	if _, err := Aggregate(mem, Plain(plan.FuncSum), "s", neg, i32s(0, 0), 1); err == nil {
 		t.Error("MinInt64 + -1: want overflow")
 	}
 }
@@ -143,12 +149,12 @@ func TestAggregateErrors(t *testing.T) {
 	arg := build(t, mem, tStr, "a", "b")
 	defer arg.Release()
 	for name, call := range map[string]func() (arrow.Array, error){
-		"id out of range": func() (arrow.Array, error) { return Aggregate(mem, plan.FuncCount, "c", arg, i32s(0, 2), 2) },
-		"negative id":     func() (arrow.Array, error) { return Aggregate(mem, plan.FuncCount, "c", arg, i32s(0, -1), 2) },
-		"length mismatch": func() (arrow.Array, error) { return Aggregate(mem, plan.FuncCount, "c", arg, i32s(0), 1) },
-		"sum of strings":  func() (arrow.Array, error) { return Aggregate(mem, plan.FuncSum, "s", arg, i32s(0, 0), 1) },
-		"not aggregate":   func() (arrow.Array, error) { return Aggregate(mem, plan.FuncAdd, "x", arg, i32s(0, 0), 1) },
-		"nil argument":    func() (arrow.Array, error) { return Aggregate(mem, plan.FuncMin, "m", nil, i32s(0, 0), 1) },
+		"id out of range": func() (arrow.Array, error) { return Aggregate(mem, Plain(plan.FuncCount), "c", arg, i32s(0, 2), 2) },
+		"negative id":     func() (arrow.Array, error) { return Aggregate(mem, Plain(plan.FuncCount), "c", arg, i32s(0, -1), 2) },
+		"length mismatch": func() (arrow.Array, error) { return Aggregate(mem, Plain(plan.FuncCount), "c", arg, i32s(0), 1) },
+		"sum of strings":  func() (arrow.Array, error) { return Aggregate(mem, Plain(plan.FuncSum), "s", arg, i32s(0, 0), 1) },
+		"not aggregate":   func() (arrow.Array, error) { return Aggregate(mem, Plain(plan.FuncAdd), "x", arg, i32s(0, 0), 1) },
+		"nil argument":    func() (arrow.Array, error) { return Aggregate(mem, Plain(plan.FuncMin), "m", nil, i32s(0, 0), 1) },
 	} {
 		if out, err := call(); err == nil {
 			out.Release()
@@ -164,7 +170,7 @@ func TestAggregateFirstAnyIDOrder(t *testing.T) {
 	arg := build(t, mem, tStr, "r0", "r1", "r2", "r3")
 	defer arg.Release()
 	for fn, want := range map[plan.Func][]any{plan.FuncFirst: {"r1", "r0", nil}, plan.FuncLast: {"r3", "r2", nil}} {
-		out, err := Aggregate(mem, fn, "f", arg, i32s(1, 0, 1, 0), 3)
+		out, err := Aggregate(mem, Plain(fn), "f", arg, i32s(1, 0, 1, 0), 3)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,7 +195,7 @@ func TestPropNUniqueIsDistinctCount(t *testing.T) {
 		if err != nil {
 			return err.Error()
 		}
-		out, err := Aggregate(mem, plan.FuncNUnique, "n_unique(a)", arg, ids, len(first))
+		out, err := Aggregate(mem, Plain(plan.FuncNUnique), "n_unique(a)", arg, ids, len(first))
 		if err != nil {
 			return err.Error()
 		}
@@ -208,4 +214,71 @@ func TestPropNUniqueIsDistinctCount(t *testing.T) {
 		return ""
 	}, genAggCase()))
 	props.TestingRun(t)
+}
+
+// TestAggregateStats covers median, quantile, var, std, any and all over
+// the groups of TestAggregate: three groups plus an empty fourth one.
+func TestAggregateStats(t *testing.T) {
+	ids := i32s(0, 1, 0, 2, 1, 0)
+	const groups = 4
+	quietSNaN := math.Float64frombits(0x7ff8000000000001)
+	quietPay := payNaN // already quiet
+	q := func(x float64) Agg { return Agg{Fn: plan.FuncQuantile, Q: x, Ddof: 1} }
+	variance := func(fn plan.Func, ddof int64) Agg { return Agg{Fn: fn, Q: 0.5, Ddof: ddof} }
+	cases := []struct {
+		name   string
+		agg    Agg
+		dt     arrow.DataType
+		arg    []any
+		wantDT arrow.DataType
+		want   []any
+	}{
+		{"median int", Plain(plan.FuncMedian), tI64, []any{1, 5, 3, nil, 2, 2}, tF64, []any{2.0, 3.5, nil, nil}},
+		{"median int32", Plain(plan.FuncMedian), tI32, []any{-1, 5, -3, 9, 2, 2}, tF64, []any{-1.0, 3.5, 9.0, nil}},
+		{"median nan sorts last", Plain(plan.FuncMedian), tF64, []any{1.0, qNaN, payNaN, 3.0, negZero, nil}, tF64, []any{quietPay, quietSNaN, 3.0, nil}},
+		{"median zeros and infs", Plain(plan.FuncMedian), tF64, []any{negZero, posInf, 0.0, 1.0, negInf, nil}, tF64, []any{0.0, hwNaN, 1.0, nil}},
+		{"median of a lone nan keeps its bits", Plain(plan.FuncMedian), tF64, []any{sNaN, nil, nil, negZero, nil, nil}, tF64, []any{sNaN, nil, negZero, nil}},
+		{"median nan picked, not interpolated", Plain(plan.FuncMedian), tF64, []any{1.0, nil, sNaN, nil, nil, 3.0}, tF64, []any{3.0, nil, nil, nil}},
+		{"median no overflow", Plain(plan.FuncMedian), tF64, []any{1e308, 1.5e308, nil, nil, 1e308, nil}, tF64, []any{1e308, 1.25e308, nil, nil}},
+		{"quantile 0.25", q(0.25), tI64, []any{10, 1, 20, 7, 2, 30}, tF64, []any{15.0, 1.25, 7.0, nil}},
+		{"quantile 0", q(0), tI64, []any{10, 1, 20, 7, 2, 30}, tF64, []any{10.0, 1.0, 7.0, nil}},
+		{"quantile 1", q(1), tI64, []any{10, 1, 20, 7, 2, 30}, tF64, []any{30.0, 2.0, 7.0, nil}},
+		{"quantile 1 picks the last nan in row order", q(1), tF64, []any{sNaN, posInf, payNaN, nil, nil, 2.0}, tF64, []any{payNaN, posInf, nil, nil}},
+		{"quantile 0.5 picks the first nan", q(0.5), tF64, []any{sNaN, posInf, payNaN, nil, nil, 2.0}, tF64, []any{sNaN, posInf, nil, nil}},
+		{"var ddof 1", Plain(plan.FuncVar), tI64, []any{1, 5, 3, nil, 2, 2}, tF64, []any{1.0, 4.5, nil, nil}},
+		{"var ddof 0", variance(plan.FuncVar, 0), tI64, []any{1, 5, 3, nil, 2, 2}, tF64, []any{2.0 / 3, 2.25, nil, nil}},
+		{"var one value ddof 1 is null", Plain(plan.FuncVar), tI32, []any{1, 5, 3, 7, 2, 2}, tF64, []any{1.0, 4.5, nil, nil}},
+		{"var one value ddof 0 is 0", variance(plan.FuncVar, 0), tI32, []any{1, 5, 3, 7, 2, 2}, tF64, []any{2.0 / 3, 2.25, 0.0, nil}},
+		{"var ddof 3 needs 4 values", variance(plan.FuncVar, 3), tI32, []any{1, 5, 3, 7, 2, 2}, tF64, []any{nil, nil, nil, nil}},
+		{"var inf and nan", Plain(plan.FuncVar), tF64, []any{1.0, posInf, 2.0, 3.0, 4.0, 6.0}, tF64, []any{7.0, hwNaN, nil, nil}},
+		{"var nan payload", Plain(plan.FuncVar), tF64, []any{1.0, sNaN, 2.0, 3.0, 4.0, 6.0}, tF64, []any{7.0, quietSNaN, nil, nil}},
+		{"var of equal values is +0", Plain(plan.FuncVar), tF64, []any{negZero, 1e300, negZero, nil, 1e300, negZero}, tF64, []any{0.0, 0.0, nil, nil}},
+		{"var overflows to inf", Plain(plan.FuncVar), tF64, []any{-1e300, nil, 1e300, nil, nil, 0.0}, tF64, []any{posInf, nil, nil, nil}},
+		{"std", Plain(plan.FuncStd), tI64, []any{1, 5, 3, nil, 2, 2}, tF64, []any{1.0, math.Sqrt(4.5), nil, nil}},
+		{"std ddof 0 nan", variance(plan.FuncStd, 0), tF64, []any{1.0, sNaN, 1.0, 4.0, nil, 1.0}, tF64, []any{0.0, quietSNaN, 0.0, nil}},
+		{"any", Plain(plan.FuncAny), tBool, []any{true, nil, false, nil, false, nil}, tBool, []any{true, false, false, false}},
+		{"all", Plain(plan.FuncAll), tBool, []any{true, nil, false, nil, true, nil}, tBool, []any{false, true, true, true}},
+		{"all true", Plain(plan.FuncAll), tBool, []any{true, false, true, true, true, true}, tBool, []any{true, false, true, true}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := newMem(t)
+			arg := build(t, mem, tc.dt, tc.arg...)
+			defer arg.Release()
+			for _, p := range []Parallel{{}, {Workers: 3, MinRows: 1}} {
+				out, err := AggregateParallel(mem, tc.agg, "agg", arg, ids, groups, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkArray(t, out)
+				if !arrow.TypeEqual(out.DataType(), tc.wantDT) {
+					t.Fatalf("type %s, want %s", out.DataType(), tc.wantDT)
+				}
+				if got, want := cellsOf(out), expectCells(tc.wantDT, tc.want...); !slices.Equal(got, want) {
+					t.Errorf("%+v: got %v, want %v", p, got, want)
+				}
+				out.Release()
+			}
+		})
+	}
 }

@@ -184,7 +184,7 @@ func BenchmarkAggregate(b *testing.B) {
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				out, err := Aggregate(benchMem, tc.fn, "agg", tc.arg, ids, len(first))
+				out, err := Aggregate(benchMem, Plain(tc.fn), "agg", tc.arg, ids, len(first))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -226,7 +226,7 @@ func BenchmarkAggregateSumParallel(b *testing.B) {
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				out, err := AggregateParallel(benchMem, plan.FuncSum, "agg", tc.arg, tc.ids, tc.groups, p)
+				out, err := AggregateParallel(benchMem, Plain(plan.FuncSum), "agg", tc.arg, tc.ids, tc.groups, p)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -144,7 +144,8 @@ func (g *Grouping) Close() {
 // arg (nil for len) per group, as AggregateParallel does over the ids of
 // an in-memory grouping: the same result bits and the same error. mem
 // allocates the result.
-func (g *Grouping) Aggregate(mem memory.Allocator, fn plan.Func, exprText string, arg arrow.Array, p Parallel) (arrow.Array, error) {
+func (g *Grouping) Aggregate(mem memory.Allocator, agg Agg, exprText string, arg arrow.Array, p Parallel) (arrow.Array, error) {
+	fn := agg.Fn
 	if g.sp == nil {
 		if g.s.limited() {
 			work, seq, err := reserveReduce(g.s, fn, exprText, len(g.IDs), g.groups, p)
@@ -157,9 +158,9 @@ func (g *Grouping) Aggregate(mem memory.Allocator, fn plan.Func, exprText string
 				return nil, err
 			}
 		}
-		return AggregateParallel(mem, fn, exprText, arg, g.IDs, g.groups, p)
+		return AggregateParallel(mem, agg, exprText, arg, g.IDs, g.groups, p)
 	}
-	return g.sp.aggregate(mem, fn, exprText, arg, g)
+	return g.sp.aggregate(mem, agg, exprText, arg, g)
 }
 
 // AggregateBytes bounds the Arrow bytes of Aggregate's result for groups
@@ -170,8 +171,11 @@ func AggregateBytes(fn plan.Func, arg arrow.Array, groups int) int64 {
 	g := int64(groups)
 	valid := round64((g + 7) / 8)
 	switch {
-	case fn == plan.FuncLen, fn == plan.FuncCount, fn == plan.FuncSum, fn == plan.FuncMean, fn == plan.FuncNUnique, arg == nil:
+	case fn == plan.FuncLen, fn == plan.FuncCount, fn == plan.FuncSum, fn == plan.FuncMean, fn == plan.FuncNUnique,
+		fn == plan.FuncMedian, fn == plan.FuncQuantile, fn == plan.FuncVar, fn == plan.FuncStd, arg == nil:
 		return valid + round64(8*g)
+	case fn == plan.FuncAny, fn == plan.FuncAll:
+		return 2 * valid
 	}
 	switch arg.DataType().ID() {
 	case arrow.BOOL:
@@ -207,10 +211,17 @@ func reserveReduce(s *Spill, fn plan.Func, exprText string, rows, groups int, p 
 
 // reduceRowBytes is the Go heap per input row a reduction by fn holds
 // besides its per-group accumulators: n_unique's value ids, pair words and
-// the pairs' hash table.
+// the pairs' hash table; median's and quantile's float copy of the
+// argument, the gathered values and the sort keys; var's and std's float
+// copy.
 func reduceRowBytes(fn plan.Func) int64 {
-	if fn == plan.FuncNUnique {
+	switch fn {
+	case plan.FuncNUnique:
 		return 32
+	case plan.FuncMedian, plan.FuncQuantile:
+		return 24
+	case plan.FuncVar, plan.FuncStd:
+		return 8
 	}
 	return 0
 }
@@ -382,7 +393,7 @@ func (sp *groupSpill) groupPart(q int) ([]int32, error) {
 }
 
 // aggregate reduces arg per group, partition by partition.
-func (sp *groupSpill) aggregate(mem memory.Allocator, fn plan.Func, exprText string, arg arrow.Array, g *Grouping) (arrow.Array, error) {
+func (sp *groupSpill) aggregate(mem memory.Allocator, agg Agg, exprText string, arg arrow.Array, g *Grouping) (arrow.Array, error) {
 	s := sp.s
 	outs := make([]arrow.Array, 0, sp.shape.parts)
 	defer func() { releaseAll(outs) }()
@@ -392,7 +403,7 @@ func (sp *groupSpill) aggregate(mem memory.Allocator, fn plan.Func, exprText str
 		if err := s.ctxErr(); err != nil {
 			return nil, err
 		}
-		out, pe, err := sp.aggregatePart(mem, q, fn, exprText, arg)
+		out, pe, err := sp.aggregatePart(mem, q, agg, exprText, arg)
 		if err != nil {
 			return nil, err
 		}
@@ -441,7 +452,8 @@ func (sp *groupSpill) aggregate(mem memory.Allocator, fn plan.Func, exprText str
 // value per local group), or the partition's reduction error (a
 // *plan.Error whose Row is the LOCAL GROUP that failed first), or another
 // error.
-func (sp *groupSpill) aggregatePart(mem memory.Allocator, q int, fn plan.Func, exprText string, arg arrow.Array) (arrow.Array, *plan.Error, error) {
+func (sp *groupSpill) aggregatePart(mem memory.Allocator, q int, agg Agg, exprText string, arg arrow.Array) (arrow.Array, *plan.Error, error) {
+	fn := agg.Fn
 	s := sp.s
 	groups := sp.off[q+1] - sp.off[q]
 	rec, err := sp.idsFile.read(q)
@@ -478,7 +490,7 @@ func (sp *groupSpill) aggregatePart(mem memory.Allocator, q int, fn plan.Func, e
 	if err := s.Budget.Fits(AggregateBytes(fn, part, groups), "the result of "+exprText); err != nil {
 		return nil, nil, err
 	}
-	out, err := AggregateParallel(mem, fn, exprText, part, ids, groups, p)
+	out, err := AggregateParallel(mem, agg, exprText, part, ids, groups, p)
 	if err != nil {
 		if pe, ok := plan.AsError(err); ok {
 			// The first row of the failing group is its first row in

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"github.com/dfopt/dfopt/plan"
 	"fmt"
 	"math"
 	"os"
@@ -221,4 +222,22 @@ func checkArray(t testing.TB, a arrow.Array) {
 			t.Errorf("invalid array: %v", err)
 		}
 	}
+}
+
+// allAggs is every aggregate function, for the tests that run each one
+// (with Plain's parameters: quantile at 0.5, var and std with ddof 1).
+var allAggs = []plan.Func{plan.FuncLen, plan.FuncCount, plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax,
+	plan.FuncFirst, plan.FuncLast, plan.FuncNUnique, plan.FuncMedian, plan.FuncQuantile, plan.FuncVar, plan.FuncStd,
+	plan.FuncAny, plan.FuncAll}
+
+// takes reports whether the aggregate fn accepts an argument of type dt.
+func takes(fn plan.Func, dt arrow.DataType) bool {
+	numeric := dt.ID() == arrow.INT32 || dt.ID() == arrow.INT64 || dt.ID() == arrow.FLOAT64
+	switch fn {
+	case plan.FuncSum, plan.FuncMean, plan.FuncMedian, plan.FuncQuantile, plan.FuncVar, plan.FuncStd:
+		return numeric
+	case plan.FuncAny, plan.FuncAll:
+		return dt.ID() == arrow.BOOL
+	}
+	return true
 }

@@ -31,16 +31,16 @@ func TestNoLeaks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, fn := range []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast, plan.FuncNUnique} {
+	for _, fn := range allAggs {
 		for _, c := range cols {
-			out, err := Aggregate(mem, fn, "agg", c, ids, len(first))
+			out, err := Aggregate(mem, Plain(fn), "agg", c, ids, len(first))
 			if err == nil {
 				out.Release()
 			}
 		}
 	}
 	// The overflow path (MaxInt64 + 1 within one group).
-	if _, err := Aggregate(mem, plan.FuncSum, "s", i64, OneGroup(5), 1); err == nil {
+	if _, err := Aggregate(mem, Plain(plan.FuncSum), "s", i64, OneGroup(5), 1); err == nil {
 		t.Error("want overflow")
 	}
 	for _, c := range cols {

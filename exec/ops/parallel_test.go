@@ -130,7 +130,7 @@ func TestParallelBigInputs(t *testing.T) {
 // low and high cardinality and any partitioning.
 func TestPropParallelGroupAggregate(t *testing.T) {
 	props := gopter.NewProperties(propParams(t, 400))
-	aggs := []plan.Func{plan.FuncLen, plan.FuncCount, plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncFirst, plan.FuncLast, plan.FuncNUnique}
+	aggs := allAggs
 	props.Property("parallel == sequential", prop.ForAll(func(c aggCase, workers, minRows int) string {
 		p := Parallel{Workers: workers, MinRows: minRows}
 		mem := newMem(t)
@@ -151,8 +151,8 @@ func TestPropParallelGroupAggregate(t *testing.T) {
 			return fmt.Sprintf("group ids %v first %v, sequential %v %v", head(pids), head(pfirst), head(ids), head(first))
 		}
 		for _, fn := range aggs {
-			want, werr := Aggregate(mem, fn, "agg", arg, ids, len(first))
-			got, gerr := AggregateParallel(mem, fn, "agg", arg, ids, len(first), p)
+			want, werr := Aggregate(mem, Plain(fn), "agg", arg, ids, len(first))
+			got, gerr := AggregateParallel(mem, Plain(fn), "agg", arg, ids, len(first), p)
 			if fmt.Sprint(werr) != fmt.Sprint(gerr) {
 				return fmt.Sprintf("%s: error %v, sequential %v", fn, gerr, werr)
 			}
@@ -216,7 +216,7 @@ func TestParallelSumOverflowAcrossPartitions(t *testing.T) {
 			defer a.Release()
 			ids := make([]int32, len(c.vals))
 			for _, p := range []Parallel{{}, {Workers: 2, MinRows: 8}} {
-				out, err := AggregateParallel(mem, plan.FuncSum, "sum(x)", a, ids, 1, p)
+				out, err := AggregateParallel(mem, Plain(plan.FuncSum), "sum(x)", a, ids, 1, p)
 				if c.ovf {
 					pe, _ := plan.AsError(err)
 					if pe == nil || pe.Kind != plan.Overflow || pe.Expr != "sum(x)" || pe.Row != 0 {

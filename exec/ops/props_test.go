@@ -293,6 +293,23 @@ func refAggregate(fn plan.Func, arg tcol, ids []int32, groups int) (cells []any,
 			cells[g] = int64(len(rows))
 		case plan.FuncCount:
 			cells[g] = int64(len(vals))
+		case plan.FuncAny, plan.FuncAll:
+			res := fn == plan.FuncAll
+			for _, v := range vals {
+				if v.(bool) != res {
+					res = !res
+					break
+				}
+			}
+			cells[g] = res
+		case plan.FuncMedian, plan.FuncQuantile:
+			if len(vals) > 0 {
+				cells[g] = fb(refMedian(vals))
+			}
+		case plan.FuncVar, plan.FuncStd:
+			if len(vals) > 1 {
+				cells[g] = fb(refVar(vals, fn == plan.FuncStd))
+			}
 		case plan.FuncNUnique:
 			distinct := map[any]bool{}
 			for _, r := range rows {
@@ -379,7 +396,7 @@ func toFloat(v any) float64 {
 }
 
 func TestPropAggregate(t *testing.T) {
-	fns := []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast, plan.FuncNUnique}
+	fns := allAggs
 	props := gopter.NewProperties(propParams(t, 300))
 	props.Property("Aggregate equals the per-group reference, bitwise", prop.ForAll(
 		func(c aggCase) string {
@@ -406,12 +423,11 @@ func checkAggCase(t *testing.T, mem memory.Allocator, c aggCase, fns []plan.Func
 		return err.Error()
 	}
 	for _, fn := range fns {
-		numeric := c.arg.dt.ID() != arrow.STRING && c.arg.dt.ID() != arrow.BOOL
-		if (fn == plan.FuncSum || fn == plan.FuncMean) && !numeric {
+		if !takes(fn, c.arg.dt) {
 			continue
 		}
 		want, ovf := refAggregate(fn, c.arg, ids, len(first))
-		out, err := Aggregate(mem, fn, "agg", arg, ids, len(first))
+		out, err := Aggregate(mem, Plain(fn), "agg", arg, ids, len(first))
 		if ovf >= 0 {
 			pe, ok := plan.AsError(err)
 			if !ok || pe.Kind != plan.Overflow || pe.Row != int64(ovf) {
@@ -592,4 +608,62 @@ func refAdd(a, b float64) float64 {
 		}
 	}
 	return a + b
+}
+
+// refOp is a float operation with the NaN rule: the left NaN operand
+// quieted, else the right one, else the machine's answer.
+func refOp(a, b float64, op func(a, b float64) float64) float64 {
+	for _, x := range []float64{a, b} {
+		if math.IsNaN(x) {
+			return math.Float64frombits(math.Float64bits(x) | 1<<51)
+		}
+	}
+	return op(a, b)
+}
+
+// refMedian is the median of non-null values (docs/semantics.md): sorted
+// stably by the total order, NaNs last in row order; the middle value, or
+// a + 0.5*(b - a) of the middle two.
+func refMedian(vals []any) float64 {
+	fs := make([]float64, len(vals))
+	for i, v := range vals {
+		fs[i] = toFloat(v)
+	}
+	slices.SortStableFunc(fs, refFloatCmp)
+	n := len(fs)
+	if n%2 == 1 {
+		return fs[n/2]
+	}
+	a, b := fs[n/2-1], fs[n/2]
+	d := refOp(b, a, func(x, y float64) float64 { return x - y })
+	m := refOp(0.5, d, func(x, y float64) float64 { return x * y })
+	return refOp(a, m, func(x, y float64) float64 { return x + y })
+}
+
+// refVar is the ddof-1 variance (or standard deviation) of at least two
+// non-null values: the mean, then the row-order sum of squared deviations.
+func refVar(vals []any, std bool) float64 {
+	sub := func(x, y float64) float64 { return x - y }
+	mul := func(x, y float64) float64 { return x * y }
+	div := func(x, y float64) float64 { return x / y }
+	m := toFloat(vals[0])
+	for _, v := range vals[1:] {
+		m = refAdd(m, toFloat(v))
+	}
+	m = refOp(m, float64(len(vals)), div)
+	var ss float64
+	for i, v := range vals {
+		d := refOp(toFloat(v), m, sub)
+		sq := refOp(d, d, mul)
+		if i == 0 {
+			ss = sq
+		} else {
+			ss = refAdd(ss, sq)
+		}
+	}
+	r := refOp(ss, float64(len(vals)-1), div)
+	if std && !math.IsNaN(r) {
+		r = math.Sqrt(r)
+	}
+	return r
 }

@@ -102,7 +102,7 @@ func BenchmarkGroupSpill(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				out, err := g.Aggregate(mem, plan.FuncSum, "sum(f)", vals, par)
+				out, err := g.Aggregate(mem, Plain(plan.FuncSum), "sum(f)", vals, par)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -178,7 +178,7 @@ func genGroupCase() gopter.Gen {
 // expression and row), with forced partition counts and with tiny budgets;
 // no spill file and no buffer is left behind.
 func TestPropGroupSpilled(t *testing.T) {
-	fns := []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast}
+	fns := allAggs
 	runs, spilled, tooSmall, sameErrors := 0, 0, 0, 0
 	props := gopter.NewProperties(propParams(t, 200))
 	props.Property("spilled grouping and aggregates equal the in-memory ones", prop.ForAll(
@@ -195,7 +195,6 @@ func TestPropGroupSpilled(t *testing.T) {
 			if err != nil {
 				return err.Error()
 			}
-			numeric := c.arg.dt.ID() != arrow.STRING && c.arg.dt.ID() != arrow.BOOL
 			for _, forced := range []int{parts, 0} {
 				budget := int64(1 << 30)
 				if forced == 0 {
@@ -222,15 +221,15 @@ func TestPropGroupSpilled(t *testing.T) {
 						return fmt.Sprintf("parts %d: first rows %v, want %v", forced, head(g.First), head(first))
 					}
 					for _, fn := range fns {
-						if (fn == plan.FuncSum || fn == plan.FuncMean) && !numeric {
+						if !takes(fn, c.arg.dt) {
 							continue
 						}
 						a := arg
 						if fn == plan.FuncLen {
 							a = nil
 						}
-						want, werr := Aggregate(mem, fn, "agg", a, ids, len(first))
-						got, gerr := g.Aggregate(s.Mem, fn, "agg", a, Parallel{Workers: 2, MinRows: 8})
+						want, werr := Aggregate(mem, Plain(fn), "agg", a, ids, len(first))
+						got, gerr := g.Aggregate(s.Mem, Plain(fn), "agg", a, Parallel{Workers: 2, MinRows: 8})
 						if werr != nil || gerr != nil {
 							we, _ := plan.AsError(werr)
 							ge, _ := plan.AsError(gerr)

@@ -100,10 +100,12 @@ func (e *Env) group(exprs []plan.Expr, in arrow.RecordBatch, canSpill bool) (key
 }
 
 // aggArg unpacks an aggregate entry (an aggregate call, possibly aliased)
-// and evaluates its argument over all rows of in (nil for len()).
+// and evaluates its argument over all rows of in (nil for len()); a
+// second argument is a literal parameter (quantile's q, var's and std's
+// ddof), which reduce reads.
 func (e *Env) aggArg(x plan.Expr, in arrow.RecordBatch) (*plan.Call, arrow.Array, error) {
 	call, ok := plan.Unalias(x).(*plan.Call)
-	if !ok || !call.Fn.IsAggregate() || len(call.Args) > 1 {
+	if !ok || !call.Fn.IsAggregate() || len(call.Args) > 2 || len(call.Args) == 2 && !hasParam(call.Fn) {
 		return nil, nil, e.Internal("`%s` is not an aggregate call", x)
 	}
 	if len(call.Args) == 0 {
@@ -121,7 +123,11 @@ func (e *Env) reduce(call *plan.Call, arg arrow.Array, g *ops.Grouping) (arrow.A
 	if err := e.CheckCtx(); err != nil {
 		return nil, err
 	}
-	out, err := g.Aggregate(e.Mem, call.Fn, plan.Written(call), arg, e.par)
+	agg, err := ops.AggOf(call)
+	if err != nil {
+		return nil, e.Internal("%v", err)
+	}
+	out, err := g.Aggregate(e.Mem, agg, plan.Written(call), arg, e.par)
 	if err != nil {
 		return nil, e.opFailure(err)
 	}
@@ -204,4 +210,10 @@ func (e *Env) over(x plan.Expr, in arrow.RecordBatch) (arrow.Array, error) {
 	}
 	defer per.Release()
 	return e.take(per, g.IDs) // broadcast
+}
+
+// hasParam reports whether the aggregate f takes a literal parameter as
+// its second argument.
+func hasParam(f plan.Func) bool {
+	return f == plan.FuncQuantile || f == plan.FuncVar || f == plan.FuncStd
 }

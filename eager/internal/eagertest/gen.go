@@ -231,16 +231,31 @@ func (g *planGen) window(s plan.Schema) plan.Expr {
 
 // aggCall draws an aggregate call over a row expression.
 func (g *planGen) aggCall(s plan.Schema) plan.Expr {
-	fns := []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast, plan.FuncNUnique}
+	fns := []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast,
+		plan.FuncNUnique, plan.FuncMedian, plan.FuncQuantile, plan.FuncVar, plan.FuncStd, plan.FuncAny, plan.FuncAll}
 	fn := fns[g.r.Intn(len(fns))]
 	if fn == plan.FuncLen {
 		return &plan.Call{Fn: fn}
 	}
 	t := g.anyType()
-	if (fn == plan.FuncSum || fn == plan.FuncMean) && !g.chance(0.05) {
-		t = []plan.Type{plan.Int32, plan.Int64, plan.Float64}[g.r.Intn(3)]
+	switch fn {
+	case plan.FuncSum, plan.FuncMean, plan.FuncMedian, plan.FuncQuantile, plan.FuncVar, plan.FuncStd:
+		if !g.chance(0.05) {
+			t = []plan.Type{plan.Int32, plan.Int64, plan.Float64}[g.r.Intn(3)]
+		}
+	case plan.FuncAny, plan.FuncAll:
+		if !g.chance(0.05) {
+			t = plan.Bool
+		}
 	}
-	return &plan.Call{Fn: fn, Args: []plan.Expr{g.expr(s, t, 2)}}
+	args := []plan.Expr{g.expr(s, t, 2)}
+	switch {
+	case fn == plan.FuncQuantile:
+		args = append(args, &plan.Literal{Value: plan.Float64Value([]float64{0, 0.5, 0.75, 1}[g.r.Intn(4)])})
+	case (fn == plan.FuncVar || fn == plan.FuncStd) && g.chance(0.5):
+		args = append(args, &plan.Literal{Value: plan.Int64Value(int64(g.r.Intn(3)))})
+	}
+	return &plan.Call{Fn: fn, Args: args}
 }
 
 func (g *planGen) aggregate(f plan.Frame, s plan.Schema) plan.Node {

@@ -31,3 +31,30 @@ func Add(a, b float64) float64 {
 	}
 	return PickNaN(a, b, r)
 }
+
+// Sub is a - b with PickNaN's rule for a NaN result.
+func Sub(a, b float64) float64 {
+	r := a - b
+	if r == r {
+		return r
+	}
+	return PickNaN(a, b, r)
+}
+
+// Mul is a * b with PickNaN's rule for a NaN result.
+func Mul(a, b float64) float64 {
+	r := a * b
+	if r == r {
+		return r
+	}
+	return PickNaN(a, b, r)
+}
+
+// Div is a / b with PickNaN's rule for a NaN result.
+func Div(a, b float64) float64 {
+	r := a / b
+	if r == r {
+		return r
+	}
+	return PickNaN(a, b, r)
+}

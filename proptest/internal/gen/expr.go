@@ -490,7 +490,10 @@ func (g *gen) aggFor(t plan.Type) (plan.Func, plan.Type) {
 		opts = []opt{{plan.FuncSum, plan.Int64}, {plan.FuncSum, plan.Int32}, {plan.FuncCount, plan.Invalid}, {plan.FuncLen, plan.Invalid},
 			{plan.FuncNUnique, plan.Invalid}}
 	case plan.Float64:
-		opts = []opt{{plan.FuncSum, plan.Float64}, {plan.FuncMean, numericTypes[g.r.Intn(3)]}}
+		opts = []opt{{plan.FuncSum, plan.Float64}, {plan.FuncMean, numericTypes[g.r.Intn(3)]},
+			{statAggs[g.r.Intn(len(statAggs))], numericTypes[g.r.Intn(3)]}}
+	case plan.Bool:
+		opts = []opt{{plan.FuncAny, plan.Bool}, {plan.FuncAll, plan.Bool}}
 	}
 	for _, fn := range []plan.Func{plan.FuncMin, plan.FuncMax, plan.FuncFirst, plan.FuncLast} {
 		opts = append(opts, opt{fn, t})
@@ -512,27 +515,48 @@ func (g *gen) aggCallOf(c ectx, fn plan.Func, arg plan.Type) plan.Expr {
 	if g.r.Intn(3) == 0 {
 		depth = 1 + g.r.Intn(2)
 	}
-	return call(fn, g.expr(c.noOver(), arg, depth))
+	x := g.expr(c.noOver(), arg, depth)
+	switch fn {
+	case plan.FuncQuantile:
+		qs := []float64{0, 0.25, 0.5, 1.0 / 3, 0.9, 1}
+		return call(fn, x, lit(plan.Float64Value(qs[g.r.Intn(len(qs))])))
+	case plan.FuncVar, plan.FuncStd:
+		if g.r.Intn(2) == 0 {
+			return call(fn, x, lit(plan.Int64Value(int64(g.r.Intn(3)))))
+		}
+	}
+	return call(fn, x)
 }
+
+// statAggs are the float64 aggregates of a number beyond sum and mean.
+var statAggs = []plan.Func{plan.FuncMedian, plan.FuncQuantile, plan.FuncVar, plan.FuncStd}
 
 // aggCall generates one aggregate call for an aggregate node.
 func (g *gen) aggCall(c ectx) plan.Expr {
 	switch x := g.r.Intn(100); {
-	case x < 22:
+	case x < 19:
 		t := numericTypes[g.r.Intn(3)]
 		if f, ok := g.anyCol(c.sc); ok && f.Type.IsNumeric() {
 			t = f.Type
 		}
 		return g.aggCallOf(c, plan.FuncSum, t)
-	case x < 34:
+	case x < 29:
 		return g.aggCallOf(c, plan.FuncMean, numericTypes[g.r.Intn(3)])
-	case x < 54:
+	case x < 39:
+		return g.aggCallOf(c, statAggs[g.r.Intn(len(statAggs))], numericTypes[g.r.Intn(3)])
+	case x < 44:
+		fn := plan.FuncAny
+		if g.r.Intn(2) == 0 {
+			fn = plan.FuncAll
+		}
+		return g.aggCallOf(c, fn, plan.Bool)
+	case x < 59:
 		fn := plan.FuncMin
 		if g.r.Intn(2) == 0 {
 			fn = plan.FuncMax
 		}
 		return g.aggCallOf(c, fn, plan.Invalid)
-	case x < 70:
+	case x < 72:
 		fn := plan.FuncFirst
 		if g.r.Intn(2) == 0 {
 			fn = plan.FuncLast

@@ -183,6 +183,19 @@ func (g *gen) badExpr(n plan.Node, li int, sc *scope, kind string, old plan.Expr
 			return lit(plan.BoolValue(true))
 		}
 		if _, ok := n.(*plan.AggregateNode); ok && li == 1 {
+			if g.r.Intn(2) == 0 {
+				// A literal parameter out of range, of the wrong type or
+				// not a literal at all.
+				bad := []plan.Expr{
+					call(plan.FuncQuantile, someCol(), lit(plan.Float64Value(1.5))),
+					call(plan.FuncQuantile, someCol(), someCol()),
+					call(plan.FuncQuantile, someCol(), lit(plan.StringValue("0.5"))),
+					call(plan.FuncVar, someCol(), lit(plan.Int64Value(-1))),
+					call(plan.FuncStd, someCol(), lit(plan.Float64Value(1))),
+					call(plan.FuncQuantile, someCol(), lit(plan.NullValue(plan.Float64))),
+				}
+				return keepName(bad[g.r.Intn(len(bad))])
+			}
 			return keepName(call(plan.FuncSum, lit(plan.StringValue("x"))))
 		}
 		if _, ok := n.(*plan.FilterNode); ok && g.r.Intn(4) == 0 {

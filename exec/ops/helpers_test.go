@@ -1,8 +1,8 @@
 package ops
 
 import (
-	"github.com/dfopt/dfopt/plan"
 	"fmt"
+	"github.com/dfopt/dfopt/plan"
 	"math"
 	"os"
 	"strconv"

@@ -274,6 +274,68 @@ func (e E) IsNaN() E { return call(FuncIsNaN, e) }
 // StrLen counts the code points of a string.
 func (e E) StrLen() E { return call(FuncStrLen, e) }
 
+// StrLenBytes counts the bytes of a string.
+func (e E) StrLenBytes() E { return call(FuncStrLenBytes, e) }
+
+// Lower maps every character to lower case (Go's unicode.ToLower; invalid
+// UTF-8 bytes pass unchanged).
+func (e E) Lower() E { return call(FuncLower, e) }
+
+// Upper maps every character to upper case (Go's unicode.ToUpper; invalid
+// UTF-8 bytes pass unchanged).
+func (e E) Upper() E { return call(FuncUpper, e) }
+
+// StartsWith tests whether e's bytes begin with prefix's.
+func (e E) StartsWith(prefix E) E { return call(FuncStartsWith, e, prefix) }
+
+// EndsWith tests whether e's bytes end with suffix's.
+func (e E) EndsWith(suffix E) E { return call(FuncEndsWith, e, suffix) }
+
+// Contains tests whether e's bytes contain sub's (a literal substring, not
+// a regular expression).
+func (e E) Contains(sub E) E { return call(FuncContains, e, sub) }
+
+// Like matches e against a SQL LIKE pattern (% any run of characters, _
+// one character), character by character.
+func (e E) Like(pattern E) E { return call(FuncLike, e, pattern) }
+
+// LikeEscape is Like with an escape character: escape must be a string
+// literal of one character; it makes the next pattern character literal.
+func (e E) LikeEscape(pattern, escape E) E { return call(FuncLike, e, pattern, escape) }
+
+// Substring is the characters of e from start (0-based; negative counts
+// from the end) on, length of them; the range clamps to the string.
+func (e E) Substring(start, length E) E { return call(FuncSubstring, e, start, length) }
+
+// SubstringFrom is the characters of e from start (as Substring) to the end.
+func (e E) SubstringFrom(start E) E { return call(FuncSubstring, e, start) }
+
+// Replace replaces the first occurrence of the literal old by repl.
+func (e E) Replace(old, repl E) E { return call(FuncReplace, e, old, repl) }
+
+// ReplaceAll replaces every non-overlapping occurrence of old, left to
+// right, by repl.
+func (e E) ReplaceAll(old, repl E) E { return call(FuncReplaceAll, e, old, repl) }
+
+// Strip removes leading and trailing white space (unicode.IsSpace).
+func (e E) Strip() E { return call(FuncStrip, e) }
+
+// StripChars removes leading and trailing characters that occur in chars.
+func (e E) StripChars(chars E) E { return call(FuncStrip, e, chars) }
+
+// IsIn tests membership in a list of literals with SQL's null rules: null
+// when e is null, or when nothing matches and the list holds a null.
+func (e E) IsIn(values ...Value) E {
+	args := []E{e}
+	for _, v := range values {
+		args = append(args, E{&Literal{Value: v}})
+	}
+	return call(FuncIsIn, args...)
+}
+
+// Between is lo <= e and e <= hi, Kleene and included.
+func (e E) Between(lo, hi E) E { return call(FuncBetween, e, lo, hi) }
+
 // Cast converts strictly: failures are invalid_cast errors.
 func (e E) Cast(to Type) E { return E{&Cast{Expr: e.x, To: to, Strict: true}} }
 
@@ -343,6 +405,19 @@ func Len() E { return call(FuncLen) }
 // If evaluates then on the rows where cond is true and otherwise on the rest
 // (a null cond takes otherwise).
 func If(cond, then, otherwise E) E { return call(FuncIf, cond, then, otherwise) }
+
+// When is when(c1, v1, c2, v2, ..., otherwise): the value of the first
+// condition that is true, else otherwise; it is if(c1, v1, if(c2, v2,
+// ..., otherwise)), so each condition and value is evaluated only on the
+// rows that reach it. A count of arguments that is even or below three
+// builds an if() call with those arguments, which Resolve rejects.
+func When(args ...E) E {
+	w, err := WhenExpr(unwrap(args))
+	if err != nil {
+		return call(FuncIf, args...)
+	}
+	return E{w}
+}
 
 // Coalesce is the first non-null argument.
 func Coalesce(args ...E) E { return call(FuncCoalesce, args...) }

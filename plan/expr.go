@@ -399,6 +399,13 @@ func (r renderer) expr(e Expr, min int) {
 			r.sub(e.Args[0], left)
 			b.WriteString(" " + info.symbol + " ")
 			r.sub(e.Args[1], prec+1)
+		case e.Fn == FuncIsIn && len(e.Args) >= 1:
+			// is_in(x, [1, 2, 3]): the literals after x are its list.
+			b.WriteString("is_in(")
+			r.sub(e.Args[0], 0)
+			b.WriteString(", [")
+			r.list(e.Args[1:])
+			b.WriteString("])")
 		default:
 			b.WriteString(e.Fn.String())
 			b.WriteByte('(')

@@ -65,6 +65,12 @@ func TestCanonicalText(t *testing.T) {
 		{Col("s").StrLen(), "str_len(s)"}, {Concat(Col("s"), Lit("x"), Col("s")), `concat(s, "x", s)`},
 		{If(p, a, b), "if(p, a, b)"}, {If(a.Gt(b), a.Add(Lit(1)), Null(Int64)), "if(a > b, a + 1, null(int64))"},
 		{Coalesce(a, b, Lit(0)), "coalesce(a, b, 0)"},
+		{Col("s").Lower(), "lower(s)"}, {Col("s").Like(Lit("a%")), `like(s, "a%")`},
+		{Col("s").LikeEscape(Lit("a!%"), Lit("!")), `like(s, "a!%", "!")`},
+		{Col("s").Substring(Lit(-2), Lit(1)), "substring(s, -2, 1)"}, {Col("s").StripChars(Lit("x")), `strip(s, "x")`},
+		{a.IsIn(Int64Value(1), NullValue(Int64)), "is_in(a, [1, null(int64)])"}, {a.IsIn(), "is_in(a, [])"},
+		{a.Between(Lit(1), b), "between(a, 1, b)"},
+		{When(p, a, q, b, Lit(0)), "if(p, a, if(q, b, 0))"}, {When(p, a), "if(p, a)"},
 		// alias
 		{a.Add(Lit(1)).Alias("x"), "a + 1 as x"}, {a.Alias("x y"), `a as "x y"`}, {a.Alias("and"), `a as "and"`},
 		{a.Alias("x").Alias("y"), "(a as x) as y"}, {a.Alias("x").Add(Lit(1)), "(a as x) + 1"},
@@ -110,6 +116,12 @@ func TestFuncTable(t *testing.T) {
 		FuncMedian: "median", FuncQuantile: "quantile", FuncVar: "var", FuncStd: "std", FuncAny: "any", FuncAll: "all"}
 	names[FuncYear], names[FuncMonth], names[FuncDay], names[FuncWeekday] = "year", "month", "day", "weekday"
 	names[FuncHour], names[FuncMinute], names[FuncSecond] = "hour", "minute", "second"
+	for f, name := range map[Func]string{FuncLower: "lower", FuncUpper: "upper", FuncStartsWith: "starts_with",
+		FuncEndsWith: "ends_with", FuncContains: "contains", FuncLike: "like", FuncSubstring: "substring",
+		FuncReplace: "replace", FuncReplaceAll: "replace_all", FuncStrip: "strip", FuncStrLenBytes: "str_len_bytes",
+		FuncIsIn: "is_in", FuncBetween: "between"} {
+		names[f] = name
+	}
 	if len(Funcs()) != len(names) {
 		t.Fatalf("Funcs() lists %d functions, the test knows %d", len(Funcs()), len(names))
 	}

@@ -1,5 +1,7 @@
 package plan
 
+import "fmt"
+
 // Func names a built-in function of the expression language (docs/design.md §3).
 // Arithmetic, comparison, logic, string, conditional and aggregate functions
 // all share this one enumeration so that every consumer can switch over it
@@ -32,6 +34,22 @@ const (
 	FuncConcat
 	FuncIf
 	FuncCoalesce
+	// String, set and range functions (docs/semantics.md, Strings and
+	// Sets and ranges). They sit in one block after coalesce and before
+	// the aggregates.
+	FuncLower
+	FuncUpper
+	FuncStartsWith
+	FuncEndsWith
+	FuncContains
+	FuncLike
+	FuncSubstring
+	FuncReplace
+	FuncReplaceAll
+	FuncStrip
+	FuncStrLenBytes
+	FuncIsIn
+	FuncBetween
 	FuncSum
 	FuncMean
 	FuncMin
@@ -70,44 +88,57 @@ type funcInfo struct {
 }
 
 var funcs = [funcCount]funcInfo{
-	FuncAdd:       {name: "add", symbol: "+", prec: precAdd, minArgs: 2, maxArgs: 2},
-	FuncSub:       {name: "sub", symbol: "-", prec: precAdd, minArgs: 2, maxArgs: 2},
-	FuncMul:       {name: "mul", symbol: "*", prec: precMul, minArgs: 2, maxArgs: 2},
-	FuncDiv:       {name: "div", symbol: "/", prec: precMul, minArgs: 2, maxArgs: 2},
-	FuncMod:       {name: "mod", symbol: "%", prec: precMul, minArgs: 2, maxArgs: 2},
-	FuncNeg:       {name: "neg", minArgs: 1, maxArgs: 1},
-	FuncAbs:       {name: "abs", minArgs: 1, maxArgs: 1},
-	FuncEq:        {name: "eq", symbol: "==", prec: precCmp, minArgs: 2, maxArgs: 2},
-	FuncNe:        {name: "ne", symbol: "!=", prec: precCmp, minArgs: 2, maxArgs: 2},
-	FuncLt:        {name: "lt", symbol: "<", prec: precCmp, minArgs: 2, maxArgs: 2},
-	FuncLe:        {name: "le", symbol: "<=", prec: precCmp, minArgs: 2, maxArgs: 2},
-	FuncGt:        {name: "gt", symbol: ">", prec: precCmp, minArgs: 2, maxArgs: 2},
-	FuncGe:        {name: "ge", symbol: ">=", prec: precCmp, minArgs: 2, maxArgs: 2},
-	FuncAnd:       {name: "and", symbol: "and", prec: precAnd, minArgs: 2, maxArgs: 2},
-	FuncOr:        {name: "or", symbol: "or", prec: precOr, minArgs: 2, maxArgs: 2},
-	FuncNot:       {name: "not", minArgs: 1, maxArgs: 1},
-	FuncIsNull:    {name: "is_null", minArgs: 1, maxArgs: 1},
-	FuncIsNotNull: {name: "is_not_null", minArgs: 1, maxArgs: 1},
-	FuncIsNaN:     {name: "is_nan", minArgs: 1, maxArgs: 1},
-	FuncStrLen:    {name: "str_len", minArgs: 1, maxArgs: 1},
-	FuncConcat:    {name: "concat", minArgs: 1, maxArgs: -1},
-	FuncIf:        {name: "if", minArgs: 3, maxArgs: 3},
-	FuncCoalesce:  {name: "coalesce", minArgs: 1, maxArgs: -1},
-	FuncSum:       {name: "sum", minArgs: 1, maxArgs: 1, aggregate: true},
-	FuncMean:      {name: "mean", minArgs: 1, maxArgs: 1, aggregate: true},
-	FuncMin:       {name: "min", minArgs: 1, maxArgs: 1, aggregate: true},
-	FuncMax:       {name: "max", minArgs: 1, maxArgs: 1, aggregate: true},
-	FuncCount:     {name: "count", minArgs: 1, maxArgs: 1, aggregate: true},
-	FuncLen:       {name: "len", minArgs: 0, maxArgs: 0, aggregate: true},
-	FuncFirst:     {name: "first", minArgs: 1, maxArgs: 1, aggregate: true},
-	FuncLast:      {name: "last", minArgs: 1, maxArgs: 1, aggregate: true},
-	FuncNUnique:   {name: "n_unique", minArgs: 1, maxArgs: 1, aggregate: true},
-	FuncMedian:    {name: "median", minArgs: 1, maxArgs: 1, aggregate: true},
-	FuncQuantile:  {name: "quantile", minArgs: 2, maxArgs: 2, aggregate: true},
-	FuncVar:       {name: "var", minArgs: 1, maxArgs: 2, aggregate: true},
-	FuncStd:       {name: "std", minArgs: 1, maxArgs: 2, aggregate: true},
-	FuncAny:       {name: "any", minArgs: 1, maxArgs: 1, aggregate: true},
-	FuncAll:       {name: "all", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncAdd:         {name: "add", symbol: "+", prec: precAdd, minArgs: 2, maxArgs: 2},
+	FuncSub:         {name: "sub", symbol: "-", prec: precAdd, minArgs: 2, maxArgs: 2},
+	FuncMul:         {name: "mul", symbol: "*", prec: precMul, minArgs: 2, maxArgs: 2},
+	FuncDiv:         {name: "div", symbol: "/", prec: precMul, minArgs: 2, maxArgs: 2},
+	FuncMod:         {name: "mod", symbol: "%", prec: precMul, minArgs: 2, maxArgs: 2},
+	FuncNeg:         {name: "neg", minArgs: 1, maxArgs: 1},
+	FuncAbs:         {name: "abs", minArgs: 1, maxArgs: 1},
+	FuncEq:          {name: "eq", symbol: "==", prec: precCmp, minArgs: 2, maxArgs: 2},
+	FuncNe:          {name: "ne", symbol: "!=", prec: precCmp, minArgs: 2, maxArgs: 2},
+	FuncLt:          {name: "lt", symbol: "<", prec: precCmp, minArgs: 2, maxArgs: 2},
+	FuncLe:          {name: "le", symbol: "<=", prec: precCmp, minArgs: 2, maxArgs: 2},
+	FuncGt:          {name: "gt", symbol: ">", prec: precCmp, minArgs: 2, maxArgs: 2},
+	FuncGe:          {name: "ge", symbol: ">=", prec: precCmp, minArgs: 2, maxArgs: 2},
+	FuncAnd:         {name: "and", symbol: "and", prec: precAnd, minArgs: 2, maxArgs: 2},
+	FuncOr:          {name: "or", symbol: "or", prec: precOr, minArgs: 2, maxArgs: 2},
+	FuncNot:         {name: "not", minArgs: 1, maxArgs: 1},
+	FuncIsNull:      {name: "is_null", minArgs: 1, maxArgs: 1},
+	FuncIsNotNull:   {name: "is_not_null", minArgs: 1, maxArgs: 1},
+	FuncIsNaN:       {name: "is_nan", minArgs: 1, maxArgs: 1},
+	FuncStrLen:      {name: "str_len", minArgs: 1, maxArgs: 1},
+	FuncConcat:      {name: "concat", minArgs: 1, maxArgs: -1},
+	FuncIf:          {name: "if", minArgs: 3, maxArgs: 3},
+	FuncCoalesce:    {name: "coalesce", minArgs: 1, maxArgs: -1},
+	FuncLower:       {name: "lower", minArgs: 1, maxArgs: 1},
+	FuncUpper:       {name: "upper", minArgs: 1, maxArgs: 1},
+	FuncStartsWith:  {name: "starts_with", minArgs: 2, maxArgs: 2},
+	FuncEndsWith:    {name: "ends_with", minArgs: 2, maxArgs: 2},
+	FuncContains:    {name: "contains", minArgs: 2, maxArgs: 2},
+	FuncLike:        {name: "like", minArgs: 2, maxArgs: 3},
+	FuncSubstring:   {name: "substring", minArgs: 2, maxArgs: 3},
+	FuncReplace:     {name: "replace", minArgs: 3, maxArgs: 3},
+	FuncReplaceAll:  {name: "replace_all", minArgs: 3, maxArgs: 3},
+	FuncStrip:       {name: "strip", minArgs: 1, maxArgs: 2},
+	FuncStrLenBytes: {name: "str_len_bytes", minArgs: 1, maxArgs: 1},
+	FuncIsIn:        {name: "is_in", minArgs: 1, maxArgs: -1},
+	FuncBetween:     {name: "between", minArgs: 3, maxArgs: 3},
+	FuncSum:         {name: "sum", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncMean:        {name: "mean", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncMin:         {name: "min", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncMax:         {name: "max", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncCount:       {name: "count", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncLen:         {name: "len", minArgs: 0, maxArgs: 0, aggregate: true},
+	FuncFirst:       {name: "first", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncLast:        {name: "last", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncNUnique:     {name: "n_unique", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncMedian:      {name: "median", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncQuantile:    {name: "quantile", minArgs: 2, maxArgs: 2, aggregate: true},
+	FuncVar:         {name: "var", minArgs: 1, maxArgs: 2, aggregate: true},
+	FuncStd:         {name: "std", minArgs: 1, maxArgs: 2, aggregate: true},
+	FuncAny:         {name: "any", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncAll:         {name: "all", minArgs: 1, maxArgs: 1, aggregate: true},
 
 	FuncYear:    {name: "year", minArgs: 1, maxArgs: 1},
 	FuncMonth:   {name: "month", minArgs: 1, maxArgs: 1},
@@ -200,4 +231,20 @@ func (f Func) Arity() (lo, hi int) {
 		return 0, -1
 	}
 	return funcs[f].minArgs, funcs[f].maxArgs
+}
+
+// WhenExpr builds when(c1, v1, c2, v2, ..., otherwise), which has no Func
+// of its own: it is the chain if(c1, v1, if(c2, v2, ..., otherwise)), so a
+// condition or value is evaluated only on the rows no earlier condition
+// took, as if() does (docs/semantics.md). args must number three or more,
+// and be odd.
+func WhenExpr(args []Expr) (Expr, error) {
+	if len(args) < 3 || len(args)%2 == 0 {
+		return nil, fmt.Errorf("when: expects condition, value pairs and an otherwise value (an odd count of 3 or more arguments), got %d", len(args))
+	}
+	e := args[len(args)-1]
+	for i := len(args) - 3; i >= 0; i -= 2 {
+		e = &Call{Fn: FuncIf, Args: []Expr{args[i], args[i+1], e}}
+	}
+	return e, nil
 }

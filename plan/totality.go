@@ -36,8 +36,8 @@ const (
 // abs, whose result type is an integer) overflows or divides by zero,
 // temporal add and sub (a date, datetime or duration result) leave their
 // type's range, and an integer sum overflows; float arithmetic, comparisons, logic, is_null,
-// is_not_null, is_nan, str_len, concat, if, coalesce and the other
-// aggregates cannot.
+// is_not_null, is_nan, str_len, concat, if, coalesce, the string, set and
+// range functions (lower ... between) and the other aggregates cannot.
 func FuncCanRaise(f Func, operands []Type) bool {
 	switch f {
 	case FuncAdd, FuncSub, FuncMul, FuncDiv, FuncMod:
@@ -51,7 +51,9 @@ func FuncCanRaise(f Func, operands []Type) bool {
 	case FuncEq, FuncNe, FuncLt, FuncLe, FuncGt, FuncGe, FuncAnd, FuncOr, FuncNot,
 		FuncIsNull, FuncIsNotNull, FuncIsNaN, FuncStrLen, FuncConcat, FuncIf, FuncCoalesce,
 		FuncMean, FuncMin, FuncMax, FuncCount, FuncLen, FuncFirst, FuncLast, FuncNUnique,
-		FuncMedian, FuncQuantile, FuncVar, FuncStd, FuncAny, FuncAll:
+		FuncMedian, FuncQuantile, FuncVar, FuncStd, FuncAny, FuncAll,
+		FuncLower, FuncUpper, FuncStartsWith, FuncEndsWith, FuncContains, FuncLike, FuncSubstring,
+		FuncReplace, FuncReplaceAll, FuncStrip, FuncStrLenBytes, FuncIsIn, FuncBetween:
 		return false
 	case FuncYear, FuncMonth, FuncDay, FuncWeekday, FuncHour, FuncMinute, FuncSecond:
 		return false // every date and datetime has its fields
@@ -134,13 +136,14 @@ func callResultType(f Func, types []Type) (Type, bool) {
 		return ArithType(f, types[0], types[1])
 	case FuncNeg, FuncAbs, FuncMin, FuncMax, FuncFirst, FuncLast:
 		return types[0], true
-	case FuncEq, FuncNe, FuncLt, FuncLe, FuncGt, FuncGe, FuncAnd, FuncOr, FuncNot, FuncIsNull, FuncIsNotNull, FuncIsNaN:
+	case FuncEq, FuncNe, FuncLt, FuncLe, FuncGt, FuncGe, FuncAnd, FuncOr, FuncNot, FuncIsNull, FuncIsNotNull, FuncIsNaN,
+		FuncStartsWith, FuncEndsWith, FuncContains, FuncLike, FuncIsIn, FuncBetween:
 		return Bool, true
-	case FuncStrLen, FuncCount, FuncLen, FuncNUnique:
+	case FuncStrLen, FuncStrLenBytes, FuncCount, FuncLen:
 		return Int64, true
 	case FuncYear, FuncMonth, FuncDay, FuncWeekday, FuncHour, FuncMinute, FuncSecond:
 		return Int32, true
-	case FuncConcat:
+	case FuncConcat, FuncLower, FuncUpper, FuncSubstring, FuncReplace, FuncReplaceAll, FuncStrip:
 		return String, true
 	case FuncIf:
 		return commonType(types[1], types[2])

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // TypeOf resolves e against the input schema in a row context (filter,
@@ -243,6 +244,65 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 			allNull = allNull && nulls[i]
 		}
 		return t, allNull, nil
+	case FuncLower, FuncUpper, FuncStrip, FuncStrLenBytes:
+		for i, t := range types {
+			if t != String {
+				return Invalid, false, errorf(TypeError, e, "%s: argument %d must be string, got %s", name, i+1, t)
+			}
+		}
+		if e.Fn == FuncStrLenBytes {
+			return Int64, anyNull, nil
+		}
+		return String, anyNull, nil
+	case FuncStartsWith, FuncEndsWith, FuncContains, FuncReplace, FuncReplaceAll:
+		for i, t := range types {
+			if t != String {
+				return Invalid, false, errorf(TypeError, e, "%s: argument %d must be string, got %s", name, i+1, t)
+			}
+		}
+		if e.Fn == FuncReplace || e.Fn == FuncReplaceAll {
+			return String, anyNull, nil
+		}
+		return Bool, anyNull, nil
+	case FuncLike:
+		for i, t := range types {
+			if t != String {
+				return Invalid, false, errorf(TypeError, e, "like: argument %d must be string, got %s", i+1, t)
+			}
+		}
+		if len(e.Args) == 3 {
+			if _, err := LikeEscape(e.Args[2]); err != nil {
+				return Invalid, false, errorf(TypeError, e, "like: %v", err)
+			}
+		}
+		return Bool, anyNull, nil
+	case FuncSubstring:
+		if types[0] != String {
+			return Invalid, false, errorf(TypeError, e, "substring: argument 1 must be string, got %s", types[0])
+		}
+		for i, t := range types[1:] {
+			if !t.IsInteger() {
+				return Invalid, false, errorf(TypeError, e, "substring: argument %d must be an integer, got %s", i+2, t)
+			}
+		}
+		return String, anyNull, nil
+	case FuncIsIn:
+		for i, a := range e.Args[1:] {
+			if _, ok := a.(*Literal); !ok {
+				return Invalid, false, errorf(TypeError, e, "is_in: list element %d must be a literal, got `%s`", i+1, a)
+			}
+			if _, ok := Promote(types[0], types[i+1]); !ok && types[0] != types[i+1] {
+				return Invalid, false, errorf(TypeError, e, "is_in: cannot compare %s with list element %d of type %s", types[0], i+1, types[i+1])
+			}
+		}
+		return Bool, anyNull, nil
+	case FuncBetween:
+		for i, t := range types[1:] {
+			if _, ok := Promote(types[0], t); !ok && types[0] != t {
+				return Invalid, false, errorf(TypeError, e, "between: cannot compare %s with bound %d of type %s", types[0], i+1, t)
+			}
+		}
+		return Bool, anyNull, nil
 	// Aggregates see one group or partition, which is never empty (a
 	// keyed group has a first row; so has a window partition): over a
 	// non-null operand they are never null. Only an aggregate without keys
@@ -414,4 +474,22 @@ func literalParam(c *Call, arg Expr, what string) (Value, error) {
 		return Value{}, errorf(InvalidPlan, c, "%s: %s must not be null", c.Fn, what)
 	}
 	return v, nil
+}
+
+// LikeEscape returns the escape character of like's optional third
+// argument: it must be a non-null string literal of exactly one valid
+// UTF-8 character (docs/semantics.md, Strings).
+func LikeEscape(e Expr) (string, error) {
+	l, ok := e.(*Literal)
+	if !ok || l.Value.Type() != String {
+		return "", fmt.Errorf("the escape must be a string literal, got `%s`", e)
+	}
+	if l.Value.IsNull() {
+		return "", fmt.Errorf("the escape must not be null")
+	}
+	s := l.Value.Str()
+	if r, n := utf8.DecodeRuneInString(s); n != len(s) || n == 0 || (r == utf8.RuneError && n == 1) {
+		return "", fmt.Errorf("the escape must be exactly one character, got %q", s)
+	}
+	return s, nil
 }

@@ -407,6 +407,11 @@ func (v *env) evalCall(e *plan.Call, rows []int) ([]plan.Value, *plan.Error) {
 		}
 		return out, nil
 	}
+	if lo, hi := e.Fn.Arity(); len(args) >= lo && (hi < 0 || len(args) <= hi) {
+		if out, ok := evalString(e, args, n); ok {
+			return out, nil
+		}
+	}
 	return nil, &plan.Error{Kind: plan.TypeError, Expr: e.String(), Row: -1,
 		Msg: fmt.Sprintf("reference: %s with %d arguments", e.Fn, len(args))}
 }
@@ -503,9 +508,11 @@ func staticType(e plan.Expr, s plan.Schema) plan.Type {
 		case plan.FuncEq, plan.FuncNe, plan.FuncLt, plan.FuncLe, plan.FuncGt, plan.FuncGe,
 			plan.FuncAnd, plan.FuncOr, plan.FuncNot, plan.FuncIsNull, plan.FuncIsNotNull, plan.FuncIsNaN:
 			return plan.Bool
-		case plan.FuncStrLen, plan.FuncCount, plan.FuncLen, plan.FuncNUnique:
+		case plan.FuncStartsWith, plan.FuncEndsWith, plan.FuncContains, plan.FuncLike, plan.FuncIsIn, plan.FuncBetween:
+			return plan.Bool
+		case plan.FuncStrLen, plan.FuncStrLenBytes, plan.FuncCount, plan.FuncLen, plan.FuncNUnique:
 			return plan.Int64
-		case plan.FuncConcat:
+		case plan.FuncConcat, plan.FuncLower, plan.FuncUpper, plan.FuncSubstring, plan.FuncReplace, plan.FuncReplaceAll, plan.FuncStrip:
 			return plan.String
 		case plan.FuncIf:
 			return promoteType(arg(1), arg(2))

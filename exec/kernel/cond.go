@@ -103,7 +103,9 @@ func strict(e plan.Expr) bool {
 		case plan.FuncAdd, plan.FuncSub, plan.FuncMul, plan.FuncDiv, plan.FuncMod, plan.FuncNeg, plan.FuncAbs,
 			plan.FuncEq, plan.FuncNe, plan.FuncLt, plan.FuncLe, plan.FuncGt, plan.FuncGe, plan.FuncNot,
 			plan.FuncStrLen, plan.FuncConcat, plan.FuncYear, plan.FuncMonth, plan.FuncDay, plan.FuncWeekday,
-			plan.FuncHour, plan.FuncMinute, plan.FuncSecond:
+			plan.FuncHour, plan.FuncMinute, plan.FuncSecond, plan.FuncStrLenBytes, plan.FuncLower, plan.FuncUpper,
+			plan.FuncStartsWith, plan.FuncEndsWith, plan.FuncContains, plan.FuncLike, plan.FuncSubstring,
+			plan.FuncReplace, plan.FuncReplaceAll, plan.FuncStrip:
 			for _, a := range e.Args {
 				if !strict(a) {
 					return false

@@ -366,6 +366,16 @@ func (x *evalCtx) call(e *plan.Call, in *input, args []datum) (datum, error) {
 		return x.coalesce(e, in, args)
 	case plan.FuncYear, plan.FuncMonth, plan.FuncDay, plan.FuncWeekday, plan.FuncHour, plan.FuncMinute, plan.FuncSecond:
 		return x.temporalField(e, in, args[0])
+	case plan.FuncLower, plan.FuncUpper, plan.FuncSubstring, plan.FuncReplace, plan.FuncReplaceAll, plan.FuncStrip:
+		return x.strMap(e, in, args)
+	case plan.FuncStartsWith, plan.FuncEndsWith, plan.FuncContains, plan.FuncLike:
+		return x.strPred(e, in, args)
+	case plan.FuncStrLenBytes:
+		return x.strLenBytes(args[0])
+	case plan.FuncIsIn:
+		return x.isIn(e, in, args)
+	case plan.FuncBetween:
+		return x.between(e, in, args)
 	}
 	return datum{}, &plan.Error{Kind: plan.InvalidPlan, Expr: e.String(), Row: -1,
 		Msg: fmt.Sprintf("function %s cannot be evaluated here", e.Fn)}

@@ -10,11 +10,13 @@ import (
 // of a total branch: it also rules out every expression whose failure
 // depends on how many rows are evaluated (a string result, which may
 // outgrow Arrow's 2 GiB utf8 limit). What it accepts: columns, literals and
-// aliases; comparisons, and, or, not, is_null, is_not_null, is_nan and
-// str_len; float64 arithmetic (IEEE: no error); if and coalesce with a
-// non-string result; casts to a non-string type that cannot fail (or are
-// not strict) — each over operands that cannot raise. Any UDF call is
-// refused, even one declared total: its result type is checked per row.
+// aliases; comparisons, and, or, not, is_null, is_not_null, is_nan,
+// str_len, str_len_bytes, the bool string tests, is_in and between (not
+// the string-valued functions, whose result may outgrow Arrow); float64
+// arithmetic (IEEE: no error); if and coalesce with a non-string result;
+// casts to a non-string type that cannot fail (or are not strict) — each
+// over operands that cannot raise. Any UDF call is refused, even one
+// declared total: its result type is checked per row.
 //
 // A driver uses it to evaluate a predicate on rows it does not need (the
 // base of an index vector, say): that is only invisible when no such row
@@ -49,7 +51,8 @@ func (x *evalCtx) cannotRaise(e plan.Expr) bool {
 		case plan.FuncEq, plan.FuncNe, plan.FuncLt, plan.FuncLe, plan.FuncGt, plan.FuncGe,
 			plan.FuncAnd, plan.FuncOr, plan.FuncNot, plan.FuncIsNull, plan.FuncIsNotNull, plan.FuncIsNaN,
 			plan.FuncStrLen, plan.FuncYear, plan.FuncMonth, plan.FuncDay, plan.FuncWeekday, plan.FuncHour,
-			plan.FuncMinute, plan.FuncSecond:
+			plan.FuncMinute, plan.FuncSecond, plan.FuncStrLenBytes, plan.FuncStartsWith, plan.FuncEndsWith,
+			plan.FuncContains, plan.FuncLike, plan.FuncIsIn, plan.FuncBetween:
 			return true
 		case plan.FuncAdd, plan.FuncSub, plan.FuncMul, plan.FuncDiv, plan.FuncMod, plan.FuncNeg, plan.FuncAbs:
 			t, _ := x.analyze(e)

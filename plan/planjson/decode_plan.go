@@ -526,6 +526,18 @@ func (d *decoder) exprBody(v *jvalue, p *path) (plan.Expr, *Error) {
 		if err != nil {
 			return nil, err
 		}
+		if name == "when" {
+			// when(c1, v1, ..., otherwise) is a chain of if() calls.
+			args, err := d.args(v, p)
+			if err != nil {
+				return nil, err
+			}
+			w, werr := plan.WhenExpr(args)
+			if werr != nil {
+				return nil, errAt(v, p, "%v", werr)
+			}
+			return w, nil
+		}
 		fn, ok := plan.ParseFunc(name)
 		if !ok {
 			var names []string

@@ -222,6 +222,9 @@ func (g *gen) numExpr(c ectx, t plan.Type, depth int) plan.Expr {
 			if t != plan.Int64 {
 				continue
 			}
+			if g.r.Intn(3) == 0 {
+				return call(plan.FuncStrLenBytes, g.expr(sub, plan.String, depth-1))
+			}
 			return call(plan.FuncStrLen, g.expr(sub, plan.String, depth-1))
 		case x < 68:
 			return call(plan.FuncIf, g.expr(sub, plan.Bool, depth-1), g.expr(sub, t, depth-1), g.expr(sub, t, depth-1))
@@ -289,8 +292,14 @@ func (g *gen) boolExpr(c ectx, depth int) plan.Expr {
 	sub := c.noOver()
 	for {
 		switch x := g.r.Intn(100); {
-		case x < 40:
+		case x < 32:
 			return g.comparison(sub, depth)
+		case x < 36:
+			return g.strTest(sub, depth)
+		case x < 38:
+			return g.isIn(sub, depth)
+		case x < 40:
+			return g.between(sub, depth)
 		case x < 55:
 			fn := plan.FuncAnd
 			if g.r.Intn(2) == 0 {
@@ -325,6 +334,8 @@ func (g *gen) boolExpr(c ectx, depth int) plan.Expr {
 func (g *gen) strExpr(c ectx, depth int) plan.Expr {
 	sub := c.noOver()
 	switch x := g.r.Intn(100); {
+	case x < 15:
+		return g.strFunc(sub, depth)
 	case x < 40:
 		n := 1 + g.r.Intn(3)
 		args := make([]plan.Expr, n)

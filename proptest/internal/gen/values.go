@@ -31,7 +31,11 @@ var (
 		2147483648.0, 1, -1, 2.5, 3, 1 << 53}
 	specialString = []string{"", "a", "b", "A", "ab", "é", "日本", "🙂", "ß", "0", "1", "-1", "12", " 1",
 		"1.5", "NaN", "Inf", "-0.0", "true", "false", "9223372036854775807", "9223372036854775808",
-		"-9223372036854775808", "2147483648", "x y", "a,b"}
+		"-9223372036854775808", "2147483648", "x y", "a,b",
+		// for the string functions: invalid UTF-8, LIKE's wildcards and
+		// the escape in the data, case mappings that change the length,
+		// white space to strip
+		"\xff", "a\xc3", "é\xa9", "%", "_", "a%_b", "50!%", "İ", "ȿ", "ı", " x\t", "\u00a0é\u3000", "ABC"}
 	// lowCardStrings are the pools of low-cardinality string columns; "" and
 	// "é" make empty and non-ASCII keys common.
 	lowCardStrings = []string{"a", "b", "", "é", "A"}

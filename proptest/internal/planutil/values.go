@@ -2,6 +2,8 @@ package planutil
 
 import (
 	"math"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -44,10 +46,19 @@ func ValueComplexity(v plan.Value) int {
 // reads back for any NaN; other NaN bits count as a payload.
 var CanonicalNaN = math.Float64bits(math.NaN())
 
-// Canonical returns v with a NaN payload replaced by math.NaN().
+// Canonical returns v as a plan file carries it: a NaN payload replaced
+// by math.NaN(), and each byte of a string that is not valid UTF-8
+// replaced by U+FFFD (JSON carries only UTF-8).
 func Canonical(v plan.Value) plan.Value {
 	if !v.IsNull() && v.Type() == plan.Float64 && math.IsNaN(v.Float()) {
 		return plan.Float64Value(math.NaN())
+	}
+	if !v.IsNull() && v.Type() == plan.String && !utf8.ValidString(v.Str()) {
+		var b strings.Builder
+		for _, r := range v.Str() {
+			b.WriteRune(r) // ranging yields U+FFFD for each invalid byte
+		}
+		return plan.StringValue(b.String())
 	}
 	return v
 }

@@ -1,0 +1,150 @@
+package kernel
+
+import (
+	"github.com/dfopt/dfopt/plan"
+)
+
+// isInSmall is the list length up to which is_in scans its values rather
+// than hashing them: a handful of compares beats a map lookup.
+const isInSmall = 8
+
+// isIn evaluates is_in(x, [v1, ..., vk]) (docs/semantics.md, Sets and
+// ranges): null for a null x; true when a non-null vi equals x as eq
+// decides, each compared in the promoted type of x and vi; else null when
+// some vi is null; else false. The list is literals, so its values are
+// read once per call into a set of int64s, float64s, strings or bools.
+func (x *evalCtx) isIn(e *plan.Call, in *input, args []datum) (datum, error) {
+	if args[0].isNullScalar() {
+		return nullDatum(plan.Bool), nil
+	}
+	var (
+		ints    []int64
+		floats  []float64
+		strs    []string
+		bools   [2]bool
+		hasNull bool
+	)
+	for _, a := range args[1:] {
+		av := viewOf(a)
+		v := av.valueAt(0) // a literal: a scalar, or one row when folded
+		if v.IsNull() {
+			hasNull = true
+			continue
+		}
+		switch a.typ {
+		case plan.Int32, plan.Int64:
+			ints = append(ints, v.Int())
+		case plan.Float64:
+			floats = append(floats, v.Float())
+		case plan.String:
+			strs = append(strs, v.Str())
+		case plan.Bool:
+			bools[b2u(v.Bool())] = true
+		}
+	}
+	xv := viewOf(args[0])
+	n := in.n
+	var test func(i int) bool
+	switch xv.typ {
+	case plan.Int32, plan.Int64:
+		// Integer elements compare exactly in int64; float elements
+		// with x converted to float64 (its promotion).
+		hasInt := makeSet(ints)
+		hasFloat := makeSet(floats)
+		if len(floats) == 0 {
+			test = func(i int) bool { return hasInt(intAt(&xv, i)) }
+		} else {
+			test = func(i int) bool {
+				v := intAt(&xv, i)
+				return hasInt(v) || hasFloat(float64(v))
+			}
+		}
+	case plan.Float64:
+		for _, v := range ints {
+			floats = append(floats, float64(v))
+		}
+		has := makeSet(floats)
+		test = func(i int) bool { return has(xv.f64[rowAt(&xv, i)]) }
+	case plan.String:
+		has := makeSet(strs)
+		test = func(i int) bool { return has(xv.str(rowAt(&xv, i))) }
+	case plan.Bool:
+		test = func(i int) bool { return bools[b2u(xv.boolAt(rowAt(&xv, i)))] }
+	default:
+		return datum{}, internalError(e, "is_in over "+xv.typ.String())
+	}
+	buf, out := newBitmap(x.mem, n)
+	vbuf, bm := newBitmap(x.mem, n)
+	nulls := 0
+	for i := 0; i < n; i++ {
+		if !xv.isValid(rowAt(&xv, i)) {
+			nulls++
+			continue
+		}
+		if test(i) {
+			out[i>>3] |= 1 << (i & 7)
+			bm[i>>3] |= 1 << (i & 7)
+		} else if hasNull {
+			nulls++
+		} else {
+			bm[i>>3] |= 1 << (i & 7)
+		}
+	}
+	return freshDatum(plan.Bool, makeArray(plan.Bool, n, nulls, vbuf, buf)), nil
+}
+
+// makeSet returns the membership test of vals under Go's ==, which is
+// IEEE equality for floats (NaN is in no set, -0.0 and 0.0 are one key):
+// a scan for a short list, a map for a long one.
+func makeSet[T comparable](vals []T) func(T) bool {
+	switch {
+	case len(vals) == 0:
+		return func(T) bool { return false }
+	case len(vals) <= isInSmall:
+		return func(v T) bool {
+			for _, w := range vals {
+				if v == w {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	m := make(map[T]struct{}, len(vals))
+	for _, v := range vals {
+		m[v] = struct{}{}
+	}
+	return func(v T) bool {
+		_, ok := m[v]
+		return ok
+	}
+}
+
+// between evaluates between(x, lo, hi) as x >= lo and x <= hi with the
+// comparison and Kleene kernels. A scalar x is broadcast first, so each
+// comparison has an array operand.
+func (x *evalCtx) between(e *plan.Call, in *input, args []datum) (datum, error) {
+	xd := args[0]
+	if xd.isScalar() {
+		arr, err := broadcast(x.mem, xd.sc, xd.typ, in.n)
+		if err != nil {
+			return datum{}, tooLong(e, err)
+		}
+		xd = arrayDatum(xd.typ, arr)
+		defer xd.release()
+	}
+	ge, err := x.compare(&plan.Call{Fn: plan.FuncGe, Args: e.Args[:2]}, xd, args[1])
+	if err != nil {
+		return datum{}, err
+	}
+	defer ge.release()
+	le, err := x.compare(&plan.Call{Fn: plan.FuncLe, Args: []plan.Expr{e.Args[0], e.Args[2]}}, xd, args[2])
+	if err != nil {
+		return datum{}, err
+	}
+	defer le.release()
+	if ge.isScalar() && le.isScalar() {
+		return nullDatum(plan.Bool), nil // both bounds are null
+	}
+	return x.kleene(&plan.Call{Fn: plan.FuncAnd}, ge, le)
+}

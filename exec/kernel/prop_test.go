@@ -115,7 +115,8 @@ var (
 		" 1", "9223372036854775808", "2147483648", "-2147483648",
 		"2024-02-29", "2023-02-29", "1970-01-01", "+10000-01-01", "-0001-12-31", "2024-02-29T12:00:00", "1969-12-31T23:59:59.999999",
 		"2024-01-01T00:00:00Z", "2024-01-01T24:00:00", "+5881580-07-11", "+5881580-07-12", "+294247-01-10T04:00:54.775807",
-		"+294247-01-10T04:00:54.775808", "2024-01-01T00:00:00.5"}
+		"+294247-01-10T04:00:54.775808", "2024-01-01T00:00:00.5",
+		"\xff", "a\xc3", "é\xa9", "%", "_", "a%_b", "ß", "İ", "ȿ", " x\t", "\u00a0é", "A!%"}
 )
 
 // propCase is one generated test: an expression and the seed and size of
@@ -293,6 +294,9 @@ func genOp(r *rand.Rand, t plan.Type, d int, promoPair func() (plan.Type, plan.T
 		case k < 8:
 			return call([]plan.Func{plan.FuncNeg, plan.FuncAbs}[r.Intn(2)], genExpr(r, t, d))
 		case t == plan.Int64 && k == 8:
+			if r.Intn(2) == 0 {
+				return call(plan.FuncStrLenBytes, genExpr(r, plan.String, d))
+			}
 			return call(plan.FuncStrLen, genExpr(r, plan.String, d))
 		case t == plan.Int64:
 			name := []string{"inc_wrap", "checked_double", "nd_seq"}[r.Intn(3)]
@@ -344,10 +348,15 @@ func genOp(r *rand.Rand, t plan.Type, d int, promoPair func() (plan.Type, plan.T
 			return call(plan.FuncNot, genExpr(r, plan.Bool, d))
 		case k == 7:
 			return call([]plan.Func{plan.FuncIsNull, plan.FuncIsNotNull}[r.Intn(2)], genExpr(r, plan.Types()[r.Intn(8)], d))
-		default:
+		case k == 8:
 			return call(plan.FuncIsNaN, genExpr(r, plan.Float64, d))
+		default:
+			return genStrSetTest(r, d)
 		}
 	default: // plan.String
+		if r.Intn(2) == 0 {
+			return genStrFunc(r, d)
+		}
 		n := 1 + r.Intn(3)
 		args := make([]plan.Expr, n)
 		for i := range args {
@@ -560,4 +569,64 @@ func compareEvaluator(ev *Evaluator, c propCase, rec arrow.RecordBatch, want []p
 		}
 	}
 	return ""
+}
+
+// propPatterns are the literal patterns of the string tests and replace.
+var propPatterns = []string{"", "a", "é", "\xc3", "\xff", "%", "_", "%a%", "a%", "_%", "%!%", "!", "ß", "a_"}
+
+func genPattern(r *rand.Rand, d int) plan.Expr {
+	if r.Intn(3) > 0 {
+		return &plan.Literal{Value: plan.StringValue(propPatterns[r.Intn(len(propPatterns))])}
+	}
+	return genExpr(r, plan.String, d)
+}
+
+// genStrSetTest draws a bool string test, is_in or between.
+func genStrSetTest(r *rand.Rand, d int) plan.Expr {
+	s := genExpr(r, plan.String, d)
+	switch r.Intn(6) {
+	case 0:
+		return call([]plan.Func{plan.FuncStartsWith, plan.FuncEndsWith, plan.FuncContains}[r.Intn(3)], s, genPattern(r, d))
+	case 1:
+		return call(plan.FuncLike, s, genPattern(r, d))
+	case 2:
+		return call(plan.FuncLike, s, genPattern(r, d), &plan.Literal{Value: plan.StringValue("!")})
+	case 3, 4:
+		t := plan.Types()[r.Intn(5)]
+		args := []plan.Expr{genExpr(r, t, d)}
+		for n := r.Intn(6); n > 0; n-- {
+			lt := t
+			if t.IsNumeric() {
+				lt = numTypes[r.Intn(3)]
+			}
+			args = append(args, &plan.Literal{Value: genValue(r, lt, 15)})
+		}
+		return call(plan.FuncIsIn, args...)
+	}
+	t := plan.Types()[r.Intn(5)]
+	u, v := t, t
+	if t.IsNumeric() {
+		u, v = numTypes[r.Intn(3)], numTypes[r.Intn(3)]
+	}
+	return call(plan.FuncBetween, genExpr(r, t, d), genExpr(r, u, d), genExpr(r, v, d))
+}
+
+// genStrFunc draws a string-valued string function.
+func genStrFunc(r *rand.Rand, d int) plan.Expr {
+	s := genExpr(r, plan.String, d)
+	switch r.Intn(5) {
+	case 0:
+		return call([]plan.Func{plan.FuncLower, plan.FuncUpper}[r.Intn(2)], s)
+	case 1:
+		it := []plan.Type{plan.Int32, plan.Int64}[r.Intn(2)]
+		if r.Intn(3) == 0 {
+			return call(plan.FuncSubstring, s, genExpr(r, it, d))
+		}
+		return call(plan.FuncSubstring, s, genExpr(r, it, d), genExpr(r, it, d))
+	case 2:
+		return call([]plan.Func{plan.FuncReplace, plan.FuncReplaceAll}[r.Intn(2)], s, genPattern(r, d), genPattern(r, d))
+	case 3:
+		return call(plan.FuncStrip, s)
+	}
+	return call(plan.FuncStrip, s, genPattern(r, d))
 }

@@ -69,6 +69,8 @@ func TestDecodeErrors(t *testing.T) {
 		{"unknown function (the issue's example)", withPlan(`{"op": "project", "exprs": [{"col": "a"}], "input": ` +
 			filterT(`{"col": "p"}, {"fn": "not", "args": [{"fn": "gtt", "args": [{"col": "a"}, {"lit": 1}]}]}`) + `}`),
 			[]string{`plan.input.predicates[1].args[0]: unknown function "gtt"; did you mean "gt"?`}},
+		{"when with an even count", withPlan(filterT(`{"fn": "when", "args": [{"col": "p"}, {"col": "p"}]}`)),
+			[]string{`plan.predicates[0]: when: expects condition, value pairs and an otherwise value (an odd count of 3 or more arguments), got 2`}},
 		{"udf name used as a function", withPlan(filterT(`{"fn": "inc_wrap", "args": [{"col": "a"}]}`)),
 			[]string{`plan.predicates[0]: unknown function "inc_wrap"; "inc_wrap" is a udf`}},
 		{"unknown udf", withPlan(filterT(`{"udf": "inc_wrapp", "args": [{"col": "a"}]}`)),

@@ -339,11 +339,17 @@ func (g *planGen) expr(s plan.Schema, t plan.Type, depth int) plan.Expr {
 		case 4:
 			return call(plan.FuncIsNaN, g.expr(s, plan.Float64, d))
 		case 5:
+			if g.chance(0.5) {
+				return g.strTest(s, d)
+			}
 			return g.cast(s, t, d)
 		default:
 			return g.cond(s, t, d)
 		}
 	case plan.String:
+		if g.chance(0.25) {
+			return g.strFunc(s, d)
+		}
 		switch g.r.Intn(3) {
 		case 0:
 			return call(plan.FuncConcat, g.expr(s, plan.String, d), g.expr(s, plan.String, d))
@@ -418,7 +424,7 @@ func (g *planGen) value(t plan.Type) plan.Value {
 	case plan.Float64:
 		return plan.Float64Value([]float64{0, negZero, 1.5, -2, nanA, math.Inf(1), math.Inf(-1), 1e300}[g.r.Intn(8)])
 	}
-	return plan.StringValue([]string{"", "a", "1", "héllo", "-0.0", "x"}[g.r.Intn(6)])
+	return plan.StringValue([]string{"", "a", "1", "héllo", "-0.0", "x", "\xffÉß", " %_ "}[g.r.Intn(8)])
 }
 
 // illTyped draws a likely ill-typed expression: an unknown column, or a
@@ -443,4 +449,54 @@ func (g *planGen) illTyped(s plan.Schema) plan.Expr {
 		args[i] = g.leaf(s, g.anyType())
 	}
 	return &plan.Call{Fn: fn, Args: args}
+}
+
+// patterns are the literal patterns of the string tests and replace.
+var patterns = []string{"", "a", "é", "\xc3", "%", "_", "%a%", "a%", "_%", "%!%", "!", "a_"}
+
+func (g *planGen) pattern(s plan.Schema, d int) plan.Expr {
+	if g.chance(0.7) {
+		return &plan.Literal{Value: plan.StringValue(patterns[g.r.Intn(len(patterns))])}
+	}
+	return g.expr(s, plan.String, d)
+}
+
+// strTest draws a string test, is_in or between (docs/semantics.md,
+// Strings; Sets and ranges).
+func (g *planGen) strTest(s plan.Schema, d int) plan.Expr {
+	switch g.r.Intn(5) {
+	case 0:
+		fns := []plan.Func{plan.FuncStartsWith, plan.FuncEndsWith, plan.FuncContains}
+		return call(fns[g.r.Intn(len(fns))], g.expr(s, plan.String, d), g.pattern(s, d))
+	case 1:
+		if g.chance(0.3) {
+			return call(plan.FuncLike, g.expr(s, plan.String, d), g.pattern(s, d), &plan.Literal{Value: plan.StringValue("!")})
+		}
+		return call(plan.FuncLike, g.expr(s, plan.String, d), g.pattern(s, d))
+	case 2, 3:
+		t := g.anyType()
+		args := []plan.Expr{g.expr(s, t, d)}
+		for n := g.r.Intn(5); n > 0; n-- {
+			args = append(args, &plan.Literal{Value: g.value(t)})
+		}
+		return call(plan.FuncIsIn, args...)
+	}
+	t := g.anyType()
+	return call(plan.FuncBetween, g.expr(s, t, d), g.expr(s, t, d), g.expr(s, t, d))
+}
+
+// strFunc draws a string-valued string function.
+func (g *planGen) strFunc(s plan.Schema, d int) plan.Expr {
+	str := g.expr(s, plan.String, d)
+	switch g.r.Intn(5) {
+	case 0:
+		return call([]plan.Func{plan.FuncLower, plan.FuncUpper}[g.r.Intn(2)], str)
+	case 1:
+		return call(plan.FuncSubstring, str, g.expr(s, plan.Int64, d), g.expr(s, plan.Int32, d))
+	case 2:
+		return call([]plan.Func{plan.FuncReplace, plan.FuncReplaceAll}[g.r.Intn(2)], str, g.pattern(s, d), g.pattern(s, d))
+	case 3:
+		return call(plan.FuncStrip, str)
+	}
+	return call(plan.FuncStrip, str, g.pattern(s, d))
 }

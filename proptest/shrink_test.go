@@ -152,7 +152,10 @@ func TestShrinkKeepsIllTypedAccurate(t *testing.T) {
 		if _, err := plan.Resolve(out.Plan); err == nil || !out.IllTyped || out.Corruption == "" {
 			t.Fatalf("seed %d: shrunk ill-typed case: IllTyped=%v Corruption=%q err=%v\n%s", c.Seed, out.IllTyped, out.Corruption, err, out)
 		}
-		if s := Size(out); s.Nodes > 3 || s.Rows > 0 {
+		// Four nodes at most: a union of inputs of different widths
+		// needs union(scan, with_columns(scan)) when the case has one
+		// table.
+		if s := Size(out); s.Nodes > 4 || s.Rows > 0 {
 			t.Errorf("seed %d: ill-typed case shrank only to %v:\n%s", c.Seed, s, out)
 		}
 	}

@@ -592,7 +592,7 @@ func genStrSetTest(r *rand.Rand, d int) plan.Expr {
 	case 2:
 		return call(plan.FuncLike, s, genPattern(r, d), &plan.Literal{Value: plan.StringValue("!")})
 	case 3, 4:
-		t := plan.Types()[r.Intn(5)]
+		t := plan.Types()[r.Intn(8)]
 		args := []plan.Expr{genExpr(r, t, d)}
 		for n := r.Intn(6); n > 0; n-- {
 			lt := t
@@ -603,7 +603,7 @@ func genStrSetTest(r *rand.Rand, d int) plan.Expr {
 		}
 		return call(plan.FuncIsIn, args...)
 	}
-	t := plan.Types()[r.Intn(5)]
+	t := plan.Types()[r.Intn(8)]
 	u, v := t, t
 	if t.IsNumeric() {
 		u, v = numTypes[r.Intn(3)], numTypes[r.Intn(3)]

@@ -12,7 +12,8 @@ const isInSmall = 8
 // ranges): null for a null x; true when a non-null vi equals x as eq
 // decides, each compared in the promoted type of x and vi; else null when
 // some vi is null; else false. The list is literals, so its values are
-// read once per call into a set of int64s, float64s, strings or bools.
+// read once per call into a set of int64s (integers and temporal values),
+// float64s, strings or bools.
 func (x *evalCtx) isIn(e *plan.Call, in *input, args []datum) (datum, error) {
 	if args[0].isNullScalar() {
 		return nullDatum(plan.Bool), nil
@@ -31,7 +32,7 @@ func (x *evalCtx) isIn(e *plan.Call, in *input, args []datum) (datum, error) {
 			hasNull = true
 			continue
 		}
-		switch a.typ {
+		switch a.typ.Physical() {
 		case plan.Int32, plan.Int64:
 			ints = append(ints, v.Int())
 		case plan.Float64:
@@ -45,10 +46,11 @@ func (x *evalCtx) isIn(e *plan.Call, in *input, args []datum) (datum, error) {
 	xv := viewOf(args[0])
 	n := in.n
 	var test func(i int) bool
-	switch xv.typ {
+	switch xv.typ.Physical() {
 	case plan.Int32, plan.Int64:
 		// Integer elements compare exactly in int64; float elements
-		// with x converted to float64 (its promotion).
+		// with x converted to float64 (its promotion). A temporal x
+		// meets only values of its own type, as their integers.
 		hasInt := makeSet(ints)
 		hasFloat := makeSet(floats)
 		if len(floats) == 0 {

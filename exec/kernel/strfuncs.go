@@ -80,10 +80,10 @@ func bytesAt(v *view, i int) []byte {
 	return v.data[v.offs[j]:v.offs[j+1]]
 }
 
-// intAt is row i of an integer view as an int64.
+// intAt is row i of an integer (or temporal) view as an int64.
 func intAt(v *view, i int) int64 {
 	j := rowAt(v, i)
-	if v.typ == plan.Int32 {
+	if v.typ.Physical() == plan.Int32 {
 		return int64(v.i32[j])
 	}
 	return v.i64[j]

@@ -186,3 +186,100 @@ func BenchmarkKernelOnlyCmpAS(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchRows, "ns/row")
 }
+
+// benchStrBatch builds benchRows rows of s (strings of 4 to 16 characters,
+// mostly lower-case ASCII with some upper case and "é", about 1 in 8
+// holding "abc") and k (int64 in [0, 100)), with nullPct percent nulls.
+func benchStrBatch(b *testing.B, nullPct int) arrow.RecordBatch {
+	b.Helper()
+	mem := memory.NewGoAllocator()
+	r := rand.New(rand.NewSource(2))
+	const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJé"
+	runes := []rune(alphabet)
+	sb := array.NewStringBuilder(mem)
+	defer sb.Release()
+	kb := array.NewInt64Builder(mem)
+	defer kb.Release()
+	buf := make([]rune, 0, 16)
+	for i := 0; i < benchRows; i++ {
+		if r.Intn(100) < nullPct {
+			sb.AppendNull()
+		} else {
+			buf = buf[:0]
+			for n := 4 + r.Intn(13); n > 0; n-- {
+				buf = append(buf, runes[r.Intn(len(runes))])
+			}
+			s := string(buf)
+			if r.Intn(8) == 0 {
+				s += "abc"
+			}
+			sb.Append(s)
+		}
+		if r.Intn(100) < nullPct {
+			kb.AppendNull()
+		} else {
+			kb.Append(r.Int63n(100))
+		}
+	}
+	cols := []arrow.Array{sb.NewArray(), kb.NewArray()}
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "k", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+	}, nil)
+	rec := array.NewRecordBatch(schema, cols, benchRows)
+	for _, c := range cols {
+		c.Release()
+	}
+	return rec
+}
+
+// benchStrEval is benchEval over benchStrBatch.
+func benchStrEval(b *testing.B, e plan.E) {
+	for _, nulls := range []struct {
+		name string
+		pct  int
+	}{{"nonull", 0}, {"nulls10", 10}} {
+		b.Run(nulls.name, func(b *testing.B) {
+			rec := benchStrBatch(b, nulls.pct)
+			defer rec.Release()
+			ev := &Evaluator{Mem: memory.NewGoAllocator()}
+			ctx := context.Background()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				out, err := ev.Eval(ctx, e.Expr(), rec, 0)
+				if err != nil {
+					b.Fatal(err)
+				}
+				out.Release()
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchRows, "ns/row")
+		})
+	}
+}
+
+// The string, set and range kernels beside str_len, the string function
+// that existed before them.
+func BenchmarkStrLen(b *testing.B)      { benchStrEval(b, col("s").StrLen()) }
+func BenchmarkStrLower(b *testing.B)    { benchStrEval(b, col("s").Lower()) }
+func BenchmarkStrUpper(b *testing.B)    { benchStrEval(b, col("s").Upper()) }
+func BenchmarkStrContains(b *testing.B) { benchStrEval(b, col("s").Contains(lit("abc"))) }
+func BenchmarkStrStartsWith(b *testing.B) {
+	benchStrEval(b, col("s").StartsWith(lit("ab")))
+}
+func BenchmarkStrLikeInfix(b *testing.B) { benchStrEval(b, col("s").Like(lit("%abc%"))) }
+func BenchmarkStrLikeUnderscore(b *testing.B) {
+	benchStrEval(b, col("s").Like(lit("%a_c%"))) // the character-by-character matcher
+}
+func BenchmarkStrSubstring(b *testing.B) { benchStrEval(b, col("s").Substring(lit(1), lit(3))) }
+func BenchmarkStrReplaceAll(b *testing.B) {
+	benchStrEval(b, col("s").ReplaceAll(lit("abc"), lit("x")))
+}
+func BenchmarkStrStrip(b *testing.B) { benchStrEval(b, col("s").StripChars(lit("ab"))) }
+func BenchmarkIsInInt64x5(b *testing.B) {
+	benchStrEval(b, col("k").IsIn(i64(3), i64(17), i64(42), i64(64), i64(99)))
+}
+func BenchmarkIsInString5(b *testing.B) {
+	benchStrEval(b, col("s").IsIn(str("abcd"), str("hello"), str("xyzzy"), str("qwerty"), str("éabc")))
+}
+func BenchmarkBetweenInt64(b *testing.B) { benchStrEval(b, col("k").Between(lit(10), lit(20))) }

@@ -45,54 +45,104 @@ func (x *evalCtx) isIn(e *plan.Call, in *input, args []datum) (datum, error) {
 	}
 	xv := viewOf(args[0])
 	n := in.n
-	var test func(i int) bool
-	switch xv.typ.Physical() {
-	case plan.Int32, plan.Int64:
-		// Integer elements compare exactly in int64; float elements
-		// with x converted to float64 (its promotion). A temporal x
-		// meets only values of its own type, as their integers.
-		hasInt := makeSet(ints)
-		hasFloat := makeSet(floats)
-		if len(floats) == 0 {
-			test = func(i int) bool { return hasInt(intAt(&xv, i)) }
-		} else {
+	buf, out := newBitmap(x.mem, n)
+	// out gets the match of every row's value, null rows included (their
+	// bits are masked below); integers without float elements take a
+	// loop with no call per row.
+	switch {
+	case !xv.scalar && len(floats) == 0 && xv.typ.Physical() == plan.Int64:
+		inInts(out, xv.i64[:n], ints)
+	case !xv.scalar && len(floats) == 0 && xv.typ.Physical() == plan.Int32:
+		inInts(out, xv.i32[:n], ints)
+	default:
+		var test func(i int) bool
+		switch xv.typ.Physical() {
+		case plan.Int32, plan.Int64:
+			// Integer elements compare exactly in int64; float elements
+			// with x converted to float64 (its promotion). A temporal x
+			// meets only values of its own type, as their integers.
+			hasInt, hasFloat := makeSet(ints), makeSet(floats)
 			test = func(i int) bool {
 				v := intAt(&xv, i)
 				return hasInt(v) || hasFloat(float64(v))
 			}
+		case plan.Float64:
+			for _, v := range ints {
+				floats = append(floats, float64(v))
+			}
+			has := makeSet(floats)
+			test = func(i int) bool { return has(xv.f64[rowAt(&xv, i)]) }
+		case plan.String:
+			has := makeSet(strs)
+			test = func(i int) bool { return has(xv.str(rowAt(&xv, i))) }
+		case plan.Bool:
+			test = func(i int) bool { return bools[b2u(xv.boolAt(rowAt(&xv, i)))] }
+		default:
+			buf.Release()
+			return datum{}, internalError(e, "is_in over "+xv.typ.String())
 		}
-	case plan.Float64:
-		for _, v := range ints {
-			floats = append(floats, float64(v))
+		for i := 0; i < n; i++ {
+			if xv.isValid(rowAt(&xv, i)) && test(i) {
+				out[i>>3] |= 1 << (i & 7)
+			}
 		}
-		has := makeSet(floats)
-		test = func(i int) bool { return has(xv.f64[rowAt(&xv, i)]) }
-	case plan.String:
-		has := makeSet(strs)
-		test = func(i int) bool { return has(xv.str(rowAt(&xv, i))) }
-	case plan.Bool:
-		test = func(i int) bool { return bools[b2u(xv.boolAt(rowAt(&xv, i)))] }
-	default:
-		return datum{}, internalError(e, "is_in over "+xv.typ.String())
 	}
-	buf, out := newBitmap(x.mem, n)
+	// Valid: x valid, and (without a null in the list) any such row; with
+	// one, only the rows that match.
+	if xv.scalar {
+		if xv.valid != nil { // unreachable: a null scalar returned above
+			buf.Release()
+			return nullDatum(plan.Bool), nil
+		}
+		if !hasNull {
+			return freshDatum(plan.Bool, makeArray(plan.Bool, n, 0, nil, buf)), nil
+		}
+	}
+	if !hasNull {
+		valid := shareValidity(x.mem, &xv)
+		return freshDatum(plan.Bool, makeArray(plan.Bool, n, xv.nulls, valid, buf)), nil
+	}
 	vbuf, bm := newBitmap(x.mem, n)
-	nulls := 0
-	for i := 0; i < n; i++ {
-		if !xv.isValid(rowAt(&xv, i)) {
-			nulls++
-			continue
-		}
-		if test(i) {
-			out[i>>3] |= 1 << (i & 7)
-			bm[i>>3] |= 1 << (i & 7)
-		} else if hasNull {
-			nulls++
-		} else {
-			bm[i>>3] |= 1 << (i & 7)
+	copy(bm, out)
+	if xv.valid != nil && !xv.scalar {
+		xvalid := alignedBits(xv.valid, xv.voff, n)
+		for i := range bm {
+			bm[i] &= xvalid[i]
 		}
 	}
-	return freshDatum(plan.Bool, makeArray(plan.Bool, n, nulls, vbuf, buf)), nil
+	return freshDatum(plan.Bool, makeArray(plan.Bool, n, countNulls(bm, n), vbuf, buf)), nil
+}
+
+// inInts sets the bit of every value of xs found in set: a scan for a
+// short set, a map for a long one, a block of bools at a time packed
+// into out.
+func inInts[X int32 | int64](out []byte, xs []X, set []int64) {
+	var scratch [block]bool
+	var m map[int64]struct{}
+	if len(set) > isInSmall {
+		m = make(map[int64]struct{}, len(set))
+		for _, v := range set {
+			m[v] = struct{}{}
+		}
+	}
+	for lo := 0; lo < len(xs); lo += block {
+		hi := min(lo+block, len(xs))
+		t := scratch[:hi-lo]
+		if m != nil {
+			for k, v := range xs[lo:hi] {
+				_, t[k] = m[int64(v)]
+			}
+		} else {
+			for k, v := range xs[lo:hi] {
+				f := false
+				for _, w := range set {
+					f = f || int64(v) == w
+				}
+				t[k] = f
+			}
+		}
+		packBools(out[lo>>3:], t)
+	}
 }
 
 // makeSet returns the membership test of vals under Go's ==, which is

@@ -145,24 +145,33 @@ func (x *evalCtx) strMap(e *plan.Call, in *input, args []datum) (datum, error) {
 		}
 	case plan.FuncStrip:
 		if len(vs) == 1 {
+			ascii := asciiTable(unicode.IsSpace)
 			fn = func(b *strBuilder, i int) bool {
 				str := bytesAt(s, i)
-				lo, hi := stripBounds(str, unicode.IsSpace)
+				lo, hi := stripBounds(str, unicode.IsSpace, ascii)
 				return b.grow(hi-lo) && appendTo(b, str[lo:hi])
 			}
 		} else {
 			chars := &vs[1]
-			var set []rune
+			var (
+				set   []rune
+				in    func(rune) bool
+				ascii *[utf8.RuneSelf]bool
+			)
 			if chars.scalar {
 				set = runeSet(bytesAt(chars, 0))
+				in = func(r rune) bool { return runeIn(set, r) }
+				ascii = asciiTable(in)
 			}
 			fn = func(b *strBuilder, i int) bool {
-				cs := set
+				in, ascii := in, ascii
 				if !chars.scalar {
-					cs = runeSet(bytesAt(chars, i))
+					cs := runeSet(bytesAt(chars, i))
+					in = func(r rune) bool { return runeIn(cs, r) }
+					ascii = asciiTable(in)
 				}
 				str := bytesAt(s, i)
-				lo, hi := stripBounds(str, func(r rune) bool { return runeIn(cs, r) })
+				lo, hi := stripBounds(str, in, ascii)
 				return b.grow(hi-lo) && appendTo(b, str[lo:hi])
 			}
 		}
@@ -321,27 +330,57 @@ func appendReplace(b *strBuilder, s, old, repl []byte, all bool) bool {
 
 // stripBounds returns the byte range of s left when the longest prefix
 // and suffix of characters that are code points strip accepts are removed;
-// an invalid byte is never stripped. One forward pass, so the characters
-// are those a forward reading gives.
-func stripBounds(s []byte, strip func(rune) bool) (int, int) {
-	lo, hi := -1, 0
-	for i := 0; i < len(s); {
+// an invalid byte is never stripped. ascii says which ASCII bytes strip
+// accepts. The prefix is read forwards; the suffix backwards while it is
+// ASCII (an ASCII byte is always a character of its own), and forwards
+// from the prefix's end once it meets another byte, so the characters are
+// always those a forward reading gives.
+func stripBounds(s []byte, strip func(rune) bool, ascii *[utf8.RuneSelf]bool) (int, int) {
+	lo := 0
+	for lo < len(s) {
+		if c := s[lo]; c < utf8.RuneSelf {
+			if !ascii[c] {
+				break
+			}
+			lo++
+			continue
+		}
+		r, w := utf8.DecodeRune(s[lo:])
+		if (r == utf8.RuneError && w == 1) || !strip(r) {
+			break
+		}
+		lo += w
+	}
+	hi := len(s)
+	for hi > lo && s[hi-1] < utf8.RuneSelf && ascii[s[hi-1]] {
+		hi--
+	}
+	if hi == lo || s[hi-1] < utf8.RuneSelf {
+		return lo, hi
+	}
+	// A non-ASCII byte ends the rest: find the end of its last kept
+	// character reading forwards (s[lo] starts a kept character).
+	end := lo
+	for i := lo; i < hi; {
 		r, w := rune(s[i]), 1
 		if r >= utf8.RuneSelf {
-			r, w = utf8.DecodeRune(s[i:])
+			r, w = utf8.DecodeRune(s[i:hi])
 		}
 		if (r == utf8.RuneError && w == 1) || !strip(r) {
-			if lo < 0 {
-				lo = i
-			}
-			hi = i + w
+			end = i + w
 		}
 		i += w
 	}
-	if lo < 0 {
-		return 0, 0
+	return lo, end
+}
+
+// asciiTable is the ASCII bytes strip accepts.
+func asciiTable(strip func(rune) bool) *[utf8.RuneSelf]bool {
+	var t [utf8.RuneSelf]bool
+	for c := range t {
+		t[c] = strip(rune(c))
 	}
-	return lo, hi
+	return &t
 }
 
 // runeSet is the code points of chars (its invalid bytes strip nothing).

@@ -94,6 +94,8 @@ func TestStringSetFunctions(t *testing.T) {
 			strs("a b", "x", "", "", "\xff", "\u200bx")},
 		{"strip chars", []column{colOf("s", plan.String, strs("xxaxyx", "éaé", "\xffa\xff", "a")...)}, s.StripChars(lit("xyé\xff")),
 			strs("a", "a", "\xffa\xff", "a")},
+		{"strip reads characters forwards", []column{colOf("s", plan.String, strs("a\u00a0 \u00a0", "é \xa0", "\xc2\xa0\xa0 ", " \xc2", "x\u3000\xe3\x80", "\u2028")...)},
+			s.Strip(), strs("a", "é \xa0", "\xa0", "\xc2", "x\u3000\xe3\x80", "")},
 		{"strip no chars", []column{colOf("s", plan.String, strs(" a ")...)}, s.StripChars(lit("")), strs(" a ")},
 		// is_in: SQL null rules
 		{"is_in ints", []column{colOf("a", plan.Int64, i64s(1, 2, 3, nil)...)}, col("a").IsIn(i64(1), i64(3)), bools(T, F, T, nil)},

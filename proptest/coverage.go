@@ -30,7 +30,9 @@ import (
 //   - ill:CORRUPTION for ill-typed cases;
 //   - data:null, data:all_null_column, data:nan_payload, data:neg_zero,
 //     data:inf, data:min_int64, data:max_int64, data:min_int32,
-//     data:max_int32, data:empty_table, data:empty_string, data:non_ascii.
+//     data:max_int32, data:empty_table, data:empty_string, data:non_ascii,
+//     data:epoch_date, data:leap_day, data:min_date, data:max_date,
+//     data:min_datetime, data:max_datetime, data:extreme_duration.
 func Features(c Case) []string {
 	f := map[string]bool{}
 	dataFeatures(c, f)
@@ -307,6 +309,28 @@ func dataFeatures(c Case, f map[string]bool) {
 						f["data:min_int32"] = true
 					case math.MaxInt32:
 						f["data:max_int32"] = true
+					}
+				case plan.Date:
+					switch v.Int() {
+					case 0:
+						f["data:epoch_date"] = true
+					case 11016, -25508: // 2000-02-29, 1900-03-01
+						f["data:leap_day"] = true
+					case math.MinInt32:
+						f["data:min_date"] = true
+					case math.MaxInt32:
+						f["data:max_date"] = true
+					}
+				case plan.Datetime:
+					switch v.Int() {
+					case math.MinInt64:
+						f["data:min_datetime"] = true
+					case math.MaxInt64:
+						f["data:max_datetime"] = true
+					}
+				case plan.Duration:
+					if v.Int() == math.MaxInt64 || v.Int() == math.MinInt64 {
+						f["data:extreme_duration"] = true
 					}
 				case plan.String:
 					s := v.Str()

@@ -238,7 +238,9 @@ func TestGenerateDistribution(t *testing.T) {
 		"shape:dead_entry", "shape:sort_computed_key", "shape:agg_computed_key",
 		"expr:over", "expr:alias", "expr:cast_strict", "expr:cast_lenient", "expr:null_literal",
 		"data:null", "data:all_null_column", "data:nan_payload", "data:neg_zero", "data:inf", "data:min_int64",
-		"data:max_int64", "data:min_int32", "data:max_int32", "data:empty_table", "data:empty_string", "data:non_ascii")
+		"data:max_int64", "data:min_int32", "data:max_int32", "data:empty_table", "data:empty_string", "data:non_ascii",
+		"data:epoch_date", "data:leap_day", "data:min_date", "data:max_date", "data:min_datetime", "data:max_datetime",
+		"data:extreme_duration")
 	for _, w := range want {
 		if counts[w] == 0 {
 			t.Errorf("feature %s never generated in %d cases", w, n)

@@ -144,6 +144,15 @@ func paramComplexity(n plan.Node) int {
 			c++
 		}
 		return c
+	case *plan.ScanNode:
+		// Each hand-written assumption and a projection count, so that
+		// the shrinker's steps dropping them (and then the columns they
+		// name) make progress.
+		c := len(n.Assumes)
+		if n.Projected {
+			c++
+		}
+		return c
 	case *plan.SortNode:
 		c := 0
 		for _, k := range n.Keys {

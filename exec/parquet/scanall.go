@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/internal/phys"
 	"github.com/dfopt/dfopt/exec/kernel"
 	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/exec/step"
@@ -39,7 +40,7 @@ func (s *Source) ScanAll(ctx context.Context, mem memory.Allocator) (rec arrow.R
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %q: cannot read its schema: %w", s.path, err)
 	}
-	if err := sameParquetSchema(s.schema, got); err != nil {
+	if err := sameParquetSchema(s.schema, withDurations(got)); err != nil {
 		return nil, fmt.Errorf("parquet file %q changed since it was opened: %w", s.path, err)
 	}
 	// The page checksums are dfopt's to verify (arrow-go's reader does not),
@@ -83,6 +84,12 @@ func (s *Source) ScanAll(ctx context.Context, mem memory.Allocator) (rec arrow.R
 			if col, err = array.Concatenate(chunks, mem); err != nil {
 				return nil, fmt.Errorf("parquet file %q: column %q: %w", s.path, as.Field(i).Name, err)
 			}
+		}
+		if dt := as.Field(i).Type; dt.ID() == arrow.DURATION && col.DataType().ID() == arrow.INT64 {
+			// A duration column is stored as INT64 (WriteTable).
+			d := phys.Retype(col, dt)
+			col.Release()
+			col = d
 		}
 		cols = append(cols, col)
 	}

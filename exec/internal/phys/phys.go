@@ -70,3 +70,13 @@ func View(a arrow.Array) arrow.Array {
 	defer data.Release()
 	return array.MakeFromData(data)
 }
+
+// Retype returns a new array of type dt over a's buffers (a fixed-width
+// array of the same width, such as an int64 array read back as a
+// duration[us] one); the caller releases both.
+func Retype(a arrow.Array, dt arrow.DataType) arrow.Array {
+	d := a.Data()
+	data := array.NewData(dt, d.Len(), d.Buffers(), nil, d.NullN(), d.Offset())
+	defer data.Release()
+	return array.MakeFromData(data)
+}

@@ -99,7 +99,10 @@ func (g *gen) anyCol(sc *scope) (plan.Field, bool) {
 // numericTypes and allTypes are the type pools of the generators.
 var (
 	numericTypes = []plan.Type{plan.Int32, plan.Int64, plan.Float64}
-	allTypes     = []plan.Type{plan.Bool, plan.Int32, plan.Int64, plan.Float64, plan.String}
+	// allTypes weighs the five non-temporal types double, so about a
+	// quarter of the columns and expressions are temporal.
+	allTypes = []plan.Type{plan.Bool, plan.Int32, plan.Int64, plan.Float64, plan.String,
+		plan.Bool, plan.Int32, plan.Int64, plan.Float64, plan.String, plan.Date, plan.Datetime, plan.Duration}
 )
 
 func (g *gen) anyType() plan.Type { return allTypes[g.r.Intn(len(allTypes))] }
@@ -120,7 +123,7 @@ func (g *gen) leaf(c ectx, t plan.Type) plan.Expr {
 		return col(f.Name)
 	}
 	if c.mode != boundedTotal && g.r.Intn(100) < 30 {
-		if f, ok := g.anyCol(c.sc); ok && f.Type != t {
+		if f, ok := g.anyCol(c.sc); ok && f.Type != t && plan.CanCast(f.Type, t) {
 			return g.cast(c, col(f.Name), f.Type, t)
 		}
 	}
@@ -157,6 +160,8 @@ func (g *gen) expr(c ectx, t plan.Type, depth int) plan.Expr {
 		return g.boolExpr(c, depth)
 	case plan.String:
 		return g.strExpr(c, depth)
+	case plan.Date, plan.Datetime, plan.Duration:
+		return g.temporalExpr(c, t, depth)
 	default:
 		return g.numExpr(c, t, depth)
 	}
@@ -231,9 +236,12 @@ func (g *gen) numExpr(c ectx, t plan.Type, depth int) plan.Expr {
 		case x < 76:
 			return g.coalesce(sub, t, depth)
 		case x < 86:
-			from := g.colType(c.sc)
+			from := castSource(g.colType(c.sc), t)
 			return g.cast(c, g.expr(sub, from, depth-1), from, t)
 		default:
+			if t == plan.Int32 && g.r.Intn(2) == 0 {
+				return g.fieldExpr(sub, depth)
+			}
 			if t != plan.Int64 {
 				continue
 			}
@@ -322,7 +330,7 @@ func (g *gen) boolExpr(c ectx, depth int) plan.Expr {
 			return g.coalesce(sub, plan.Bool, depth)
 		default:
 			from := g.colType(c.sc)
-			if from == plan.Bool {
+			if from == plan.Bool || !plan.CanCast(from, plan.Bool) {
 				continue
 			}
 			return g.cast(c, g.expr(sub, from, depth-1), from, plan.Bool)

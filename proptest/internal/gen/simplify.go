@@ -127,7 +127,7 @@ func (g *gen) sxCombine(t plan.Type, x, k plan.Expr) plan.Expr {
 	case plan.Bool:
 		return call(plan.FuncAnd, a, b)
 	}
-	if g.r.Intn(4) == 0 {
+	if g.r.Intn(4) == 0 || t.IsTemporal() {
 		return call(plan.FuncCoalesce, a, b)
 	}
 	fns := []plan.Func{plan.FuncAdd, plan.FuncSub, plan.FuncMul, plan.FuncDiv}
@@ -321,6 +321,9 @@ func (g *gen) sxConst(c ectx, t plan.Type, depth int) plan.Expr {
 				return udfCall(udfCheckedDouble, lit(plan.Int64Value(sxExtreme[g.r.Intn(len(sxExtreme))])))
 			}
 		}
+		if !plan.CanCast(plan.String, t) {
+			return lit(g.literal(t))
+		}
 		return &plan.Cast{Expr: lit(g.sxString(t)), To: t, Strict: false}
 	}
 	switch t {
@@ -398,6 +401,10 @@ func (g *gen) sxString(t plan.Type) plan.Value {
 		good = []string{"1.5", "-0.0", "NaN", "Inf", "1e-400"}
 	case plan.Bool:
 		good = []string{"true", "false"}
+	case plan.Date:
+		good = []string{"2000-02-29", "1970-01-01", "+5881580-07-11"}
+	case plan.Datetime:
+		good = []string{"2000-02-29T23:59:59.999999", "1970-01-01T00:00:00"}
 	default:
 		good = []string{"s"}
 	}

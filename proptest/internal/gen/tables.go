@@ -11,14 +11,18 @@ import (
 var columnNames = []string{"a", "b", "c", "d", "k", "s", "x", "y", "v", "w"}
 
 // typeWeights skews column types toward int64 (the UDFs' type) while
-// keeping every type common.
+// keeping every type common; the temporal types make up 18 of 118.
 var typeWeights = []struct {
 	t plan.Type
 	w int
-}{{plan.Int64, 30}, {plan.Int32, 15}, {plan.Float64, 20}, {plan.String, 20}, {plan.Bool, 15}}
+}{{plan.Int64, 30}, {plan.Int32, 15}, {plan.Float64, 20}, {plan.String, 20}, {plan.Bool, 15},
+	{plan.Date, 8}, {plan.Datetime, 6}, {plan.Duration, 4}}
+
+// typeWeightTotal is the sum of typeWeights.
+const typeWeightTotal = 118
 
 func (g *gen) columnType() plan.Type {
-	x := g.r.Intn(100)
+	x := g.r.Intn(typeWeightTotal)
 	for _, tw := range typeWeights {
 		if x < tw.w {
 			return tw.t

@@ -634,7 +634,12 @@ func (g *gen) raising(c ectx) plan.Expr {
 //	                                                       of no rows is one
 //	                                                       row
 func (g *gen) guarded(depth int) frame {
-	in := g.node(depth - 2)
+	shape := g.r.Intn(8)
+	below := depth - 2
+	if shape == 4 {
+		below = depth - 3 // filter . union(in, project(in)): three levels
+	}
+	in := g.node(below)
 	sc := newScope(in.schema())
 	f, ok := g.pickCol(sc, plan.Int64)
 	if !ok {
@@ -647,7 +652,7 @@ func (g *gen) guarded(depth int) frame {
 	isNull := call(plan.FuncIsNull, col(a))
 	var mid frame
 	pred := isNull
-	switch g.r.Intn(8) {
+	switch shape {
 	case 5:
 		// distinct on another column (k, low-cardinality, when there is
 		// one), keeping the first row of each.

@@ -152,6 +152,8 @@ func (g *gen) value(t plan.Type, p profile) plan.Value {
 			}
 		}
 		return plan.StringValue(g.shortString())
+	case plan.Date, plan.Datetime, plan.Duration:
+		return g.temporalValue(t, p)
 	}
 	return plan.NullValue(t)
 }
@@ -192,6 +194,8 @@ func (g *gen) lowCardPool(t plan.Type) []plan.Value {
 			pool[i] = plan.StringValue(lowCardStrings[g.r.Intn(len(lowCardStrings))])
 		case plan.Bool:
 			pool[i] = plan.BoolValue(g.r.Intn(2) == 0)
+		case plan.Date, plan.Datetime, plan.Duration:
+			pool[i] = g.temporalPool(t)
 		}
 	}
 	return pool
@@ -240,6 +244,11 @@ func (g *gen) literal(t plan.Type) plan.Value {
 	}
 	special := x < 30
 	switch t {
+	case plan.Date, plan.Datetime, plan.Duration:
+		if special {
+			return g.temporalSpecial(t)
+		}
+		return g.temporalValue(t, profSmall)
 	case plan.Bool:
 		return plan.BoolValue(r.Intn(2) == 0)
 	case plan.Int64:

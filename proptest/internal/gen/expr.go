@@ -224,6 +224,9 @@ func (g *gen) numExpr(c ectx, t plan.Type, depth int) plan.Expr {
 			}
 			return call(fn, g.expr(sub, t, depth-1))
 		case x < 60:
+			if t == plan.Int32 {
+				return g.fieldExpr(sub, depth)
+			}
 			if t != plan.Int64 {
 				continue
 			}

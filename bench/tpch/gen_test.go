@@ -16,6 +16,10 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/dfopt/dfopt/exec"
+	dfparquet "github.com/dfopt/dfopt/exec/parquet"
+	"github.com/dfopt/dfopt/plan"
 )
 
 func TestParseScale(t *testing.T) {
@@ -134,7 +138,8 @@ func generateInChild(t *testing.T, dir, sf string) string {
 // TestGenerateSmall generates SF 0.01 twice: the files must be
 // byte-identical, have the expected row counts (lineitem's is the official
 // dbgen's 60,175) in row groups of 4096 rows, the schemas of Schema, dates
-// as Parquet DATE, and every foreign key must resolve.
+// as Parquet DATE, dfopt's own Parquet source must read them (dates as
+// date), and every foreign key must resolve.
 func TestGenerateSmall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("each run builds dbgen's 300 MB text pool")
@@ -189,6 +194,7 @@ func TestGenerateSmall(t *testing.T) {
 		}
 	}
 	checkDateLogicalType(t, filepath.Join(dirs[0], "lineitem.parquet"), "l_shipdate")
+	checkDfoptReads(t, dirs[0], 10)
 
 	keys := func(table, col string) map[int64]bool {
 		m := map[int64]bool{}
@@ -318,4 +324,36 @@ func parquetRowGroups(t *testing.T, path string) int {
 	}
 	defer f.Close()
 	return f.NumRowGroups()
+}
+
+// checkDfoptReads opens every generated table with dfopt's own Parquet
+// source: its schema must carry the generator's types (dates as date) and a
+// scan of the whole table must return its rows.
+func checkDfoptReads(t *testing.T, dir string, scale Scale) {
+	t.Helper()
+	planType := map[arrow.Type]plan.Type{arrow.INT64: plan.Int64, arrow.FLOAT64: plan.Float64, arrow.STRING: plan.String, arrow.DATE32: plan.Date}
+	for _, name := range Tables {
+		src, err := dfparquet.OpenFile(name, filepath.Join(dir, name+".parquet"))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want, _ := Schema(name)
+		got := src.Schema()
+		if got.Len() != want.NumFields() {
+			t.Fatalf("%s: dfopt reads %d columns, want %d", name, got.Len(), want.NumFields())
+		}
+		for i, f := range want.Fields() {
+			if g := got.Field(i); g.Name != f.Name || g.Type != planType[f.Type.ID()] {
+				t.Errorf("%s column %d: dfopt reads %s %s, want %s %s", name, i, g.Name, g.Type, f.Name, planType[f.Type.ID()])
+			}
+		}
+		res, err := exec.Collect(context.Background(), plan.Scan(src).Node(), exec.Options{})
+		if err != nil {
+			t.Fatalf("%s: dfopt cannot read the table: %v", name, err)
+		}
+		if n := int64(res.NumRows()); n != ExpectedRows(name, scale) {
+			t.Errorf("%s: dfopt reads %d rows, want %d", name, n, ExpectedRows(name, scale))
+		}
+		res.Release()
+	}
 }

@@ -139,7 +139,8 @@ func generateInChild(t *testing.T, dir, sf string) string {
 // byte-identical, have the expected row counts (lineitem's is the official
 // dbgen's 60,175) in row groups of 4096 rows, the schemas of Schema, dates
 // as Parquet DATE, dfopt's own Parquet source must read them (dates as
-// date), and every foreign key must resolve.
+// date), every foreign key must resolve, and every TPC-H plan file must give
+// one result optimized, as written and in its SQL style.
 func TestGenerateSmall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("each run builds dbgen's 300 MB text pool")
@@ -195,6 +196,7 @@ func TestGenerateSmall(t *testing.T) {
 	}
 	checkDateLogicalType(t, filepath.Join(dirs[0], "lineitem.parquet"), "l_shipdate")
 	checkDfoptReads(t, dirs[0], 10)
+	checkPlansAgree(t, dirs[0])
 
 	keys := func(table, col string) map[int64]bool {
 		m := map[int64]bool{}

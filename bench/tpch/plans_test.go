@@ -2,6 +2,8 @@ package tpch
 
 import (
 	"context"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,4 +131,79 @@ func TestPlansMatchAnswers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkPlansAgree runs every TPC-H query over the data in dir (a small
+// scale factor) three ways: the dataframe-style plan optimized and as
+// written, and the SQL-style plan optimized (as written it is a cross
+// product). The three results must agree: the same rows in the same order,
+// floats within 1e-9 relative (sums added in another order).
+func checkPlansAgree(t *testing.T, dir string) {
+	t.Helper()
+	files, err := filepath.Glob("queries/*.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no dataframe-style plan files: %v", err)
+	}
+	run := func(file string, noOpt bool) [][]any {
+		t.Helper()
+		suite, err := bench.Load(context.Background(), []string{file}, bench.Options{DataDir: dir, NoOpt: noOpt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer suite.Close()
+		res, _, err := suite.Queries[0].Once(context.Background(), memory.DefaultAllocator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Release()
+		rows, err := RowsFromRecords([]arrow.RecordBatch{res.Record})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	for _, df := range files {
+		want := run(df, false)
+		if len(want) == 0 {
+			t.Logf("%s: no rows at this scale (only empty results compared)", df)
+		}
+		if why := rowsDiffer(want, run(df, true)); why != "" {
+			t.Errorf("%s optimized and as written differ: %s", df, why)
+		}
+		sql := filepath.Join("queries", "sql", filepath.Base(df))
+		if _, err := os.Stat(sql); err != nil {
+			t.Errorf("%s has no SQL-style twin: %v", df, err)
+			continue
+		}
+		if why := rowsDiffer(want, run(sql, false)); why != "" {
+			t.Errorf("%s and %s differ: %s", df, sql, why)
+		}
+	}
+}
+
+// rowsDiffer says how two results differ ("" when they agree): row and
+// column counts, then each cell, floats within 1e-9 relative.
+func rowsDiffer(a, b [][]any) string {
+	if len(a) != len(b) {
+		return fmt.Sprintf("%d rows and %d rows", len(a), len(b))
+	}
+	for i := range a {
+		if len(a[i]) != len(b[i]) {
+			return fmt.Sprintf("row %d: %d and %d columns", i, len(a[i]), len(b[i]))
+		}
+		for j := range a[i] {
+			x, xok := a[i][j].(float64)
+			y, yok := b[i][j].(float64)
+			if xok && yok {
+				if math.Abs(x-y) > 1e-9*max(math.Abs(x), math.Abs(y)) {
+					return fmt.Sprintf("row %d column %d: %v and %v", i, j, x, y)
+				}
+				continue
+			}
+			if a[i][j] != b[i][j] {
+				return fmt.Sprintf("row %d column %d: %v and %v", i, j, a[i][j], b[i][j])
+			}
+		}
+	}
+	return ""
 }

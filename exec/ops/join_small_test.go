@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"
@@ -236,5 +237,63 @@ func TestSmallBuildTableSeparatesKeys(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSmallJoinTemporalKeys: date and datetime keys compare by their
+// integers on the small-build path as on the general one, and a null
+// (whose slot holds 0) does not match a key of 0.
+func TestSmallJoinTemporalKeys(t *testing.T) {
+	mem := newMem(t)
+	probe := []int64{5, 0, 7, 5, 0}
+	probeValid := []bool{true, false, true, true, true}
+	keys := []int64{5, 0}
+	date := func(vals []int64, valid []bool) arrow.Array {
+		b := array.NewDate32Builder(mem)
+		defer b.Release()
+		for i, v := range vals {
+			if valid != nil && !valid[i] {
+				b.AppendNull()
+				continue
+			}
+			b.Append(arrow.Date32(v))
+		}
+		return b.NewArray()
+	}
+	stamp := func(vals []int64, valid []bool) arrow.Array {
+		b := array.NewTimestampBuilder(mem, &arrow.TimestampType{Unit: arrow.Microsecond})
+		defer b.Release()
+		for i, v := range vals {
+			if valid != nil && !valid[i] {
+				b.AppendNull()
+				continue
+			}
+			b.Append(arrow.Timestamp(v))
+		}
+		return b.NewArray()
+	}
+	want := map[plan.JoinKind][2][]int32{
+		plan.InnerJoin: {i32s(0, 3, 4), i32s(0, 0, 1)},
+		plan.LeftJoin:  {i32s(0, 1, 2, 3, 4), i32s(0, -1, -1, 0, 1)},
+		plan.SemiJoin:  {i32s(0, 3, 4), nil},
+		plan.AntiJoin:  {i32s(1, 2), nil},
+	}
+	for name, mk := range map[string]func([]int64, []bool) arrow.Array{"date": date, "datetime": stamp} {
+		l, r := mk(probe, probeValid), mk(keys, nil)
+		for kind, w := range want {
+			left, right := []arrow.Array{l}, []arrow.Array{r}
+			if !smallJoinApplies(kind, left, right) {
+				t.Errorf("%s %s: the small-build path does not apply", name, joinName(kind))
+			}
+			li, ri, err := JoinIndices(kind, left, right)
+			if err != nil {
+				t.Fatalf("%s %s: %v", name, joinName(kind), err)
+			}
+			if !slices.Equal(li, w[0]) || !slices.Equal(ri, w[1]) || (ri == nil) != (w[1] == nil) {
+				t.Errorf("%s %s: got %v %v, want %v %v", name, joinName(kind), li, ri, w[0], w[1])
+			}
+		}
+		l.Release()
+		r.Release()
 	}
 }

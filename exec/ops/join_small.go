@@ -10,11 +10,11 @@ import (
 
 // The small-build probe. When the side a join lists per key (the right
 // input, or the left of a right join) has at most smallBuildRows rows and
-// the key is one column that compares as a word (integers, dates, datetimes,
-// durations, floats, bools),
-// the general path's work — encode the build keys, look every probe key
-// up and store its id (4 bytes per probe row), count each partition's
-// output over the ids, then read them again to write the pairs — is
+// the key is one column that compares as a word (integers, dates,
+// datetimes, durations, floats, bools), the general path's work —
+// encode the build keys, look every probe key up and store its id (4
+// bytes per probe row), count each partition's output over the ids, then
+// read them again to write the pairs — is
 // replaced by one pass over the probe keys that compares each with the
 // build's few distinct keys and keeps only the rows that match (a list of
 // their row numbers, 4 bytes per matching row). The pairs are then written

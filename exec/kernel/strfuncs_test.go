@@ -2,11 +2,15 @@ package kernel
 
 import (
 	"context"
+	"fmt"
 	"math"
+	"math/rand"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/prop"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -208,3 +212,75 @@ func TestLikeContainsLaw(t *testing.T) {
 }
 
 func isValidUTF8(s string) bool { return strings.ToValidUTF8(s, "\x00\x01") == s }
+
+// TestPropertyStringSetLaws checks the laws docs/semantics.md states, on
+// the kernel over generated data (the property test's columns and
+// values, invalid UTF-8 included): between(x, lo, hi) == (x >= lo and x
+// <= hi); is_in(x, [v1, v2]) == (x == v1 or x == v2); like(s, "%" + p +
+// "%") == contains(s, p), like(s, p + "%") == starts_with(s, p) and
+// like(s, "%" + p) == ends_with(s, p) for a valid UTF-8 p without
+// wildcards.
+func TestPropertyStringSetLaws(t *testing.T) {
+	params := gopter.DefaultTestParametersWithSeed(propSeed(t))
+	params.MinSuccessfulTests = 500
+	params.Workers = 1
+	props := gopter.NewProperties(params)
+	type lawCase struct {
+		Seed int64
+		Rows int
+	}
+	gen := func(p *gopter.GenParameters) *gopter.GenResult {
+		return gopter.NewGenResult(lawCase{Seed: p.Rng.Int63(), Rows: 1 + p.Rng.Intn(40)}, gopter.NoShrinker)
+	}
+	props.Property("laws of between, is_in and like", prop.ForAll(func(c lawCase) string {
+		r := rand.New(rand.NewSource(c.Seed))
+		data := genData(c.Seed, c.Rows, false)
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		cols := make([]column, 0, propSchema.Len())
+		for _, f := range propSchema.Fields() {
+			cols = append(cols, colOf(f.Name, f.Type, data[f.Name]...))
+		}
+		rec := mkBatch(t, mem, cols...)
+		defer rec.Release()
+		pick := func(t plan.Type) plan.E {
+			if r.Intn(3) > 0 {
+				return plan.Wrap(genLeaf(r, t))
+			}
+			return plan.Lit(genValue(r, t, 20))
+		}
+		types := []plan.Type{plan.Int32, plan.Int64, plan.Float64, plan.String, plan.Bool}
+		tx := types[r.Intn(len(types))]
+		ty := tx
+		if tx.IsNumeric() {
+			ty = types[r.Intn(3)]
+		}
+		x, lo, hi := pick(tx), pick(ty), pick(ty)
+		v1, v2 := genValue(r, ty, 20), genValue(r, ty, 20)
+		p := []string{"", "a", "é", "ab", "1", "ß", "日本"}[r.Intn(7)]
+		s := pick(plan.String)
+		pairs := [][2]plan.E{
+			{x.Between(lo, hi), x.Ge(lo).And(x.Le(hi))},
+			{x.IsIn(v1, v2), x.Eq(plan.Lit(v1)).Or(x.Eq(plan.Lit(v2)))},
+			{s.Like(plan.Lit("%" + p + "%")), s.Contains(plan.Lit(p))},
+			{s.Like(plan.Lit(p + "%")), s.StartsWith(plan.Lit(p))},
+			{s.Like(plan.Lit("%" + p)), s.EndsWith(plan.Lit(p))},
+		}
+		for _, pr := range pairs {
+			a, err := evalValues(t, mem, pr[0].Expr(), rec, 0)
+			if err != nil {
+				return fmt.Sprintf("%s: %v", pr[0], err)
+			}
+			b, err := evalValues(t, mem, pr[1].Expr(), rec, 0)
+			if err != nil {
+				return fmt.Sprintf("%s: %v", pr[1], err)
+			}
+			for i := range a {
+				if !a[i].Identical(b[i]) {
+					return fmt.Sprintf("row %d: %s = %s but %s = %s", i, pr[0], a[i], pr[1], b[i])
+				}
+			}
+		}
+		return ""
+	}, gen))
+	props.TestingRun(t)
+}

@@ -128,3 +128,126 @@ func (c comparison) excludes(cc *metadata.ColumnChunkMetaData, rows int64) bool 
 	}
 	return false
 }
+
+// rgTest is a pushed conjunct the row-group statistics of one column can
+// refute: a comparison; is_in(column, [literals]), refuted when `column ==
+// v` is refuted for every non-null v (a null v makes no row true, and an
+// empty list none); or starts_with(column, literal), refuted when no
+// string between the chunk's min and max (by bytes) begins with the
+// literal.
+type rgTest struct {
+	column int
+	any    []comparison // is_in: the eq comparisons, one per non-null value
+	cmp    comparison   // a plain comparison (when any and prefix are unused)
+	isIn   bool
+	prefix *string // starts_with's literal
+}
+
+// parseTest recognises the conjuncts rgTest can refute.
+func parseTest(e plan.Expr, s plan.Schema) (rgTest, bool) {
+	call, ok := e.(*plan.Call)
+	if !ok {
+		return rgTest{}, false
+	}
+	switch call.Fn {
+	case plan.FuncIsIn:
+		col, ok := firstColumn(call)
+		if !ok {
+			return rgTest{}, false
+		}
+		t := rgTest{column: s.Index(col.Name), isIn: true}
+		if t.column < 0 {
+			return rgTest{}, false
+		}
+		for _, a := range call.Args[1:] {
+			lit, ok := a.(*plan.Literal)
+			if !ok {
+				return rgTest{}, false
+			}
+			if lit.Value.IsNull() {
+				continue
+			}
+			c, ok := parseComparison(&plan.Call{Fn: plan.FuncEq, Args: []plan.Expr{col, lit}}, s)
+			if !ok {
+				return rgTest{}, false
+			}
+			t.any = append(t.any, c)
+		}
+		return t, true
+	case plan.FuncStartsWith:
+		col, ok := firstColumn(call)
+		if !ok || len(call.Args) != 2 {
+			return rgTest{}, false
+		}
+		lit, ok := call.Args[1].(*plan.Literal)
+		idx := s.Index(col.Name)
+		if !ok || idx < 0 || s.Field(idx).Type != plan.String || lit.Value.Type() != plan.String || lit.Value.IsNull() {
+			return rgTest{}, false
+		}
+		p := lit.Value.Str()
+		return rgTest{column: idx, prefix: &p}, true
+	}
+	c, ok := parseComparison(e, s)
+	return rgTest{column: c.column, cmp: c}, ok
+}
+
+// firstColumn is the call's first argument when it is a column.
+func firstColumn(call *plan.Call) (*plan.Column, bool) {
+	if len(call.Args) == 0 {
+		return nil, false
+	}
+	col, ok := call.Args[0].(*plan.Column)
+	return col, ok
+}
+
+// excludes reports whether the chunk's statistics prove the conjunct false
+// or null on every row of the row group (false when in doubt).
+func (t rgTest) excludes(cc *metadata.ColumnChunkMetaData, rows int64) bool {
+	switch {
+	case t.isIn:
+		for _, c := range t.any {
+			if !c.excludes(cc, rows) {
+				return false
+			}
+		}
+		return true
+	case t.prefix != nil:
+		return prefixExcludes(*t.prefix, cc, rows)
+	}
+	return t.cmp.excludes(cc, rows)
+}
+
+// prefixExcludes: every string beginning with p lies in [p, next) by bytes,
+// next being p with its last byte below 0xff incremented and the bytes
+// after it dropped (no bound above when p is all 0xff bytes). A chunk whose
+// max is below p or whose min is at or above next holds none; a chunk of
+// only nulls holds none either.
+func prefixExcludes(p string, cc *metadata.ColumnChunkMetaData, rows int64) bool {
+	set, err := cc.StatsSet()
+	if err != nil || !set {
+		return false
+	}
+	st, err := cc.Statistics()
+	if err != nil || st == nil {
+		return false
+	}
+	if !st.HasMinMax() {
+		return st.HasNullCount() && st.NullCount() == rows && rows > 0
+	}
+	bs, ok := st.(*metadata.ByteArrayStatistics)
+	if !ok {
+		return false
+	}
+	if string(bs.Max()) < p {
+		return true
+	}
+	next := []byte(p)
+	for len(next) > 0 && next[len(next)-1] == 0xff {
+		next = next[:len(next)-1]
+	}
+	if len(next) == 0 {
+		return false
+	}
+	next[len(next)-1]++
+	return string(bs.Min()) >= string(next)
+}

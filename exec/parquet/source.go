@@ -174,14 +174,16 @@ func (s *Source) Stats() Stats {
 		RowGroupsUnread: s.rowGroupsUnread.Load()}
 }
 
-// ClassifyPredicates answers Inexact for comparisons the source can test
-// against row-group statistics (see pruneable) and Unsupported otherwise.
+// ClassifyPredicates answers Inexact for the conjuncts the source can test
+// against row-group statistics (comparisons of a column and a literal,
+// is_in of a column, starts_with of a string column and a literal: see
+// rgTest) and Unsupported otherwise.
 // It never answers Exact: skipping a row group still leaves non-matching
 // rows in the groups that are read.
 func (s *Source) ClassifyPredicates(conjuncts []plan.Expr) []plan.PredicateSupport {
 	out := make([]plan.PredicateSupport, len(conjuncts))
 	for i, c := range conjuncts {
-		if _, ok := parseComparison(c, s.schema); ok {
+		if _, ok := parseTest(c, s.schema); ok {
 			out[i] = plan.Inexact
 		}
 	}
@@ -356,9 +358,9 @@ func sameParquetSchema(want plan.Schema, got *arrow.Schema) error {
 // rows: the groups after them are neither read nor counted as skipped
 // (Stats.RowGroupsUnread counts them).
 func (s *Source) selectRowGroups(rdr *file.Reader, pushed []plan.PushedPredicate, req exec.ScanRequest) ([]int, error) {
-	var tests []comparison
+	var tests []rgTest
 	for _, p := range pushed {
-		if c, ok := parseComparison(p.Expr, s.schema); ok {
+		if c, ok := parseTest(p.Expr, s.schema); ok {
 			tests = append(tests, c)
 		}
 	}

@@ -57,6 +57,13 @@ func TestParquetScanProjectionAndPruning(t *testing.T) {
 	gt := func(col string, v plan.Value) plan.PushedPredicate {
 		return plan.PushedPredicate{Expr: &plan.Call{Fn: plan.FuncGt, Args: []plan.Expr{&plan.Column{Name: col}, &plan.Literal{Value: v}}}, Support: plan.Inexact}
 	}
+	call := func(fn plan.Func, col string, vs ...plan.Value) plan.PushedPredicate {
+		args := []plan.Expr{&plan.Column{Name: col}}
+		for _, v := range vs {
+			args = append(args, &plan.Literal{Value: v})
+		}
+		return plan.PushedPredicate{Expr: &plan.Call{Fn: fn, Args: args}, Support: plan.Inexact}
+	}
 	flip := func(fn plan.Func, col string, v plan.Value) plan.PushedPredicate {
 		return plan.PushedPredicate{Expr: &plan.Call{Fn: fn, Args: []plan.Expr{&plan.Literal{Value: v}, &plan.Column{Name: col}}}, Support: plan.Inexact}
 	}
@@ -75,6 +82,14 @@ func TestParquetScanProjectionAndPruning(t *testing.T) {
 		{"literal left: 1000 > id", []string{"id"}, []plan.PushedPredicate{flip(plan.FuncGt, "id", plan.Int64Value(1000))}, 1, 0},
 		{"string eq", []string{"s"}, []plan.PushedPredicate{flip(plan.FuncEq, "s", plan.StringValue("k2"))}, 1, 2000},
 		{"nothing matches", []string{"id"}, []plan.PushedPredicate{gt("id", plan.Int64Value(5000))}, 0, -1},
+		{"is_in reads the groups of its values", []string{"id"}, []plan.PushedPredicate{call(plan.FuncIsIn, "id",
+			plan.Int64Value(2005), plan.NullValue(plan.Int64), plan.Int32Value(3500), plan.Int64Value(9999))}, 2, 2000},
+		{"is_in of strings", []string{"s"}, []plan.PushedPredicate{call(plan.FuncIsIn, "s", plan.StringValue("k3"), plan.StringValue("k"))}, 1, 3000},
+		{"is_in of nulls only", []string{"id"}, []plan.PushedPredicate{call(plan.FuncIsIn, "id", plan.NullValue(plan.Int64))}, 0, -1},
+		{"starts_with", []string{"s"}, []plan.PushedPredicate{call(plan.FuncStartsWith, "s", plan.StringValue("k1"))}, 1, 1000},
+		{"starts_with a shorter prefix", []string{"s"}, []plan.PushedPredicate{call(plan.FuncStartsWith, "s", plan.StringValue("k"))}, 4, 0},
+		{"starts_with no group", []string{"s"}, []plan.PushedPredicate{call(plan.FuncStartsWith, "s", plan.StringValue("j"))}, 0, -1},
+		{"starts_with \\xff", []string{"s"}, []plan.PushedPredicate{call(plan.FuncStartsWith, "s", plan.StringValue("\xff"))}, 0, -1},
 		{"no columns", []string{}, []plan.PushedPredicate{gt("id", plan.Int64Value(1999))}, 2, -1},
 	}
 	for _, c := range cases {
@@ -133,10 +148,17 @@ func TestParquetClassify(t *testing.T) {
 		cmp(plan.FuncEq, col("nope"), lit(plan.Int64Value(1))),          // unknown column
 		&plan.Call{Fn: plan.FuncIsNull, Args: []plan.Expr{col("x")}},    // unary
 		cmp(plan.FuncGe, col("x"), lit(plan.Float64Value(math.Inf(1)))), // float
+		&plan.Call{Fn: plan.FuncIsIn, Args: []plan.Expr{col("id"), lit(plan.Int64Value(1)), lit(plan.NullValue(plan.Int64))}},
+		&plan.Call{Fn: plan.FuncIsIn, Args: []plan.Expr{col("id"), lit(plan.Float64Value(1))}}, // mixed int/float
+		&plan.Call{Fn: plan.FuncIsIn, Args: []plan.Expr{col("id")}},                            // empty: nothing matches
+		cmp(plan.FuncStartsWith, col("s"), lit(plan.StringValue("k"))),
+		cmp(plan.FuncStartsWith, col("s"), col("s")),
+		cmp(plan.FuncEndsWith, col("s"), lit(plan.StringValue("k"))),
 	}
 	got := src.ClassifyPredicates(conj)
 	want := []plan.PredicateSupport{plan.Inexact, plan.Inexact, plan.Unsupported, plan.Unsupported, plan.Unsupported,
-		plan.Unsupported, plan.Unsupported, plan.Unsupported, plan.Inexact}
+		plan.Unsupported, plan.Unsupported, plan.Unsupported, plan.Inexact,
+		plan.Inexact, plan.Unsupported, plan.Inexact, plan.Inexact, plan.Unsupported, plan.Unsupported}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("%s: %s, want %s", conj[i], got[i], want[i])

@@ -27,6 +27,12 @@ const (
 	// EGCovered: the guard is left out because a guard below, reached
 	// through filters and guards only, already lists its expressions.
 	EGCovered CellID = "eg.covered"
+	// EGSplit: a filter holding total and partial conjuncts splits: the
+	// total ones become a filter below the partial ones, above a guard of
+	// the partial ones, so that the partial ones' values are computed only
+	// on the rows the total ones keep (docs/adr/0004-error-guards.md, "Split
+	// filters").
+	EGSplit CellID = "eg.split"
 	// EGUnguarded: the filter moves without leaving a guard (a barrier: it
 	// never does; its mutant is the engines' behaviour that loses errors).
 	EGUnguarded CellID = "eg.unguarded"
@@ -55,7 +61,10 @@ var errorGuardCells = []Cell{
 	{ID: EGCovered, Rule: RuleErrorGuards, Node: "filter over with_columns", Verdict: CrossesIf,
 		Condition: "a guard below the node's input, reached through filters and guards only, lists every expression the new guard would: it checked them over a superset of these rows, with the same values, so the new guard cannot raise and is left out",
 		Reason:    "filter(k < 10) over with_columns(a * 2 as c) over filter(j > 0) over guard [b * 2]: the guard below checks b, not a; leaving a's guard out loses the overflow of a * 2 on the rows k < 10 removes"},
-	{ID: EGUnguarded, Rule: RuleErrorGuards, Node: "filter over with_columns", Verdict: Barrier,
+	{ID: EGSplit, Rule: RuleErrorGuards, Node: "filter", Verdict: CrossesIf,
+		Condition: "the filter holds a total conjunct (the tier's totality) and a partial one, every conjunct is deterministic, and every partial conjunct has a cheap error condition (plan.CompileGuard); the total conjuncts then form a filter below the partial ones, above a guard of the partial ones",
+		Reason:    "filter(nd_seq(a) + a / b > 1, k = 1): split, nd_seq would run only on the rows k = 1 keeps, so its counter, the values and the rows kept change (the cost condition alone changes no outcome: a guard without a cheap condition is evaluated in full)"},
+	{ID: EGUnguarded, Rule: RuleErrorGuards, Node: "filter over with_columns; split filter", Verdict: Barrier,
 		Reason: "filter(k < 10) over with_columns(a * 2 + 1 as c) with a = MaxInt64 on a row where k = 50: without a guard the filter removes that row first and the overflow vanishes (what engines that push filters anyway do)"},
 	{ID: PPGuard, Rule: RulePredicatePushdown, Node: "guard", Verdict: Barrier,
 		Reason: "filter(k < 10) over guard [a * 2 + 1]: below the guard the conjunct removes the rows on which the guarded expression overflows, so the error vanishes"},
@@ -172,6 +181,70 @@ func (t *Table) GuardFilter(f *plan.FilterNode, n plan.Node, exprs []plan.Expr, 
 		return r
 	}
 	d = t.decide(EGUnguarded, always)
+	r.Decisions = append(r.Decisions, d)
+	r.Unguarded = d.Allowed
+	return r
+}
+
+// SplitConjuncts partitions a filter's conjuncts, evaluated over rows of
+// schema in, into the total ones and the partial ones (the tier's
+// totality), each in list order: error_guards splits a filter holding both
+// (GuardSplit).
+func (t *Table) SplitConjuncts(conjuncts []plan.Expr, in plan.Schema) (total, partial []plan.Expr) {
+	t = t.orDefault()
+	for _, e := range conjuncts {
+		if t.Total(e, in) {
+			total = append(total, e)
+		} else {
+			partial = append(partial, e)
+		}
+	}
+	return total, partial
+}
+
+// GuardSplit decides whether a filter holding the total conjuncts total
+// and the partial conjuncts partial (SplitConjuncts, both non-empty; in:
+// the schema they are evaluated over) may split into filter [partial] over
+// filter [total] over guard [partial] (eg.split): every conjunct must be
+// deterministic and every partial one have a cheap error condition. When
+// allowed, Guard lists the partial conjuncts that can raise at all, and
+// eg.unguarded (the barrier, consulted when there is something to guard)
+// says whether the guard is left out.
+func (t *Table) GuardSplit(total, partial []plan.Expr, in plan.Schema) GuardRuling {
+	t = t.orDefault()
+	var r GuardRuling
+	var raising []plan.Expr
+	if !r.consult(t.decide(EGSplit, func() (bool, string) {
+		raising = raising[:0]
+		for _, list := range [][]plan.Expr{partial, total} {
+			for _, e := range list {
+				if !plan.IsDeterministic(e) {
+					return false, "`" + e.String() + "` is non-deterministic"
+				}
+			}
+		}
+		for _, e := range partial {
+			prog, ok := plan.CompileGuard(e, in)
+			if !ok {
+				return false, "`" + e.String() + "` has no error condition cheaper than itself"
+			}
+			if len(prog.Tests) > 0 {
+				raising = append(raising, e)
+			}
+		}
+		return true, ""
+	})) {
+		return r
+	}
+	if t.Verdict(EGSplit) == Crosses {
+		raising = partial // the mutant: nothing was compiled
+	}
+	r.Guard = raising
+	r.Allowed = true
+	if len(raising) == 0 {
+		return r
+	}
+	d := t.decide(EGUnguarded, always)
 	r.Decisions = append(r.Decisions, d)
 	r.Unguarded = d.Allowed
 	return r

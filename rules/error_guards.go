@@ -34,22 +34,25 @@ import (
 // column below it, pr.guard, so pruning must come first) and before
 // limit_pushdown; a filter that moved is tried again against the node it
 // now sits on, so a chain of filters moves below the same node, each
-// reusing the first one's guard. A project is not crossed: the filter
+// reusing the first one's guard. Where a filter stops, it splits when it
+// holds total and partial conjuncts (eg.split, splitFilter): the total
+// ones first, above a guard of the partial ones (pp.split's case). A project is not crossed: the filter
 // below it would no longer need a column pruning kept for it, and the
 // plan would change again on a second run. Counters: guardedFilters (filters
-// moved), guards (guard nodes left).
+// moved), guards (guard nodes left), splitFilters (filters split).
 func errorGuards() Rule {
 	return Rule{
 		Name:     FlagErrorGuards,
-		Doc:      "moves a filter below a with_columns holding partial expressions, leaving a guard of their error conditions",
+		Doc:      "moves a filter below a with_columns holding partial expressions, leaving a guard of their error conditions; splits a filter's total conjuncts below its partial ones, above a guard of them",
 		Tier:     TierStandard,
-		Counters: []CounterDef{{Name: counterGuardedFilters}, {Name: counterGuards}},
+		Counters: []CounterDef{{Name: counterGuardedFilters}, {Name: counterGuards}, {Name: counterSplitFilters}},
 		Verbs: Verbs{Verb: Verb{Allowed: "moved below", Refused: "stopped at"},
 			Cells: map[legality.CellID]Verb{
 				legality.EGCovered:   {Allowed: "moved below, its guard already below,", Refused: "moved below, leaving a guard,"},
-				legality.EGUnguarded: {Allowed: "moved unguarded below", Refused: "moved below, leaving a guard,"},
+				legality.EGUnguarded: {Allowed: "left no guard at", Refused: "left a guard at"},
+				legality.EGSplit:     {Allowed: "split above", Refused: "not split above"},
 			}},
-		Application: "one filter moved below one with_columns (with its guard)",
+		Application: "one filter moved below one with_columns, or split (with its guard)",
 		Matches:     []plan.Kind{plan.KindFilter},
 		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
 			g := &guards{Context: c, resolved: map[plan.Node]plan.Node{}}
@@ -59,7 +62,7 @@ func errorGuards() Rule {
 				if !ok {
 					return n
 				}
-				return g.guardFilter(f, path.Input(f, 0))
+				return g.moveOrSplit(f, path.Input(f, 0))
 			}), nil
 		},
 	}
@@ -72,6 +75,7 @@ const FlagErrorGuards = legality.RuleErrorGuards
 const (
 	counterGuardedFilters = "guardedFilters"
 	counterGuards         = "guards"
+	counterSplitFilters   = "splitFilters"
 )
 
 // guards is one pass of the rule: resolved maps each node of the plan
@@ -87,6 +91,73 @@ func (g *guards) resolvedOf(n plan.Node) plan.Node {
 		return n
 	}
 	return g.resolved[n]
+}
+
+// moveOrSplit moves filter f below the with_columns under it (at path)
+// when the table allows (guardFilter), and otherwise splits it where it is
+// (splitFilter).
+func (g *guards) moveOrSplit(f *plan.FilterNode, path *plan.Path) plan.Node {
+	if out := g.guardFilter(f, path); out != plan.Node(f) {
+		return out
+	}
+	return g.splitFilter(f, path)
+}
+
+// splitFilter splits filter f, which sits on the node at path, when it
+// holds total and partial conjuncts and the table allows (eg.split):
+//
+//	filter [a / b > 1, k = 1]        filter [a / b > 1]
+//	  X                       ==>      filter [k = 1]
+//	                                     guard [a / b > 1]
+//	                                       X
+//
+// The guard raises what the partial conjuncts raise over every row X
+// yields, in list order (the total ones raise nothing); the total ones
+// then remove rows, and the partial ones' values are computed only on the
+// rows left (docs/adr/0004-error-guards.md, "Split filters"). It returns
+// the new subtree, or f.
+func (g *guards) splitFilter(f *plan.FilterNode, path *plan.Path) plan.Node {
+	node := g.below(f.Input)
+	if node == nil || len(f.Predicates) < 2 {
+		return f
+	}
+	in := node.Schema()
+	total, partial := g.table.SplitConjuncts(f.Predicates, in)
+	if len(total) == 0 || len(partial) == 0 {
+		return f
+	}
+	ru := g.table.GuardSplit(total, partial, in)
+	ruling := g.budgetedRuling(ru.Ruling, node, path, nil, f)
+	g.ruling(ruling, g.nextItem(), node, path, nil, f)
+	if !ruling.Allowed {
+		return f
+	}
+	below := f.Input
+	if len(ru.Guard) > 0 && !ru.Unguarded {
+		below = &plan.GuardNode{Input: below, Exprs: ru.Guard}
+		g.Count(counterGuards, 1)
+	}
+	g.Count(counterSplitFilters, 1)
+	return &plan.FilterNode{Input: &plan.FilterNode{Input: below, Predicates: total}, Predicates: partial}
+}
+
+// below returns the resolved node n stands for (through the guards and
+// filters this pass built, which keep their input's schema), or nil.
+func (g *guards) below(n plan.Node) plan.Node {
+	for n != nil {
+		if r := g.resolvedOf(n); r != nil {
+			return r
+		}
+		switch x := n.(type) {
+		case *plan.GuardNode:
+			n = x.Input
+		case *plan.FilterNode:
+			n = x.Input
+		default:
+			return nil
+		}
+	}
+	return nil
 }
 
 // guardFilter moves filter f below the with_columns under it
@@ -133,8 +204,8 @@ func (g *guards) guardFilter(f *plan.FilterNode, path *plan.Path) plan.Node {
 	}
 	g.Count(counterGuardedFilters, 1)
 	// The filter now sits on the node's old input: it may move again if
-	// that is another with_columns.
-	moved := g.guardFilter(&plan.FilterNode{Input: below, Predicates: f.Predicates}, path.Input(node, 0))
+	// that is another with_columns, or split where it stops.
+	moved := g.moveOrSplit(&plan.FilterNode{Input: below, Predicates: f.Predicates}, path.Input(node, 0))
 	out := f.Input.WithChildren([]plan.Node{moved})
 	g.resolved[out] = node
 	return out

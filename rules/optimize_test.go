@@ -20,8 +20,10 @@ func TestVerifySkipsUnchangedPlans(t *testing.T) {
 	}{
 		// No rule applies to a distinct over a scan of every column.
 		{"nothing applies", scan(tT).Distinct().Node(), 0},
-		// Only filter_fusion applies (the filters stop at the distinct).
-		{"one rule applies", scan(tT).Distinct().Filter(col("a").Div(col("b")).Gt(lit(1))).Filter(col("p")).Node(), 1},
+		// Only filter_fusion applies (the filters stop at the distinct,
+		// and error_guards does not split the fused one: a strict parse
+		// has no cheap error condition, eg.split).
+		{"one rule applies", scan(tT).Distinct().Filter(col("s").Cast(plan.Int64).Gt(lit(1))).Filter(col("p")).Node(), 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand"
 	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
 	"github.com/dfopt/dfopt/plan"
@@ -281,4 +283,196 @@ func TestAggregateStats(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSelectKth: the selection returns the k-th key of the sorted keys and
+// leaves no smaller key after position k, for random keys with many
+// duplicates, sorted, reversed and constant inputs (which would make a
+// naive quickselect quadratic) of several sizes, at every k of the small
+// ones and at a spread of k for the large ones.
+func TestSelectKth(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	inputs := map[string]func(n int) []uint64{
+		"random": func(n int) []uint64 {
+			out := make([]uint64, n)
+			for i := range out {
+				out[i] = r.Uint64()
+			}
+			return out
+		},
+		"few distinct": func(n int) []uint64 {
+			out := make([]uint64, n)
+			for i := range out {
+				out[i] = uint64(r.Intn(3))
+			}
+			return out
+		},
+		"sorted": func(n int) []uint64 {
+			out := make([]uint64, n)
+			for i := range out {
+				out[i] = uint64(i)
+			}
+			return out
+		},
+		"reversed": func(n int) []uint64 {
+			out := make([]uint64, n)
+			for i := range out {
+				out[i] = uint64(n - i)
+			}
+			return out
+		},
+		"constant": func(n int) []uint64 { return make([]uint64, n) },
+		"organ pipe": func(n int) []uint64 {
+			out := make([]uint64, n)
+			for i := range out {
+				out[i] = uint64(min(i, n-i))
+			}
+			return out
+		},
+	}
+	for name, gen := range inputs {
+		for _, n := range []int{1, 2, 3, 5, 17, 100, 5000} {
+			keys := gen(n)
+			sorted := slices.Clone(keys)
+			slices.Sort(sorted)
+			ks := []int{0, n / 3, n / 2, n - 1}
+			if n <= 100 {
+				ks = ks[:0]
+				for k := 0; k < n; k++ {
+					ks = append(ks, k)
+				}
+			}
+			for _, k := range ks {
+				a := slices.Clone(keys)
+				if got := selectKth(a, k); got != sorted[k] {
+					t.Fatalf("%s n=%d k=%d: got %d, want %d", name, n, k, got, sorted[k])
+				}
+				if k+1 < n && slices.Min(a[k+1:]) != sorted[k+1] {
+					t.Fatalf("%s n=%d k=%d: smallest key after k is %d, want %d", name, n, k, slices.Min(a[k+1:]), sorted[k+1])
+				}
+				if slices.Sort(a); !slices.Equal(a, sorted) {
+					t.Fatalf("%s n=%d k=%d: the keys changed", name, n, k)
+				}
+			}
+		}
+	}
+}
+
+// TestPropMedianIsQuantileHalf: median is quantile(0.5), quantile(0) is
+// min and quantile(1) is max, bit for bit.
+func TestPropMedianIsQuantileHalf(t *testing.T) {
+	props := gopter.NewProperties(propParams(t, 300))
+	props.Property("median == quantile(0.5), quantile(0) == min, quantile(1) == max", prop.ForAll(func(c aggCase, q float64) string {
+		if !takes(plan.FuncMedian, c.arg.dt) {
+			return ""
+		}
+		mem := newMem(t)
+		defer mem.AssertSize(t, 0)
+		key, arg := c.key.array(t, mem), c.arg.array(t, mem)
+		defer key.Release()
+		defer arg.Release()
+		ids, first, err := GroupIDs([]arrow.Array{key})
+		if err != nil {
+			return err.Error()
+		}
+		run := func(a Agg) []float64 {
+			out, err := Aggregate(mem, a, "agg", arg, ids, len(first))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Release()
+			vals := slices.Clone(out.(*array.Float64).Float64Values())
+			for g := range vals {
+				if out.IsNull(g) {
+					vals[g] = 0
+				}
+			}
+			return vals
+		}
+		med, half := run(Plain(plan.FuncMedian)), run(Agg{Fn: plan.FuncQuantile, Q: 0.5})
+		for g := range med {
+			if math.Float64bits(med[g]) != math.Float64bits(half[g]) {
+				return fmt.Sprintf("group %d: median %v, quantile(0.5) %v", g, med[g], half[g])
+			}
+		}
+		// quantile(0) is min and quantile(1) is max, converted to float64
+		// (max up to the payload of a NaN: max keeps the first, quantile(1)
+		// picks the last in row order).
+		minMax := func(fn plan.Func) []float64 {
+			out, err := Aggregate(mem, Plain(fn), "agg", arg, ids, len(first))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer out.Release()
+			vals := make([]float64, out.Len())
+			for g := range vals {
+				switch a := out.(type) {
+				case *array.Float64:
+					vals[g] = a.Value(g)
+				case *array.Int64:
+					vals[g] = float64(a.Value(g))
+				case *array.Int32:
+					vals[g] = float64(a.Value(g))
+				}
+				if out.IsNull(g) {
+					vals[g] = 0
+				}
+			}
+			return vals
+		}
+		lo, hi := run(Agg{Fn: plan.FuncQuantile, Q: 0}), run(Agg{Fn: plan.FuncQuantile, Q: 1})
+		mn, mx := minMax(plan.FuncMin), minMax(plan.FuncMax)
+		for g := range lo {
+			if math.Float64bits(lo[g]) != math.Float64bits(mn[g]) {
+				return fmt.Sprintf("group %d: quantile(0) %v, min %v", g, lo[g], mn[g])
+			}
+			if math.Float64bits(hi[g]) != math.Float64bits(mx[g]) && !(hi[g] != hi[g] && mx[g] != mx[g]) {
+				return fmt.Sprintf("group %d: quantile(1) %v, max %v", g, hi[g], mx[g])
+			}
+		}
+		run(Agg{Fn: plan.FuncQuantile, Q: q}) // any q in [0, 1] runs
+		return ""
+	}, genAggCase(), gen.Float64Range(0, 1)))
+	props.TestingRun(t)
+}
+
+// TestPropVarNonNegative: var is >= +0.0 (never -0.0) or NaN, and var
+// with ddof 0 of a group is null exactly when the group has no value.
+func TestPropVarNonNegative(t *testing.T) {
+	props := gopter.NewProperties(propParams(t, 300))
+	props.Property("var >= +0 or NaN", prop.ForAll(func(c aggCase, ddof int64) string {
+		if !takes(plan.FuncVar, c.arg.dt) {
+			return ""
+		}
+		mem := newMem(t)
+		defer mem.AssertSize(t, 0)
+		key, arg := c.key.array(t, mem), c.arg.array(t, mem)
+		defer key.Release()
+		defer arg.Release()
+		ids, first, err := GroupIDs([]arrow.Array{key})
+		if err != nil {
+			return err.Error()
+		}
+		out, err := Aggregate(mem, Agg{Fn: plan.FuncVar, Ddof: ddof}, "agg", arg, ids, len(first))
+		if err != nil {
+			return err.Error()
+		}
+		defer out.Release()
+		cnt, err := Aggregate(mem, Plain(plan.FuncCount), "agg", arg, ids, len(first))
+		if err != nil {
+			return err.Error()
+		}
+		defer cnt.Release()
+		for g, v := range out.(*array.Float64).Float64Values() {
+			n := cnt.(*array.Int64).Value(g)
+			if out.IsNull(g) != (n <= ddof) {
+				return fmt.Sprintf("group %d: %d values, ddof %d, null %v", g, n, ddof, out.IsNull(g))
+			}
+			if !out.IsNull(g) && v == v && (v < 0 || math.Signbit(v)) {
+				return fmt.Sprintf("group %d: var %v", g, v)
+			}
+		}
+		return ""
+	}, genAggCase(), gen.Int64Range(0, 3)))
+	props.TestingRun(t)
 }

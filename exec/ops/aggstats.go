@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -64,8 +65,7 @@ func floatsOf(arg arrow.Array, what string) ([]float64, error) {
 
 // aggQuantile is the q-quantile of each group's non-null values: the
 // values are gathered group by group in row order (a counting sort by
-// group id), each group's run is sorted by the total order, and
-// quantileOf picks or interpolates. No partial state is merged, so the
+// group id), and quantileOf selects or interpolates in each group's run. No partial state is merged, so the
 // bits depend only on each group's rows.
 func aggQuantile(mem memory.Allocator, q float64, arg arrow.Array, ids []int32, groups int) (arrow.Array, error) {
 	vals, err := floatsOf(arg, "quantile")
@@ -105,18 +105,22 @@ func aggQuantile(mem memory.Allocator, q float64, arg arrow.Array, ids []int32, 
 		if len(run) == 0 {
 			continue
 		}
-		keys = sortTotal(run, keys)
-		out.vals[g], has[g] = quantileOf(run, q), true
+		out.vals[g], keys = quantileOf(run, q, keys)
+		has[g] = true
 	}
 	return out.finish(arrow.PrimitiveTypes.Float64, hasBitmap(mem, has)), nil
 }
 
-// sortTotal sorts run in place by the total order -Inf < ... < -0.0 <
-// +0.0 < ... < +Inf < NaN, stably: the NaNs (all equal in that order) go
-// last in their row order with their bits; the other values sort by
-// their order keys, which map one to one to their bits. keys is scratch
-// space, returned for reuse.
-func sortTotal(run []float64, keys []uint64) []uint64 {
+// quantileOf is the q-quantile of run (docs/semantics.md): in run sorted
+// stably by the total order -Inf < ... < -0.0 < +0.0 < ... < +Inf < NaN
+// (NaNs last, in row order), with pos = q*(n-1), i = floor(pos) and f =
+// pos-i, the value v[i] itself when f is 0, else v[i] + f*(v[i+1]-v[i])
+// under the NaN rule. It finds v[i] and v[i+1] without sorting: the
+// non-NaN values become their order keys (one to one with their bits), a
+// selection finds the i-th key and the smallest key after it, and a
+// position among the NaNs reads them in row order. run is reordered;
+// keys is scratch space, returned for reuse.
+func quantileOf(run []float64, q float64, keys []uint64) (float64, []uint64) {
 	keys = keys[:0]
 	nans := 0
 	for _, x := range run {
@@ -127,13 +131,26 @@ func sortTotal(run []float64, keys []uint64) []uint64 {
 		}
 		keys = append(keys, floatSortKey(x))
 	}
-	// The NaNs sit at the front in row order; move them behind.
-	copy(run[len(run)-nans:], run[:nans])
-	slices.Sort(keys)
-	for i, k := range keys {
-		run[i] = fromSortKey(k)
+	m := len(keys)
+	pos := q * float64(len(run)-1)
+	lo := math.Floor(pos)
+	i, f := int(lo), pos-lo
+	var a float64
+	if i >= m {
+		a = run[i-m]
+	} else {
+		a = fromSortKey(selectKth(keys, i))
 	}
-	return keys
+	if f == 0 {
+		return a, keys
+	}
+	var b float64
+	if i+1 >= m {
+		b = run[i+1-m]
+	} else {
+		b = fromSortKey(slices.Min(keys[i+1:]))
+	}
+	return ieee.Add(a, ieee.Mul(f, ieee.Sub(b, a))), keys
 }
 
 // fromSortKey inverts floatSortKey for a non-NaN value.
@@ -144,19 +161,48 @@ func fromSortKey(k uint64) float64 {
 	return math.Float64frombits(^k)
 }
 
-// quantileOf is the q-quantile of values sorted by the total order
-// (docs/semantics.md): with pos = q*(n-1), i = floor(pos) and f = pos-i,
-// v[i] itself when f is 0, else v[i] + f*(v[i+1]-v[i]) under the NaN
-// rule.
-func quantileOf(sorted []float64, q float64) float64 {
-	pos := q * float64(len(sorted)-1)
-	lo := math.Floor(pos)
-	i, f := int(lo), pos-lo
-	if f == 0 {
-		return sorted[i]
+// selectKth returns the k-th smallest of keys (0-based) and reorders keys
+// so that every key after position k is at least it: a quickselect with
+// median-of-three pivots and a three-way partition (equal keys stop it at
+// once), which sorts the remaining window when it has partitioned more
+// than 2 log2(n) + 8 times, so it never goes quadratic. Equal keys are
+// equal bits, so which copy it returns does not matter.
+func selectKth(keys []uint64, k int) uint64 {
+	lo, hi := 0, len(keys)-1
+	budget := 2*bits.Len(uint(len(keys))) + 8
+	for hi > lo {
+		if budget == 0 {
+			slices.Sort(keys[lo : hi+1])
+			return keys[k]
+		}
+		budget--
+		x, y, z := keys[lo], keys[lo+(hi-lo)/2], keys[hi]
+		p := max(min(x, y), min(max(x, y), z))
+		lt, i, gt := lo, lo, hi
+		for i <= gt {
+			switch v := keys[i]; {
+			case v < p:
+				keys[lt], keys[i] = v, keys[lt]
+				lt++
+				i++
+			case v > p:
+				keys[i], keys[gt] = keys[gt], v
+				gt--
+			default:
+				i++
+			}
+		}
+		// keys[lo:lt] < p, keys[lt:gt+1] == p, keys[gt+1:hi+1] > p.
+		switch {
+		case k < lt:
+			hi = lt - 1
+		case k > gt:
+			lo = gt + 1
+		default:
+			return p
+		}
 	}
-	a, b := sorted[i], sorted[i+1]
-	return ieee.Add(a, ieee.Mul(f, ieee.Sub(b, a)))
+	return keys[k]
 }
 
 // aggVar is the variance (or with std its square root) of each group's

@@ -237,6 +237,54 @@ func BenchmarkAggregateSumParallel(b *testing.B) {
 	}
 }
 
+// BenchmarkAggregateStats is n_unique, median and var beside sum over
+// benchRows rows, grouped (1,000 groups) and ungrouped (one group), on the
+// sequential path (none of the three is split over partitions).
+func BenchmarkAggregateStats(b *testing.B) {
+	key := benchInt64(benchRows, 1000, 0)
+	defer key.Release()
+	ids, first, err := GroupIDs([]arrow.Array{key})
+	if err != nil {
+		b.Fatal(err)
+	}
+	one := OneGroup(benchRows)
+	ints := benchInt64(benchRows, 1_000_000, 0)
+	defer ints.Release()
+	floats := benchFloat64(benchRows, 0)
+	defer floats.Release()
+	for _, g := range []struct {
+		name   string
+		ids    []int32
+		groups int
+	}{{"1000g", ids, len(first)}, {"1g", one, 1}} {
+		for _, tc := range []struct {
+			name string
+			fn   plan.Func
+			arg  arrow.Array
+		}{
+			{"sum_int64", plan.FuncSum, ints},
+			{"sum_float64", plan.FuncSum, floats},
+			{"n_unique_int64", plan.FuncNUnique, ints},
+			{"n_unique_float64", plan.FuncNUnique, floats},
+			{"median_int64", plan.FuncMedian, ints},
+			{"median_float64", plan.FuncMedian, floats},
+			{"var_int64", plan.FuncVar, ints},
+			{"var_float64", plan.FuncVar, floats},
+		} {
+			b.Run(tc.name+"_"+g.name, func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					out, err := Aggregate(benchMem, Plain(tc.fn), "agg", tc.arg, g.ids, g.groups)
+					if err != nil {
+						b.Fatal(err)
+					}
+					out.Release()
+				}
+				perRow(b, benchRows)
+			})
+		}
+	}
+}
+
 // sortBenchCases are the sort inputs shared by the sort and top-k benchmarks.
 func sortBenchCases() []struct {
 	name string

@@ -407,9 +407,10 @@ func floatSortKey(f float64) uint64 {
 
 // aggNUnique counts each group's distinct values, a null counting as one:
 // the argument's values get dense ids as a grouping key would (so NaNs,
-// the zeros and nulls compare as keys do), each row's (group, value id)
-// pair gets a dense id in first-appearance order, and every pair that
-// appears for the first time adds one to its group.
+// the zeros and nulls compare as keys do); then the rows are visited group
+// by group (a counting sort by group id), and a value id counts for a
+// group the first time that group meets it (mark[v] holds the last group
+// that counted v, plus one).
 func aggNUnique(mem memory.Allocator, arg arrow.Array, ids []int32, groups int) (arrow.Array, error) {
 	out := newFixedOut[int64](mem, groups)
 	if len(ids) == 0 {
@@ -426,15 +427,31 @@ func aggNUnique(mem memory.Allocator, arg arrow.Array, ids []int32, groups int) 
 		out.vals[0] = int64(values)
 		return out.finish(arrow.PrimitiveTypes.Int64, nil), nil
 	}
-	words, v := pairWords(ids, vals, values)
-	pairs := vals // the value ids are folded into words
-	encodeWords(words, v, true, pairs)
-	seen := int32(0)
-	for i, p := range pairs {
-		if p == seen {
-			out.vals[ids[i]]++
-			seen++
+	next := make([]int32, groups+1)
+	for _, g := range ids {
+		next[g+1]++
+	}
+	for g := 0; g < groups; g++ {
+		next[g+1] += next[g]
+	}
+	byGroup := make([]int32, len(ids)) // the value ids, group by group
+	for i, g := range ids {
+		byGroup[next[g]] = vals[i]
+		next[g]++
+	}
+	mark := vals[:values] // the row value ids are no longer needed
+	clear(mark)
+	lo := int32(0)
+	for g := int32(0); g < int32(groups); g++ {
+		hi := next[g] // after the fill, group g's run ends at next[g]
+		n := int64(0)
+		for _, v := range byGroup[lo:hi] {
+			if mark[v] != g+1 {
+				mark[v] = g + 1
+				n++
+			}
 		}
+		out.vals[g], lo = n, hi
 	}
 	return out.finish(arrow.PrimitiveTypes.Int64, nil), nil
 }

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"math"
 	"testing"
 
 	"github.com/dfopt/dfopt/plan"
@@ -142,6 +143,15 @@ func TestAggregate(t *testing.T) {
 		{"keys over empty input", plan.Scan(E).GroupBy(c("k")).Agg(plan.Len().Alias("n")).Node(),
 			want{cols: []col{{"k", ints()}, {"n", ints()}}}},
 		{"sum overflow", plan.Scan(big).Agg(c("x").Sum()).Node(), want{errKind: plan.Overflow, errExpr: "sum(x)"}},
+		{"n_unique, median, var, std by k", plan.Scan(T).GroupBy(c("k")).Agg(c("s").NUnique().Alias("u"), c("v").Median().Alias("med"),
+			c("k").VarDdof(0).Alias("var0"), c("v").Std().Alias("sd"), c("v").Quantile(0.25).Alias("q")).Node(),
+			want{cols: []col{{"k", ints(1, 2, nil, 3)}, {"u", ints(2, 2, 1, 1)}, {"med", floats(0.75, nanA, 2.0, 0.0)},
+				{"var0", floats(0.0, 0.0, nil, 0.0)}, {"sd", floats(math.Sqrt(1.125), nil, nil, nil)}, {"q", floats(0.375, nanA, 2.0, 0.0)}}}},
+		{"any and all ignore nulls", plan.Scan(T).GroupBy(c("k")).Agg(c("v").Gt(lt(1.0)).Any().Alias("any"), c("v").Gt(lt(1.0)).All().Alias("all")).Node(),
+			want{cols: []col{{"k", ints(1, 2, nil, 3)}, {"any", boolVals(true, false, true, false)}, {"all", boolVals(false, false, true, false)}}}},
+		{"new aggregates over empty input", plan.Scan(E).Agg(c("s").NUnique().Alias("u"), c("v").IsNull().Any().Alias("any"),
+			c("v").IsNull().All().Alias("all"), c("v").Median().Alias("med"), c("k").VarDdof(0).Alias("var")).Node(),
+			want{cols: []col{{"u", ints(0)}, {"any", boolVals(false)}, {"all", boolVals(true)}, {"med", floats(nil)}, {"var", floats(nil)}}}},
 		{"argument error", plan.Scan(T).GroupBy(c("k")).Agg(c("k").Div(lt(0)).Sum().Alias("x")).Node(), want{errKind: plan.DivideByZero, errExpr: "k / 0"}},
 	}
 	for _, tc := range cases {
@@ -164,6 +174,10 @@ func TestWindow(t *testing.T) {
 			want{cols: []col{{"k", ints(3, 2, 3, 2, 2, 2)}, {"v", tV}, {"s", tS}}}},
 		{"two windows", plan.Scan(T).Select(c("s").First().Over(c("k")).Alias("f"), c("k").Max().Over(c("s")).Alias("m")).Node(),
 			want{cols: []col{{"f", strs("a", "b", "a", "a", "b", "c")}, {"m", ints(1, 2, 1, 1, 2, 3)}}}},
+		{"median and quantile over", plan.Scan(T).Select(c("v").Median().Over(c("k")).Alias("m"), c("v").Quantile(0.25).Over(c("k")).Alias("q"),
+			c("k").IsNull().Any().Over(c("s")).Alias("a")).Node(),
+			want{cols: []col{{"m", floats(0.75, nanA, 0.75, 2.0, nanA, 0.0)}, {"q", floats(0.375, nanA, 0.375, 2.0, nanA, 0.0)},
+				{"a", boolVals(true, false, false, true, false, false)}}}},
 		{"window key error", plan.Scan(T).WithColumns(c("v").Sum().Over(c("k").Div(lt(0))).Alias("x")).Node(),
 			want{errKind: plan.DivideByZero}},
 	}
@@ -248,4 +262,17 @@ func TestUnionDistinctExtension(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) { check(t, tc.plan, tc.want) })
 	}
+}
+
+// boolVals builds bool values (nil for a null).
+func boolVals(vs ...any) []plan.Value {
+	out := make([]plan.Value, len(vs))
+	for i, v := range vs {
+		if v == nil {
+			out[i] = plan.NullValue(plan.Bool)
+		} else {
+			out[i] = plan.BoolValue(v.(bool))
+		}
+	}
+	return out
 }

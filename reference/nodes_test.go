@@ -87,6 +87,30 @@ var aggregateCases = register(func(t testing.TB) []tcase {
 			col("a").Count(), plan.Len(), col("a").Sum().Alias("s"), col("a").Mean().Alias("m"), col("s").Min().Alias("mn"),
 			col("s").First().Alias("f"), col("a").Last().Alias("l")),
 			want: [][]plan.Value{ints(0), ints(0), {nI}, {nF}, {nS}, {nS}, {nI}}},
+		{name: "n_unique: keys' equality, a null is one value", plan: agg(fT, []plan.E{col("k")}, col("x").NUnique().Alias("ux"),
+			col("s").NUnique().Alias("us")),
+			want: [][]plan.Value{ints(1, 2, 3), ints(1, 2, 2), ints(2, 2, 1)}},
+		{name: "median and quantile: total order, NaNs last in row order, interpolation under the NaN rule",
+			plan: agg(fT, []plan.E{col("k")}, col("x").Median().Alias("mx"), col("y").Median().Alias("my"), col("i").Quantile(1).Alias("qi"),
+				col("i").Quantile(0.25).Alias("qq")),
+			want: [][]plan.Value{ints(1, 2, 3),
+				{f64(0), bits(quietNaN), f64(negZero)}, // -0 + 0.5 * (0 - -0) is +0; 1 + 0.5 * (NaN - 1) is the NaN
+				{bits(sNaN), bits(negNaNq), f64(2.5)},  // a lone NaN keeps its bits; [negNaN, sNaN] interpolates to negNaN quieted
+				{f64(math.MaxInt32), f64(2), nF},       // q = 1: the largest
+				{f64(math.MaxInt32), f64(1.25), nF}}},  // 1 + 0.25 * (2 - 1)
+		{name: "var and std: two passes, the NaN rule, null when n <= ddof",
+			plan: agg(fT, []plan.E{col("k")}, col("i").Var().Alias("vi"), col("y").VarDdof(0).Alias("vy"), col("x").Std().Alias("sx")),
+			want: [][]plan.Value{ints(1, 2, 3),
+				{f64(0), f64(0.5), nF},                  // ddof 1: [1, 2] is 0.5; no value is null
+				{bits(sNaNq), bits(negNaNq), f64(0.25)}, // the mean's NaN, quieted, runs through
+				{f64(0), bits(quietNaN), nF}}},          // one value with ddof 1 is null
+		{name: "any and all ignore nulls: an all-null group is false and true",
+			plan: agg(fT, []plan.E{col("k")}, col("s").Gt(lit("a")).Any().Alias("an"), col("s").Gt(lit("a")).All().Alias("al")),
+			want: [][]plan.Value{ints(1, 2, 3), {bl(true), bl(false), bl(false)}, {bl(false), bl(false), bl(true)}}},
+		{name: "no keys over empty input: n_unique 0, any false, all true, median and var null", plan: agg(empty, nil,
+			col("s").NUnique().Alias("u"), col("a").Gt(lit(0)).Any().Alias("an"), col("a").Gt(lit(0)).All().Alias("al"),
+			col("a").Median().Alias("m"), col("a").VarDdof(0).Alias("v")),
+			want: [][]plan.Value{ints(0), {bl(false)}, {bl(true)}, {nF}, {nF}}},
 		{name: "keys over empty input: no row", plan: agg(empty, []plan.E{col("s")}, col("a").Count()),
 			want: [][]plan.Value{{}, {}}},
 		{name: "keys, then each aggregate's argument and reduction in list order", plan: agg(table(t, "o",

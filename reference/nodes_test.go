@@ -101,7 +101,7 @@ var aggregateCases = register(func(t testing.TB) []tcase {
 		{name: "var and std: two passes, the NaN rule, null when n <= ddof",
 			plan: agg(fT, []plan.E{col("k")}, col("i").Var().Alias("vi"), col("y").VarDdof(0).Alias("vy"), col("x").Std().Alias("sx")),
 			want: [][]plan.Value{ints(1, 2, 3),
-				{f64(0), f64(0.5), nF},                  // ddof 1: [1, 2] is 0.5; no value is null
+				{f64(0), f64(0.5), nF},                  // ddof 1: [1, 2] is 0.5; a group of no value is null
 				{bits(sNaNq), bits(negNaNq), f64(0.25)}, // the mean's NaN, quieted, runs through
 				{f64(0), bits(quietNaN), nF}}},          // one value with ddof 1 is null
 		{name: "any and all ignore nulls: an all-null group is false and true",

@@ -41,10 +41,15 @@ func FloorDiv(a, b int64) int64 {
 // era algorithm, eras of 146,097 days).
 func CivilFromDays(days int64) (y int64, m, d int) {
 	z := days + 719468
-	era := FloorDiv(z, 146097)
-	doe := z - era*146097
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era-- // floor
+	}
+	// Within the era every quantity is non-negative: unsigned division by
+	// constants compiles to multiplications.
+	doe := uint64(z - era*146097)
 	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
-	y = yoe + era*400
+	y = int64(yoe) + era*400
 	doy := doe - (365*yoe + yoe/4 - yoe/100)
 	mp := (5*doy + 2) / 153
 	d = int(doy - (153*mp+2)/5 + 1)

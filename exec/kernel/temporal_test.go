@@ -117,3 +117,26 @@ func TestTemporalArrowTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestDateFieldsTable compares the table path of year, month, day and
+// weekday with the arithmetic on every day of the table's range and a few
+// days beyond each end.
+func TestDateFieldsTable(t *testing.T) {
+	lo, hi := int32(calFirst-3), int32(plan.DaysFromCivil(calYear0+calYears, 1, 1)+3)
+	in := make([]int32, 0, hi-lo)
+	for d := lo; d < hi; d++ {
+		in = append(in, d)
+	}
+	out := make([]int32, len(in))
+	for _, f := range []plan.Func{plan.FuncYear, plan.FuncMonth, plan.FuncDay, plan.FuncWeekday} {
+		dateFields(f, out, in)
+		for i, d := range in {
+			y, m, dd := plan.CivilFromDays(int64(d))
+			want := map[plan.Func]int32{plan.FuncYear: int32(y), plan.FuncMonth: int32(m), plan.FuncDay: int32(dd),
+				plan.FuncWeekday: int32(plan.Weekday(int64(d)))}[f]
+			if out[i] != want {
+				t.Fatalf("%s of day %d = %d, want %d", f, d, out[i], want)
+			}
+		}
+	}
+}

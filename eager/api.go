@@ -113,6 +113,28 @@ func (df *DataFrame) Slice(offset, length int64) (*DataFrame, error) {
 	})
 }
 
+// Tail keeps the last n rows, in frame order (n must not be negative).
+func (df *DataFrame) Tail(n int64) (*DataFrame, error) {
+	return df.apply(nil, func(in []plan.Node) plan.Node {
+		return &plan.TailNode{Input: in[0], N: n}
+	})
+}
+
+// Reverse yields the rows in the opposite order.
+func (df *DataFrame) Reverse() (*DataFrame, error) {
+	return df.apply(nil, func(in []plan.Node) plan.Node {
+		return &plan.ReverseNode{Input: in[0]}
+	})
+}
+
+// WithRowIndex prepends the non-null int64 column name numbering the rows
+// from offset in frame order (name must be new, offset not negative).
+func (df *DataFrame) WithRowIndex(name string, offset int64) (*DataFrame, error) {
+	return df.apply(nil, func(in []plan.Node) plan.Node {
+		return &plan.RowIndexNode{Input: in[0], Name: name, Offset: offset}
+	})
+}
+
 // GroupBy is a pending aggregation of a frame; finish it with Agg.
 type GroupBy struct {
 	df   *DataFrame

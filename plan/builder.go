@@ -72,6 +72,18 @@ func (f Frame) Slice(offset, length int64) Frame {
 	return Frame{node: &SliceNode{Input: f.node, Offset: offset, Len: length}}
 }
 
+// Tail keeps the last n rows, in input order.
+func (f Frame) Tail(n int64) Frame { return Frame{node: &TailNode{Input: f.node, N: n}} }
+
+// Reverse yields the rows in the opposite order.
+func (f Frame) Reverse() Frame { return Frame{node: &ReverseNode{Input: f.node}} }
+
+// WithRowIndex prepends the non-null int64 column name numbering the rows
+// from offset, in input order.
+func (f Frame) WithRowIndex(name string, offset int64) Frame {
+	return Frame{node: &RowIndexNode{Input: f.node, Name: name, Offset: offset}}
+}
+
 // Distinct keeps the first row of each distinct combination of the named
 // columns (all columns when none are named).
 func (f Frame) Distinct(subset ...string) Frame {

@@ -85,6 +85,12 @@ func (a *FactsAnalysis) passesOn(n Node, name string) Node {
 		return n.Input
 	case *SliceNode:
 		return n.Input
+	case *TailNode, *ReverseNode:
+		return n.Children()[0]
+	case *RowIndexNode:
+		if name != n.Name {
+			return n.Input
+		}
 	case *DistinctNode:
 		return n.Input
 	case *WindowNode:

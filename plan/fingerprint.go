@@ -222,6 +222,11 @@ func fingerprintNode(n Node) (uint64, bool, bool) {
 		}
 	case *LimitNode:
 		h = h.u64(uint64(n.N))
+	case *TailNode:
+		h = h.u64(uint64(n.N))
+	case *ReverseNode:
+	case *RowIndexNode:
+		h = h.str(n.Name).u64(uint64(n.Offset))
 	case *SliceNode:
 		h = h.u64(uint64(n.Offset)).u64(uint64(n.Len))
 	case *AggregateNode:
@@ -384,6 +389,13 @@ func sameParams(a, b Node) bool {
 		return true
 	case *LimitNode:
 		return a.N == b.(*LimitNode).N
+	case *TailNode:
+		return a.N == b.(*TailNode).N
+	case *ReverseNode:
+		return true
+	case *RowIndexNode:
+		b := b.(*RowIndexNode)
+		return a.Name == b.Name && a.Offset == b.Offset
 	case *SliceNode:
 		b := b.(*SliceNode)
 		return a.Offset == b.Offset && a.Len == b.Len

@@ -55,13 +55,17 @@ const (
 	KindWindow
 	KindExtension
 	KindGuard
+	KindTail
+	KindReverse
+	KindRowIndex
 	kindCount
 )
 
 var kindNames = [kindCount]string{KindInvalid: "invalid", KindScan: "scan", KindFilter: "filter",
 	KindProject: "project", KindWithColumns: "with_columns", KindSort: "sort", KindLimit: "limit",
 	KindSlice: "slice", KindAggregate: "aggregate", KindJoin: "join", KindUnion: "union",
-	KindDistinct: "distinct", KindWindow: "window", KindExtension: "extension", KindGuard: "guard"}
+	KindDistinct: "distinct", KindWindow: "window", KindExtension: "extension", KindGuard: "guard",
+	KindTail: "tail", KindReverse: "reverse", KindRowIndex: "row_index"}
 
 // String returns the kind's name as written in plan files ("with_columns").
 func (k Kind) String() string {
@@ -683,6 +687,76 @@ func isNilNode(n Node) bool {
 		return n == nil
 	case *GuardNode:
 		return n == nil
+	case *TailNode:
+		return n == nil
+	case *ReverseNode:
+		return n == nil
+	case *RowIndexNode:
+		return n == nil
 	}
 	return false
+}
+
+// TailNode keeps the last N rows of its input, in input order
+// (docs/semantics.md, tail): an executor holds at most N rows at a time.
+type TailNode struct {
+	nodeMeta
+	Input Node
+	N     int64
+}
+
+// ReverseNode yields its input's rows in the opposite order
+// (docs/semantics.md, reverse).
+type ReverseNode struct {
+	nodeMeta
+	Input Node
+}
+
+// RowIndexNode prepends a non-null int64 column Name numbering the input's
+// rows from Offset, in input order (docs/semantics.md, row_index).
+type RowIndexNode struct {
+	nodeMeta
+	Input  Node
+	Name   string
+	Offset int64
+}
+
+// Kind returns KindTail.
+func (*TailNode) Kind() Kind { return KindTail }
+
+// Kind returns KindReverse.
+func (*ReverseNode) Kind() Kind { return KindReverse }
+
+// Kind returns KindRowIndex.
+func (*RowIndexNode) Kind() Kind { return KindRowIndex }
+
+// Children returns the input.
+func (n *TailNode) Children() []Node { return []Node{n.Input} }
+
+// Children returns the input.
+func (n *ReverseNode) Children() []Node { return []Node{n.Input} }
+
+// Children returns the input.
+func (n *RowIndexNode) Children() []Node { return []Node{n.Input} }
+
+// WithChildren returns an unresolved copy over children[0].
+func (n *TailNode) WithChildren(ch []Node) Node { return &TailNode{Input: ch[0], N: n.N} }
+
+// WithChildren returns an unresolved copy over children[0].
+func (n *ReverseNode) WithChildren(ch []Node) Node { return &ReverseNode{Input: ch[0]} }
+
+// WithChildren returns an unresolved copy over children[0].
+func (n *RowIndexNode) WithChildren(ch []Node) Node {
+	return &RowIndexNode{Input: ch[0], Name: n.Name, Offset: n.Offset}
+}
+
+// Label renders "tail 10".
+func (n *TailNode) Label() string { return "tail " + strconv.FormatInt(n.N, 10) }
+
+// Label renders "reverse".
+func (n *ReverseNode) Label() string { return "reverse" }
+
+// Label renders "row_index idx offset=0".
+func (n *RowIndexNode) Label() string {
+	return "row_index " + quoteName(n.Name) + " offset=" + strconv.FormatInt(n.Offset, 10)
 }

@@ -33,6 +33,10 @@ func everyKind(t testing.TB) []nodeCase {
 			"sort [a desc, b, s desc nulls_last, f nulls_last]"},
 		{scanT.Head(10).Node(), "limit 10"},
 		{scanT.Slice(5, 10).Node(), "slice offset=5 len=10"},
+		{scanT.Tail(3).Node(), "tail 3"},
+		{scanT.Reverse().Node(), "reverse"},
+		{scanT.WithRowIndex("idx", 0).Node(), "row_index idx offset=0"},
+		{scanT.WithRowIndex("row no", 7).Node(), `row_index "row no" offset=7`},
 		{scanT.GroupBy(Col("k")).Agg(Col("a").Sum().Alias("s"), Len()).Node(), "aggregate keys=[k] aggs=[sum(a) as s, len()]"},
 		{scanT.Agg(Col("a").Sum()).Node(), "aggregate keys=[] aggs=[sum(a)]"},
 		{scanT.JoinOn(scanU, InnerJoin, "k").Node(), "join inner on=[k = k]"},
@@ -64,7 +68,7 @@ func (panicSource) Name() string   { panic("Name") }
 func (panicSource) Schema() Schema { panic("Schema") }
 
 func TestKindNames(t *testing.T) {
-	want := []string{"scan", "filter", "project", "with_columns", "sort", "limit", "slice", "aggregate", "join", "union", "distinct", "window", "extension", "guard"}
+	want := []string{"scan", "filter", "project", "with_columns", "sort", "limit", "slice", "aggregate", "join", "union", "distinct", "window", "extension", "guard", "tail", "reverse", "row_index"}
 	ks := Kinds()
 	if len(ks) != len(want) {
 		t.Fatalf("Kinds() = %v", ks)

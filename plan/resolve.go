@@ -182,6 +182,15 @@ func (r *resolver) node(n Node, p *Path) (Node, error) {
 			err = &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".len").String(), Msg: fmt.Sprintf("slice: len must not be negative, got %d", n.Len)}
 		}
 		schema = n.Input.Schema()
+	case *TailNode:
+		if n.N < 0 {
+			err = &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".n").String(), Msg: fmt.Sprintf("tail: n must not be negative, got %d", n.N)}
+		}
+		schema = n.Input.Schema()
+	case *ReverseNode:
+		schema = n.Input.Schema()
+	case *RowIndexNode:
+		schema, err = resolveRowIndex(n, p)
 	case *AggregateNode:
 		schema, err = resolveAggregate(n, p)
 	case *JoinNode:
@@ -934,4 +943,26 @@ func neverNullAgg(f Func) bool {
 		return true
 	}
 	return false
+}
+
+// resolveRowIndex prepends the non-null int64 column Name to the input's
+// schema: the name must be new and not empty, the offset not negative.
+func resolveRowIndex(n *RowIndexNode, p *Path) (Schema, error) {
+	in := n.Input.Schema()
+	switch {
+	case n.Name == "":
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".name").String(), Msg: "row_index: name must not be empty"}
+	case n.Offset < 0:
+		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".offset").String(), Msg: fmt.Sprintf("row_index: offset must not be negative, got %d", n.Offset)}
+	}
+	if _, dup := in.Lookup(n.Name); dup {
+		return Schema{}, &Error{Kind: DuplicateColumn, Expr: quoteName(n.Name), Row: -1, Path: p.Child(".name").String(),
+			Msg: fmt.Sprintf("row_index: column %s is already in the input", quoteName(n.Name))}
+	}
+	fields := append([]Field{{Name: n.Name, Type: Int64}}, in.Fields()...)
+	s, err := NewSchema(fields...)
+	if err != nil {
+		return Schema{}, &Error{Kind: DuplicateColumn, Row: -1, Path: p.Child(".name").String(), Msg: "row_index: " + err.Error()}
+	}
+	return s, nil
 }

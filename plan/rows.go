@@ -152,6 +152,10 @@ func (r *RowEstimates) bounds(n Node) RowBounds {
 		return r.in(n, 0)
 	case *LimitNode:
 		return limitBounds(r.in(n, 0), n.N)
+	case *TailNode:
+		return limitBounds(r.in(n, 0), n.N)
+	case *ReverseNode, *RowIndexNode:
+		return r.in(n, 0)
 	case *SliceNode:
 		in := r.in(n, 0)
 		length, off := max(n.Len, 0), max(n.Offset, 0)

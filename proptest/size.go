@@ -129,6 +129,10 @@ func paramComplexity(n plan.Node) int {
 	switch n := n.(type) {
 	case *plan.LimitNode:
 		return sizeComplexity(n.N)
+	case *plan.TailNode:
+		return sizeComplexity(n.N)
+	case *plan.RowIndexNode:
+		return sizeComplexity(n.Offset)
 	case *plan.SliceNode:
 		c := sizeComplexity(n.Len)
 		if n.Offset > 0 {

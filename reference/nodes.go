@@ -68,6 +68,12 @@ func (c *collector) apply(n plan.Node, ins []*Result) (*Result, error) {
 		return sliceRows(n.Schema(), ins[0], 0, n.N), nil
 	case *plan.SliceNode:
 		return sliceRows(n.Schema(), ins[0], n.Offset, n.Len), nil
+	case *plan.TailNode:
+		return tail(n, ins[0]), nil
+	case *plan.ReverseNode:
+		return reverse(n, ins[0]), nil
+	case *plan.RowIndexNode:
+		return rowIndex(n, ins[0])
 	case *plan.AggregateNode:
 		return c.aggregate(n, ins[0])
 	case *plan.JoinNode:

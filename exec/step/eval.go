@@ -42,6 +42,12 @@ func Eval(e *Env, n plan.Node, in []*Frame) (*Frame, error) {
 		out = in[0].Slice(n.Schema(), 0, n.N)
 	case *plan.SliceNode:
 		out = in[0].Slice(n.Schema(), n.Offset, n.Len)
+	case *plan.TailNode:
+		out = e.tail(n, in[0])
+	case *plan.ReverseNode:
+		out, err = e.reverse(n, in[0])
+	case *plan.RowIndexNode:
+		out, err = e.rowIndex(n, in[0])
 	case *plan.AggregateNode:
 		out, err = e.aggregate(n, in[0])
 	case *plan.JoinNode:

@@ -19,6 +19,9 @@ var nodeFields = map[string]struct{ allowed, required []string }{
 	"sort":         {[]string{"op", "input", "keys", "limit"}, []string{"input", "keys"}},
 	"limit":        {[]string{"op", "input", "n"}, []string{"input", "n"}},
 	"slice":        {[]string{"op", "input", "offset", "len"}, []string{"input", "offset", "len"}},
+	"tail":         {[]string{"op", "input", "n"}, []string{"input", "n"}},
+	"reverse":      {[]string{"op", "input"}, []string{"input"}},
+	"row_index":    {[]string{"op", "input", "name", "offset"}, []string{"input", "name"}},
 	"aggregate":    {[]string{"op", "input", "keys", "aggs"}, []string{"input", "aggs"}},
 	"join":         {[]string{"op", "left", "right", "kind", "left_on", "right_on", "suffix", "build"}, []string{"left", "right", "kind"}},
 	"union":        {[]string{"op", "inputs"}, []string{"inputs"}},
@@ -124,6 +127,26 @@ func (d *decoder) node(v *jvalue, p *path) (plan.Node, *Error) {
 			return nil, err
 		}
 		return &plan.SliceNode{Input: in, Offset: off, Len: n}, nil
+	case "tail":
+		n, err := integer(v.get("n"), p.field("n"))
+		if err != nil {
+			return nil, err
+		}
+		return &plan.TailNode{Input: in, N: n}, nil
+	case "reverse":
+		return &plan.ReverseNode{Input: in}, nil
+	case "row_index":
+		name, err := str(v.get("name"), p.field("name"))
+		if err != nil {
+			return nil, err
+		}
+		var off int64
+		if ov := v.get("offset"); ov != nil {
+			if off, err = integer(ov, p.field("offset")); err != nil {
+				return nil, err
+			}
+		}
+		return &plan.RowIndexNode{Input: in, Name: name, Offset: off}, nil
 	case "aggregate":
 		keys, err := exprs("keys")
 		if err != nil {

@@ -123,6 +123,28 @@ func (e *encoder) node(n plan.Node, p *path) (*jvalue, error) {
 			return nil, err
 		}
 		return obj("op", op, "offset", encodeInt(n.Offset), "len", encodeInt(n.Len), "input", input), nil
+	case *plan.TailNode:
+		input, err := in(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "n", encodeInt(n.N), "input", input), nil
+	case *plan.ReverseNode:
+		input, err := in(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "input", input), nil
+	case *plan.RowIndexNode:
+		input, err := in(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		var off *jvalue
+		if n.Offset != 0 {
+			off = encodeInt(n.Offset)
+		}
+		return obj("op", op, "name", jstr(n.Name), "offset", off, "input", input), nil
 	case *plan.AggregateNode:
 		keys, err := e.exprs(n.Keys, p.field("keys"), false)
 		if err != nil {

@@ -208,7 +208,8 @@ func (g *docGen) node(depth int, underProject bool) plan.Node {
 		return g.scan()
 	}
 	kinds := []plan.Kind{plan.KindFilter, plan.KindProject, plan.KindWithColumns, plan.KindSort, plan.KindLimit,
-		plan.KindSlice, plan.KindAggregate, plan.KindJoin, plan.KindUnion, plan.KindDistinct, plan.KindWindow, plan.KindExtension, plan.KindGuard}
+		plan.KindSlice, plan.KindAggregate, plan.KindJoin, plan.KindUnion, plan.KindDistinct, plan.KindWindow, plan.KindExtension, plan.KindGuard,
+		plan.KindTail, plan.KindReverse, plan.KindRowIndex}
 	k := kinds[g.pick(len(kinds))]
 	for underProject && k == plan.KindWindow {
 		k = kinds[g.pick(len(kinds))]
@@ -280,6 +281,12 @@ func (g *docGen) node(depth int, underProject bool) plan.Node {
 		return &plan.LimitNode{Input: in, N: g.count()}
 	case plan.KindSlice:
 		return &plan.SliceNode{Input: in, Offset: g.count(), Len: g.count()}
+	case plan.KindTail:
+		return &plan.TailNode{Input: in, N: g.count()}
+	case plan.KindReverse:
+		return &plan.ReverseNode{Input: in}
+	case plan.KindRowIndex:
+		return &plan.RowIndexNode{Input: in, Name: g.freshName(), Offset: g.count()}
 	case plan.KindAggregate:
 		n := &plan.AggregateNode{Input: in}
 		if typed {

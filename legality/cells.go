@@ -141,6 +141,7 @@ var defaultCells = concatCells(
 	simplifyCells,
 	rangeProofsCells,
 	coreCells,
+	orderNodeCells,
 	errorGuardCells,
 )
 

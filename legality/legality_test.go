@@ -150,6 +150,12 @@ func nodeOfKind(k plan.Kind) plan.Node {
 		return &plan.ExtensionNode{}
 	case plan.KindGuard:
 		return &plan.GuardNode{}
+	case plan.KindTail:
+		return &plan.TailNode{}
+	case plan.KindReverse:
+		return &plan.ReverseNode{}
+	case plan.KindRowIndex:
+		return &plan.RowIndexNode{}
 	}
 	return nil
 }

@@ -48,6 +48,12 @@ func (t *Table) LimitPast(n plan.Node) Ruling {
 		r.consult(t.barrier(LPLimit, n))
 	case *plan.GuardNode:
 		r.consult(t.barrier(LPGuard, n))
+	case *plan.TailNode:
+		r.consult(t.barrier(LPTail, n))
+	case *plan.ReverseNode:
+		r.consult(t.barrier(LPReverse, n))
+	case *plan.RowIndexNode:
+		r.consult(t.barrier(LPRowIndex, n))
 	default:
 		r.consult(t.barrier(LPUnknown, n))
 	}

@@ -64,6 +64,12 @@ func (t *Table) PruneThrough(n plan.Node) (d Decision, extra []string) {
 		return t.decide(PRPassthrough, always), nil
 	case *plan.GuardNode:
 		return t.decide(PRGuard, always), nil
+	case *plan.TailNode:
+		return t.decide(PRTail, always), nil
+	case *plan.ReverseNode:
+		return t.decide(PRReverse, always), nil
+	case *plan.RowIndexNode:
+		return t.decide(PRRowIndex, always), nil
 	case *plan.AggregateNode:
 		return t.decide(PRAggregate, always), nil
 	case *plan.DistinctNode:

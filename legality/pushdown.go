@@ -238,6 +238,12 @@ func (t *Table) PushdownNode(n plan.Node) *NodeCheck {
 		c.extension(n)
 	case *plan.GuardNode:
 		c.decision = t.decide(PPGuard, always)
+	case *plan.TailNode:
+		c.decision = t.decide(PPTail, always)
+	case *plan.ReverseNode:
+		c.decision = t.decide(PPReverse, always)
+	case *plan.RowIndexNode:
+		c.decision = t.decide(PPRowIndex, always)
 	default:
 		c.decision = t.decide(PPUnknown, always)
 	}

@@ -158,6 +158,27 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 		l.keyword("len")
 		l.expect("=")
 		n = &plan.SliceNode{Input: in, Offset: off, Len: l.int()}
+	case "tail":
+		in, err := one()
+		if err != nil {
+			return nil, err
+		}
+		n = &plan.TailNode{Input: in, N: l.int()}
+	case "reverse":
+		in, err := one()
+		if err != nil {
+			return nil, err
+		}
+		n = &plan.ReverseNode{Input: in}
+	case "row_index":
+		in, err := one()
+		if err != nil {
+			return nil, err
+		}
+		name := l.name()
+		l.keyword("offset")
+		l.expect("=")
+		n = &plan.RowIndexNode{Input: in, Name: name, Offset: l.int()}
 	case "aggregate":
 		in, err := one()
 		if err != nil {
@@ -238,7 +259,7 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 		}
 		return &plan.ExtensionNode{Def: def, Inputs: children}, nil
 	default:
-		return nil, fmt.Errorf("unknown node kind %q (scan, filter, project, with_columns, sort, limit, slice, aggregate, join, union, distinct, extension)", kind)
+		return nil, fmt.Errorf("unknown node kind %q (scan, filter, project, with_columns, sort, limit, slice, tail, reverse, row_index, aggregate, join, union, distinct, extension)", kind)
 	}
 	if l.err == nil && !l.done() {
 		l.fail("unexpected %q", l.peek().text)

@@ -204,7 +204,7 @@ func agreement(res Result) []string {
 			return e.Allowed && (e.Cell == legality.PRProject || e.Cell == legality.PRWithColumns) && e.Subject() != ""
 		})},
 		{"droppedNodes", c.Get("droppedNodes"), count(func(e Entry) bool {
-			return e.Allowed && e.Cell == legality.PRWithColumnsEmpty
+			return e.Allowed && (e.Cell == legality.PRWithColumnsEmpty || e.Cell == legality.PRRowIndexDrop)
 		})},
 		{"scanProjections", c.Get("scanProjections"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.PRScan })},
 		{"sharedSubplans", c.Get("sharedSubplans"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.SSStructural })},

@@ -190,6 +190,10 @@ down:
 			f, n, path = p.unary(x, x.Input, x.Exprs, st, path)
 		case *plan.SortNode:
 			f, n, path = p.unary(x, x.Input, nil, st, path)
+		case *plan.ReverseNode:
+			// Like a sort without keys (pp.reverse): the kept rows are the
+			// same, in the opposite order.
+			f, n, path = p.unary(x, x.Input, nil, st, path)
 		case *plan.ScanNode:
 			out = p.scan(x, st, path)
 			break down

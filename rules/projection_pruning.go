@@ -49,7 +49,7 @@ func projectionPruning() Rule {
 			"passing requirements through a node (pr.passthrough, pr.join, ...) changes no node by itself and is not one",
 		Matches: []plan.Kind{plan.KindProject, plan.KindWithColumns, plan.KindScan, plan.KindAggregate,
 			plan.KindJoin, plan.KindFilter, plan.KindSort, plan.KindLimit, plan.KindSlice, plan.KindDistinct,
-			plan.KindWindow, plan.KindUnion, plan.KindExtension},
+			plan.KindWindow, plan.KindUnion, plan.KindExtension, plan.KindTail, plan.KindReverse, plan.KindRowIndex},
 		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
 			pr := &pruning{Context: c, predicted: map[predictKey][]string{}}
 			return pr.visit(root, allNames(root), true, &plan.Path{}), nil
@@ -227,8 +227,10 @@ func (p *pruning) visit(n plan.Node, req names, ordered bool, path *plan.Path) p
 				keys[i] = k.Expr
 			}
 			f, req = p.through(x, req, exact, path, keys...)
-		case *plan.LimitNode, *plan.SliceNode:
+		case *plan.LimitNode, *plan.SliceNode, *plan.TailNode, *plan.ReverseNode:
 			f, req = p.through(x, req, exact, path)
+		case *plan.RowIndexNode:
+			f, req = p.rowIndex(x, req, path)
 		case *plan.DistinctNode:
 			d, extra := p.table.PruneThrough(x)
 			f, req = p.narrow1(x, d, req.withNames(extra), path)
@@ -691,4 +693,27 @@ func setOf(cols []string) names {
 		m[c] = needValue
 	}
 	return m
+}
+
+// rowIndex narrows below a row_index (pr.row_index: its input needs what
+// is required above, its own column aside) and drops the node when nothing
+// above reads its column and its numbering cannot overflow
+// (pr.row_index.drop).
+func (p *pruning) rowIndex(n *plan.RowIndexNode, req names, path *plan.Path) (prFrame, names) {
+	used := req[n.Name] != 0
+	d, _ := p.table.PruneThrough(n)
+	f, childReq := p.narrow1(n, d, req, path)
+	if used {
+		return f, childReq
+	}
+	drop := p.budgeted(p.table.PruneRowIndex(n), n, path, nil)
+	if drop.Detail == "" && drop.Allowed {
+		drop.Detail = "its column is not read: the node goes"
+	}
+	p.record(drop, p.nextItem(), n, path, nil)
+	if drop.Allowed {
+		p.Count(counterDroppedNodes, 1)
+		f.rebuild = func(child plan.Node) plan.Node { return child }
+	}
+	return f, childReq
 }

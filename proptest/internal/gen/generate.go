@@ -134,6 +134,7 @@ const (
 	mFilterChain // filter over filter (ff.total_outer, pp.split)
 	mPushdown    // a filter over nodes its conjuncts may cross (pp.*)
 	mStandard    // the standard tier's crossings: keys, joins (standard.go)
+	mOrder       // tail, reverse, row_index (order.go)
 	moveCount
 )
 
@@ -141,7 +142,7 @@ const (
 var moveWeights = [moveCount]int{
 	mFilter: 15, mProject: 5, mWithColumns: 4, mSort: 5, mLimit: 5, mSlice: 5, mAggregate: 8,
 	mJoin: 9, mUnion: 7, mDistinct: 5, mExtension: 6, mWindow: 5, mFusion: 16, mDead: 4,
-	mShared: 5, mFilterChain: 12, mPushdown: 7, mStandard: 4,
+	mShared: 5, mFilterChain: 12, mPushdown: 7, mStandard: 4, mOrder: 6,
 }
 
 var moveTotal = func() int {
@@ -161,7 +162,7 @@ var moveTotal = func() int {
 // one operator that lacks its property.
 var filterChildMoves = []move{mScan, mFilter, mProject, mWithColumns, mSort, mSort, mLimit, mLimit,
 	mSlice, mSlice, mAggregate, mAggregate, mJoin, mJoin, mUnion, mDistinct, mDistinct, mExtension,
-	mExtension, mWindow, mWindow, mShared, mFusion}
+	mExtension, mWindow, mWindow, mShared, mFusion, mOrder, mOrder}
 
 func (g *gen) pickMove() move {
 	x := g.r.Intn(moveTotal)
@@ -235,6 +236,8 @@ func (g *gen) nodeOf(m move, depth int) frame {
 		return g.pushdownChain(depth)
 	case mStandard:
 		return g.standardCrossings(depth)
+	case mOrder:
+		return g.order(depth)
 	}
 	return g.scan()
 }

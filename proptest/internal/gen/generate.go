@@ -140,8 +140,8 @@ const (
 
 // moveWeights is the distribution of moves at each level of the plan.
 var moveWeights = [moveCount]int{
-	mFilter: 15, mProject: 5, mWithColumns: 4, mSort: 5, mLimit: 5, mSlice: 5, mAggregate: 8,
-	mJoin: 9, mUnion: 7, mDistinct: 5, mExtension: 6, mWindow: 5, mFusion: 17, mDead: 4,
+	mFilter: 15, mProject: 5, mWithColumns: 4, mSort: 6, mLimit: 5, mSlice: 5, mAggregate: 8,
+	mJoin: 9, mUnion: 7, mDistinct: 6, mExtension: 6, mWindow: 5, mFusion: 17, mDead: 4,
 	mShared: 5, mFilterChain: 12, mPushdown: 7, mStandard: 4, mOrder: 3,
 }
 

@@ -132,17 +132,10 @@ func (t *Table) GuardFilter(f *plan.FilterNode, n plan.Node, exprs []plan.Expr, 
 	}
 	var raising []plan.Expr
 	if !r.consult(t.decide(EGCost, func() (bool, string) {
-		raising = raising[:0]
-		for _, e := range partial {
-			prog, ok := plan.CompileGuard(e, in)
-			if !ok {
-				return false, "`" + e.String() + "` has no error condition cheaper than itself"
-			}
-			if len(prog.Tests) > 0 {
-				raising = append(raising, e)
-			}
-		}
-		return true, ""
+		var ok bool
+		var why string
+		raising, why, ok = raisingParts(partial, in)
+		return ok, why
 	})) {
 		return r
 	}
@@ -223,16 +216,10 @@ func (t *Table) GuardSplit(total, partial []plan.Expr, in plan.Schema) GuardRuli
 				}
 			}
 		}
-		for _, e := range partial {
-			prog, ok := plan.CompileGuard(e, in)
-			if !ok {
-				return false, "`" + e.String() + "` has no error condition cheaper than itself"
-			}
-			if len(prog.Tests) > 0 {
-				raising = append(raising, e)
-			}
-		}
-		return true, ""
+		var ok bool
+		var why string
+		raising, why, ok = raisingParts(partial, in)
+		return ok, why
 	})) {
 		return r
 	}
@@ -301,4 +288,20 @@ func passedThrough(n plan.Node, exprs []plan.Expr) func(string) bool {
 		}
 		return identity[c] || !defined[c]
 	}
+}
+
+// raisingParts returns those of the partial expressions whose guard tests
+// anything (the ones that can raise over in); ok is false, with the reason,
+// when one has no error condition cheaper than itself.
+func raisingParts(partial []plan.Expr, in plan.Schema) (raising []plan.Expr, why string, ok bool) {
+	for _, e := range partial {
+		prog, ok := plan.CompileGuard(e, in)
+		if !ok {
+			return nil, "`" + e.String() + "` has no error condition cheaper than itself", false
+		}
+		if len(prog.Tests) > 0 {
+			raising = append(raising, e)
+		}
+	}
+	return raising, "", true
 }

@@ -93,19 +93,11 @@ func intAt(v *view, i int) int64 {
 // replace, replace_all and strip: null where any operand is; each valid
 // row's value appended by fn.
 func (x *evalCtx) strMap(e *plan.Call, in *input, args []datum) (datum, error) {
-	for _, a := range args {
-		if a.isNullScalar() {
-			return nullDatum(plan.String), nil
-		}
-	}
-	vs := make([]view, len(args))
-	ptrs := make([]*view, len(args))
-	for i, a := range args {
-		vs[i] = viewOf(a)
-		ptrs[i] = &vs[i]
+	vs, vbuf, nulls, ok := x.sharedValidity(args, in.n)
+	if !ok {
+		return nullDatum(plan.String), nil
 	}
 	n := in.n
-	vbuf, nulls := andValidity(x.mem, n, ptrs...)
 	var valid []byte
 	if vbuf != nil {
 		valid = vbuf.Bytes()

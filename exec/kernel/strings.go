@@ -25,19 +25,11 @@ func (x *evalCtx) strLen(a datum) (datum, error) {
 // The output is sized exactly in a first pass and filled in a second, so
 // the data buffer is allocated once (compute has no string functions).
 func (x *evalCtx) concat(e *plan.Call, in *input, args []datum) (datum, error) {
-	for _, a := range args {
-		if a.isNullScalar() {
-			return nullDatum(plan.String), nil
-		}
-	}
-	vs := make([]view, len(args))
-	ptrs := make([]*view, len(args))
-	for i, a := range args {
-		vs[i] = viewOf(a)
-		ptrs[i] = &vs[i]
+	vs, vbuf, nulls, ok := x.sharedValidity(args, in.n)
+	if !ok {
+		return nullDatum(plan.String), nil
 	}
 	n := in.n
-	vbuf, nulls := andValidity(x.mem, n, ptrs...)
 	var valid []byte
 	if vbuf != nil {
 		valid = vbuf.Bytes()

@@ -7,6 +7,26 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
+// sharedValidity views the operands of a function that is null wherever
+// any operand is (concat and the string maps) and returns their views with
+// the result's validity and null count; ok is false when an operand is a
+// null scalar, which makes every row null.
+func (x *evalCtx) sharedValidity(args []datum, n int) (vs []view, vbuf *memory.Buffer, nulls int, ok bool) {
+	for _, a := range args {
+		if a.isNullScalar() {
+			return nil, nil, 0, false
+		}
+	}
+	vs = make([]view, len(args))
+	ptrs := make([]*view, len(args))
+	for i, a := range args {
+		vs[i] = viewOf(a)
+		ptrs[i] = &vs[i]
+	}
+	vbuf, nulls = andValidity(x.mem, n, ptrs...)
+	return vs, vbuf, nulls, true
+}
+
 // andValidity returns the validity of a result that is null wherever any of
 // the operand views is null, and its null count. Scalars are non-null here
 // (a null scalar operand is handled before any kernel runs). With one

@@ -56,8 +56,8 @@ func (g *gen) standardCrossings(depth int) frame {
 	if depth < 3 {
 		return g.node(depth)
 	}
-	switch x := g.r.Intn(5); {
-	case x < 2:
+	switch x := g.r.Intn(6); {
+	case x < 3:
 		return g.zeroKeyed(depth)
 	case x == 2 || depth < 4:
 		return g.guardedJoinKey(depth)

@@ -105,8 +105,9 @@ func (df *DataFrame) Head(n int64) (*DataFrame, error) {
 	})
 }
 
-// Slice keeps rows [offset, offset+length), clamped to the frame (neither
-// may be negative).
+// Slice keeps rows [offset, offset+length), clamped to the frame; a
+// negative length keeps every row from offset to the end (offset must not
+// be negative).
 func (df *DataFrame) Slice(offset, length int64) (*DataFrame, error) {
 	return df.apply(nil, func(in []plan.Node) plan.Node {
 		return &plan.SliceNode{Input: in[0], Offset: offset, Len: length}

@@ -119,8 +119,8 @@ func (c *collector) allowHint(n plan.Node) {
 		keep, input = n.N, n.Input
 	case *plan.SliceNode:
 		keep, input = n.Offset+n.Len, n.Input
-		if keep < n.Offset {
-			return // the slice reaches past every int64 row count
+		if n.Len < 0 || keep < n.Offset {
+			return // the slice reaches to the end, or past every int64 row count
 		}
 	default:
 		return

@@ -110,6 +110,8 @@ func TestSortLimitSlice(t *testing.T) {
 		{"slice", plan.Scan(T).Slice(2, 3).Node(), want{cols: rowsT(2, 3, 4)}},
 		{"slice clamped", plan.Scan(T).Slice(5, 10).Node(), want{cols: rowsT(5)}},
 		{"slice past the end", plan.Scan(T).Slice(10, 1).Node(), want{cols: rowsT()}},
+		{"slice to the end", plan.Scan(T).Slice(3, -1).Node(), want{cols: rowsT(3, 4, 5)}},
+		{"slice to the end of a filter", plan.Scan(T).Filter(c("k").Gt(lt(1))).Slice(1, -7).Node(), want{cols: rowsT(4, 5)}},
 		{"negative limit", plan.Scan(T).Head(-1).Node(), want{errKind: plan.InvalidPlan}},
 	}
 	for _, tc := range cases {

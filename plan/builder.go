@@ -67,7 +67,8 @@ func (f Frame) SortBy(columns ...string) Frame {
 // Head keeps the first n rows.
 func (f Frame) Head(n int64) Frame { return Frame{node: &LimitNode{Input: f.node, N: n}} }
 
-// Slice keeps length rows starting at offset.
+// Slice keeps length rows starting at offset (a negative length: every
+// row from offset to the end).
 func (f Frame) Slice(offset, length int64) Frame {
 	return Frame{node: &SliceNode{Input: f.node, Offset: offset, Len: length}}
 }

@@ -222,7 +222,8 @@ type LimitNode struct {
 	N     int64
 }
 
-// SliceNode keeps Len rows starting at row Offset.
+// SliceNode keeps Len rows starting at row Offset; a negative Len keeps
+// every row from Offset to the end (docs/semantics.md, slice).
 type SliceNode struct {
 	nodeMeta
 	Input  Node

@@ -175,11 +175,9 @@ func (r *resolver) node(n Node, p *Path) (Node, error) {
 		}
 		schema = n.Input.Schema()
 	case *SliceNode:
-		switch {
-		case n.Offset < 0:
+		// A negative len means "to the end" (docs/semantics.md, slice).
+		if n.Offset < 0 {
 			err = &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".offset").String(), Msg: fmt.Sprintf("slice: offset must not be negative, got %d", n.Offset)}
-		case n.Len < 0:
-			err = &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".len").String(), Msg: fmt.Sprintf("slice: len must not be negative, got %d", n.Len)}
 		}
 		schema = n.Input.Schema()
 	case *TailNode:
@@ -502,7 +500,7 @@ func checkHints(n Node, inputs []Node, p *Path) error {
 		keep = n.N
 	case *SliceNode:
 		keep = n.Offset + n.Len
-		if keep < n.Offset { // overflow: the slice keeps every row
+		if n.Len < 0 || keep < n.Offset { // to the end, or overflow: the slice keeps every row
 			keep = math.MaxInt64
 		}
 	}

@@ -158,7 +158,12 @@ func (r *RowEstimates) bounds(n Node) RowBounds {
 		return r.in(n, 0)
 	case *SliceNode:
 		in := r.in(n, 0)
-		length, off := max(n.Len, 0), max(n.Offset, 0)
+		off := max(n.Offset, 0)
+		if n.Len < 0 { // to the end
+			rest := func(rows int64) int64 { return max(rows-off, 0) }
+			return RowBounds{Min: rest(in.Min), Max: rest(in.Max), Bounded: in.Bounded}
+		}
+		length := n.Len
 		keep := func(rows int64) int64 { return min(max(rows-off, 0), length) }
 		if !in.Bounded {
 			return RowBounds{Min: keep(in.Min), Max: length, Bounded: true}

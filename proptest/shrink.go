@@ -388,7 +388,7 @@ func paramCuts(c Case) []candidate {
 				repls = append(repls, &plan.SliceNode{Input: n.Input, Offset: 0, Len: n.Len})
 			}
 			for _, v := range []int64{0, 1} {
-				if v < n.Len {
+				if v < n.Len || n.Len < 0 {
 					repls = append(repls, &plan.SliceNode{Input: n.Input, Offset: n.Offset, Len: v})
 				}
 			}

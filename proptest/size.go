@@ -135,6 +135,9 @@ func paramComplexity(n plan.Node) int {
 		return sizeComplexity(n.Offset)
 	case *plan.SliceNode:
 		c := sizeComplexity(n.Len)
+		if n.Len < 0 {
+			c = 2 // to the end: no simpler than a long slice
+		}
 		if n.Offset > 0 {
 			c++
 		}

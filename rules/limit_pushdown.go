@@ -95,6 +95,9 @@ func keeps(n plan.Node) (int64, plan.Node, bool) {
 	case *plan.LimitNode:
 		return n.N, n.Input, true
 	case *plan.SliceNode:
+		if n.Len < 0 {
+			return 0, nil, false // to the end: it keeps no prefix of its input
+		}
 		if n.Offset > math.MaxInt64-n.Len {
 			return math.MaxInt64, n.Input, true // no input holds that many rows
 		}
@@ -117,6 +120,10 @@ func rowBound(n plan.Node) (int64, bool) {
 			}
 			return x.N, true
 		case *plan.SliceNode:
+			if x.Len < 0 {
+				n = x.Input // to the end: bounded by its input only
+				continue
+			}
 			return x.Len, true
 		case *plan.SortNode:
 			if x.HasLimit {

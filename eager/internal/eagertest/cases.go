@@ -160,7 +160,8 @@ func sliceCases() []Case {
 		{Name: "slice/past-end", Node: scan(tT).Slice(10, 2).Node(), Want: [][]plan.Value{}},
 		{Name: "slice/of-slice", Node: scan(tT).Slice(1, 3).Slice(1, 1).Node(), Want: [][]plan.Value{r2}},
 		{Name: "slice/negative-offset", Node: scan(tT).Slice(-1, 1).Node(), Err: errOf(plan.InvalidPlan, "")},
-		{Name: "slice/negative-len", Node: scan(tT).Slice(0, -1).Node(), Err: errOf(plan.InvalidPlan, "")},
+		{Name: "slice/negative-len", Node: scan(tT).Slice(2, -1).Node(), Want: [][]plan.Value{r2, r3, r4}},
+		{Name: "slice/negative-len-past-end", Node: scan(tT).Slice(9, -3).Node(), Want: [][]plan.Value{}},
 	}
 }
 

@@ -645,8 +645,11 @@ func (g *gen) limit(in frame) frame {
 // slice puts a slice over in.
 func (g *gen) slice(in frame) frame {
 	off := []int64{0, 1, 2, 3, 10}[g.r.Intn(5)]
-	n := []int64{0, 1, 2, 5, 100}[g.r.Intn(5)]
+	n := []int64{0, 1, 2, 5, 100, -1}[g.r.Intn(6)]
 	rows := max(0, min(in.rows-int(off), int(n)))
+	if n < 0 { // to the end
+		rows = max(0, in.rows-int(off))
+	}
 	return g.finish(&plan.SliceNode{Input: in.raw, Offset: off, Len: n}, rows, in)
 }
 

@@ -114,6 +114,39 @@ func jsonValue(v plan.Value) (json.RawMessage, error) {
 	if v.IsNull() {
 		return json.RawMessage("null"), nil
 	}
+	if t := v.Type(); t.IsNested() {
+		var b bytes.Buffer
+		fs := t.StructFields()
+		if t.IsList() {
+			b.WriteByte('[')
+		} else {
+			b.WriteByte('{')
+		}
+		for i, e := range v.Elems() {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			if !t.IsList() {
+				k, err := json.Marshal(fs[i].Name)
+				if err != nil {
+					return nil, err
+				}
+				b.Write(k)
+				b.WriteString(": ")
+			}
+			x, err := jsonValue(e)
+			if err != nil {
+				return nil, err
+			}
+			b.Write(x)
+		}
+		if t.IsList() {
+			b.WriteByte(']')
+		} else {
+			b.WriteByte('}')
+		}
+		return b.Bytes(), nil
+	}
 	switch v.Type() {
 	case plan.Bool:
 		return json.RawMessage(strconv.FormatBool(v.Bool())), nil

@@ -202,6 +202,51 @@ func arrayValues(a arrow.Array, t plan.Type, n int) ([]plan.Value, error) {
 		return out, nil
 	}
 	switch a := a.(type) {
+	case *array.List:
+		if !t.IsList() {
+			break
+		}
+		child := a.ListValues()
+		elems, err := arrayValues(child, t.Elem(), child.Len())
+		if err != nil {
+			return nil, fmt.Errorf("list elements: %w", err)
+		}
+		for i := range out {
+			out[i] = plan.NullValue(t)
+			if !a.IsNull(i) {
+				lo, hi := a.ValueOffsets(i)
+				out[i] = plan.ListValue(t, append([]plan.Value(nil), elems[lo:hi]...))
+			}
+		}
+		return out, nil
+	case *array.Struct:
+		fs := t.StructFields()
+		if !t.IsStruct() || a.NumField() != len(fs) {
+			break
+		}
+		st := a.DataType().(*arrow.StructType)
+		cols := make([][]plan.Value, len(fs))
+		for f := range fs {
+			if st.Field(f).Name != fs[f].Name {
+				return nil, fmt.Errorf("struct field %d is named %q where the schema says %q", f, st.Field(f).Name, fs[f].Name)
+			}
+			c, err := arrayValues(a.Field(f), fs[f].Type, n)
+			if err != nil {
+				return nil, fmt.Errorf("struct field %q: %w", fs[f].Name, err)
+			}
+			cols[f] = c
+		}
+		for i := range out {
+			out[i] = plan.NullValue(t)
+			if !a.IsNull(i) {
+				row := make([]plan.Value, len(fs))
+				for f := range fs {
+					row[f] = cols[f][i]
+				}
+				out[i] = plan.StructValue(t, row)
+			}
+		}
+		return out, nil
 	case *array.Date32:
 		if t == plan.Date {
 			for i := range out {

@@ -440,3 +440,29 @@ func Concat(args ...E) E { return call(FuncConcat, args...) }
 
 // CallUDF applies a registered UDF.
 func CallUDF(u *UDF, args ...E) E { return E{&UDFCall{UDF: u, Args: unwrap(args)}} }
+
+// ListLen is list.len(e): the number of elements of the list e, nulls
+// included; null for a null list (docs/semantics.md, Lists and structs).
+func (e E) ListLen() E { return call(FuncListLen, e) }
+
+// ListGet is list.get(e, i): the element at position i (negative from the
+// end), null when i is outside the list.
+func (e E) ListGet(i E) E { return call(FuncListGet, e, i) }
+
+// ListContains is list.contains(e, x): whether some non-null element of
+// the list e equals x.
+func (e E) ListContains(x E) E { return call(FuncListContains, e, x) }
+
+// ListSum is list.sum(e): the sum of the list's non-null elements (int64
+// for integer elements, checked; float64 for floats), null when none.
+func (e E) ListSum() E { return call(FuncListSum, e) }
+
+// ListMin is list.min(e): the least non-null element, null when none.
+func (e E) ListMin() E { return call(FuncListMin, e) }
+
+// ListMax is list.max(e): the greatest non-null element, null when none.
+func (e E) ListMax() E { return call(FuncListMax, e) }
+
+// StructField is struct.field(e, name): the field name of the struct e,
+// null for a null struct.
+func (e E) StructField(name string) E { return call(FuncStructField, e, Lit(name)) }

@@ -119,7 +119,9 @@ func TestFuncTable(t *testing.T) {
 	for f, name := range map[Func]string{FuncLower: "lower", FuncUpper: "upper", FuncStartsWith: "starts_with",
 		FuncEndsWith: "ends_with", FuncContains: "contains", FuncLike: "like", FuncSubstring: "substring",
 		FuncReplace: "replace", FuncReplaceAll: "replace_all", FuncStrip: "strip", FuncStrLenBytes: "str_len_bytes",
-		FuncIsIn: "is_in", FuncBetween: "between"} {
+		FuncIsIn: "is_in", FuncBetween: "between", FuncListLen: "list.len", FuncListGet: "list.get",
+		FuncListContains: "list.contains", FuncListSum: "list.sum", FuncListMin: "list.min", FuncListMax: "list.max",
+		FuncStructField: "struct.field"} {
 		names[f] = name
 	}
 	if len(Funcs()) != len(names) {

@@ -49,17 +49,34 @@ func (h hasher) flag(b bool) hasher {
 func (h hasher) schema(s Schema) hasher {
 	h = h.u64(uint64(s.Len()))
 	for _, f := range s.fields {
-		h = h.str(f.Name).byte(byte(f.Type)).flag(f.Nullable)
+		h = h.str(f.Name).typ(f.Type).flag(f.Nullable)
 	}
 	return h
 }
 
+// typ hashes a type: a scalar as its one byte, a list or struct type
+// (whose id is process-local) as a byte no scalar uses, then its text.
+func (h hasher) typ(t Type) hasher {
+	if t.IsNested() {
+		return h.byte(0xff).str(t.String())
+	}
+	return h.byte(byte(t))
+}
+
 func (h hasher) value(v Value) hasher {
-	h = h.byte(byte(v.typ))
+	h = h.typ(v.typ)
 	if !v.valid {
 		return h.byte(0)
 	}
 	h = h.byte(1)
+	if v.typ.IsNested() {
+		el := v.Elems()
+		h = h.u64(uint64(len(el)))
+		for _, e := range el {
+			h = h.value(e)
+		}
+		return h
+	}
 	switch v.typ {
 	case Float64:
 		return h.u64(math.Float64bits(v.f))
@@ -89,7 +106,7 @@ func (h hasher) expr(e Expr) hasher {
 	case *Call:
 		h = h.byte(4).byte(byte(e.Fn)).u64(uint64(len(e.Args)))
 	case *Cast:
-		h = h.byte(5).byte(byte(e.To)).flag(e.Strict)
+		h = h.byte(5).typ(e.To).flag(e.Strict)
 	case *Over:
 		h = h.byte(6).u64(uint64(len(e.PartitionBy)))
 	case *UDFCall:

@@ -75,6 +75,15 @@ const (
 	FuncMinute
 	FuncSecond
 
+	// List and struct functions (docs/semantics.md, Lists and structs).
+	FuncListLen
+	FuncListGet
+	FuncListContains
+	FuncListSum
+	FuncListMin
+	FuncListMax
+	FuncStructField
+
 	funcCount
 )
 
@@ -147,6 +156,14 @@ var funcs = [funcCount]funcInfo{
 	FuncHour:    {name: "hour", minArgs: 1, maxArgs: 1},
 	FuncMinute:  {name: "minute", minArgs: 1, maxArgs: 1},
 	FuncSecond:  {name: "second", minArgs: 1, maxArgs: 1},
+
+	FuncListLen:      {name: "list.len", minArgs: 1, maxArgs: 1},
+	FuncListGet:      {name: "list.get", minArgs: 2, maxArgs: 2},
+	FuncListContains: {name: "list.contains", minArgs: 2, maxArgs: 2},
+	FuncListSum:      {name: "list.sum", minArgs: 1, maxArgs: 1},
+	FuncListMin:      {name: "list.min", minArgs: 1, maxArgs: 1},
+	FuncListMax:      {name: "list.max", minArgs: 1, maxArgs: 1},
+	FuncStructField:  {name: "struct.field", minArgs: 2, maxArgs: 2},
 }
 
 // Infix precedences, loosest first.
@@ -220,6 +237,10 @@ func (f Func) Mirrored() Func {
 // IsTemporalField reports whether f extracts a calendar or clock field
 // (year, month, day, weekday, hour, minute, second).
 func (f Func) IsTemporalField() bool { return f >= FuncYear && f <= FuncSecond }
+
+// IsNestedFunc reports whether f is one of the list functions or
+// struct.field.
+func (f Func) IsNestedFunc() bool { return f >= FuncListLen && f <= FuncStructField }
 
 // IsArithmetic reports whether f is add, sub, mul, div or mod.
 func (f Func) IsArithmetic() bool { return f >= FuncAdd && f <= FuncMod }

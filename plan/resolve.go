@@ -351,7 +351,7 @@ func uniqueFields(fields []Field, exprs []Expr, p *Path, field string) (Schema, 
 // name or an invalid type, with NewSchema's error.
 func checkFields(fields []Field) error {
 	for i, f := range fields {
-		if f.Name == "" || f.Type == Invalid || int(f.Type) >= len(typeNames) {
+		if f.Name == "" || !f.Type.Valid() {
 			_, err := NewSchema(fields[:i+1]...)
 			return err
 		}
@@ -404,8 +404,12 @@ func resolveSort(n *SortNode, p *Path) (Schema, error) {
 		if err := noWindowOrAggregate(k.Expr, kp, "sort"); err != nil {
 			return Schema{}, err
 		}
-		if _, err := TypeOf(k.Expr, in); err != nil {
+		f, err := TypeOf(k.Expr, in)
+		if err != nil {
 			return Schema{}, exprError(err, kp)
+		}
+		if err := nestedKey(k.Expr, f.Type, kp, "sort key"); err != nil {
+			return Schema{}, err
 		}
 	}
 	if n.HasLimit && n.Limit < 0 {
@@ -555,6 +559,9 @@ func resolveAggregate(n *AggregateNode, p *Path) (Schema, error) {
 		if err != nil {
 			return Schema{}, exprError(err, kp)
 		}
+		if err := nestedKey(k, f.Type, kp, "group key"); err != nil {
+			return Schema{}, err
+		}
 		fields = append(fields, f)
 		all = append(all, k)
 	}
@@ -630,6 +637,12 @@ func resolveJoin(n *JoinNode, p *Path) (Schema, error) {
 		rf, err := TypeOf(n.RightOn[i], rs)
 		if err != nil {
 			return Schema{}, exprError(err, rp)
+		}
+		if err := nestedKey(n.LeftOn[i], lf.Type, lp, "join key"); err != nil {
+			return Schema{}, err
+		}
+		if err := nestedKey(n.RightOn[i], rf.Type, rp, "join key"); err != nil {
+			return Schema{}, err
 		}
 		if _, ok := JoinKeyType(lf.Type, rf.Type); !ok {
 			// The error names the right key, where the mismatch is found
@@ -739,8 +752,28 @@ func resolveDistinct(n *DistinctNode, p *Path) (Schema, error) {
 				Msg: fmt.Sprintf("distinct: column %q listed twice", c)}
 		}
 		seen[c] = true
+		if f, _ := in.Lookup(c); f.Type.IsNested() {
+			return Schema{}, nestedKey(Col(c).Expr(), f.Type, p.Index("subset", i), "distinct key")
+		}
+	}
+	if len(n.Subset) == 0 {
+		for _, f := range in.Fields() {
+			if f.Type.IsNested() {
+				return Schema{}, nestedKey(Col(f.Name).Expr(), f.Type, p.Child(".subset"), "distinct key (a distinct without a subset keys on every column)")
+			}
+		}
 	}
 	return in, nil
+}
+
+// nestedKey rejects a list or struct key: lists and structs are never
+// compared, hashed or ordered (docs/semantics.md, Lists and structs).
+func nestedKey(e Expr, t Type, p *Path, what string) error {
+	if !t.IsNested() {
+		return nil
+	}
+	return &Error{Kind: TypeError, Expr: e.String(), Row: -1, Path: p.String(),
+		Msg: fmt.Sprintf("%s `%s` is a %s (%s): a list or struct cannot be a join, group, distinct, window partition or sort key (docs/semantics.md, Lists and structs)", what, e, nestedKind(t), t)}
 }
 
 func resolveWindow(n *WindowNode, p *Path) (Schema, error) {

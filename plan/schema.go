@@ -102,7 +102,7 @@ func NewSchema(fields ...Field) (Schema, error) {
 		if f.Name == "" {
 			return Schema{}, fmt.Errorf("schema: field %d has an empty name", i)
 		}
-		if f.Type == Invalid || int(f.Type) >= len(typeNames) {
+		if !f.Type.Valid() {
 			return Schema{}, fmt.Errorf("schema: field %q has an invalid type", f.Name)
 		}
 		j := -1

@@ -35,9 +35,10 @@ const (
 // operands'): checked integer arithmetic (add, sub, mul, div, mod, neg,
 // abs, whose result type is an integer) overflows or divides by zero,
 // temporal add and sub (a date, datetime or duration result) leave their
-// type's range, and an integer sum overflows; float arithmetic, comparisons, logic, is_null,
+// type's range, and an integer sum or list.sum overflows; float arithmetic, comparisons, logic, is_null,
 // is_not_null, is_nan, str_len, concat, if, coalesce, the string, set and
-// range functions (lower ... between) and the other aggregates cannot.
+// range functions (lower ... between), the list and struct functions
+// but an integer list.sum, and the other aggregates cannot.
 func FuncCanRaise(f Func, operands []Type) bool {
 	switch f {
 	case FuncAdd, FuncSub, FuncMul, FuncDiv, FuncMod:
@@ -53,8 +54,11 @@ func FuncCanRaise(f Func, operands []Type) bool {
 		FuncMean, FuncMin, FuncMax, FuncCount, FuncLen, FuncFirst, FuncLast, FuncNUnique,
 		FuncMedian, FuncQuantile, FuncVar, FuncStd, FuncAny, FuncAll,
 		FuncLower, FuncUpper, FuncStartsWith, FuncEndsWith, FuncContains, FuncLike, FuncSubstring,
-		FuncReplace, FuncReplaceAll, FuncStrip, FuncStrLenBytes, FuncIsIn, FuncBetween:
+		FuncReplace, FuncReplaceAll, FuncStrip, FuncStrLenBytes, FuncIsIn, FuncBetween,
+		FuncListLen, FuncListGet, FuncListContains, FuncListMin, FuncListMax, FuncStructField:
 		return false
+	case FuncListSum:
+		return len(operands) != 1 || operands[0].Elem().IsInteger() || !operands[0].IsList()
 	case FuncYear, FuncMonth, FuncDay, FuncWeekday, FuncHour, FuncMinute, FuncSecond:
 		return false // every date and datetime has its fields
 	}
@@ -118,6 +122,11 @@ func totalType(e Expr, in Schema, trust Trust) (Type, bool) {
 			types[i], total = t, total && at
 		}
 		t, ok := callResultType(e.Fn, types)
+		if e.Fn == FuncStructField && len(types) > 0 {
+			var err error
+			t, err = StructFieldType(e, types[0])
+			ok = err == nil
+		}
 		return t, ok && total && (!FuncCanRaise(e.Fn, types) || trust == TrustDeclared && e.proof != nil)
 	}
 	return Invalid, false
@@ -163,8 +172,17 @@ func callResultType(f Func, types []Type) (Type, bool) {
 		return types[0], true
 	case FuncMean, FuncMedian, FuncQuantile, FuncVar, FuncStd:
 		return Float64, true
-	case FuncAny, FuncAll:
+	case FuncAny, FuncAll, FuncListContains:
 		return Bool, true
+	case FuncListLen:
+		return Int64, true
+	case FuncListGet, FuncListMin, FuncListMax:
+		return types[0].Elem(), types[0].IsList()
+	case FuncListSum:
+		if types[0].Elem().IsInteger() {
+			return Int64, true
+		}
+		return Float64, types[0].Elem() == Float64
 	}
 	return Invalid, false
 }

@@ -60,6 +60,9 @@ func typeOf(e Expr, in Schema, ctx exprContext) (Type, bool, error) {
 		if e.bad != "" {
 			return Invalid, false, errorf(TypeError, e, "plan.Lit: a Go value of type %s has no dfopt type; pass an int, int32, int64, float64, string, bool or plan.Value (plan.Null(T) for a typed null)", strings.SplitN(e.bad, " ", 2)[0])
 		}
+		if t := e.Value.Type(); t.IsNested() {
+			return Invalid, false, errorf(TypeError, e, "literal: a literal cannot be of the %s type %s; lists and structs come from tables and sources (docs/semantics.md, Lists and structs)", nestedKind(t), t)
+		}
 		if t := e.Value.Type(); t == Invalid || int(t) >= len(typeNames) {
 			return Invalid, false, errorf(TypeError, e, "literal: missing type")
 		}
@@ -96,8 +99,12 @@ func typeOf(e Expr, in Schema, ctx exprContext) (Type, bool, error) {
 			if err := nestedOver(k); err != nil {
 				return Invalid, false, err
 			}
-			if _, _, err := typeOf(k, in, rowContext); err != nil {
+			kt, _, err := typeOf(k, in, rowContext)
+			if err != nil {
 				return Invalid, false, err
+			}
+			if kt.IsNested() {
+				return Invalid, false, errorf(TypeError, k, "over: partition key `%s` is a %s (%s): a list or struct cannot be a join, group, distinct, window partition or sort key (docs/semantics.md, Lists and structs)", k, nestedKind(kt), kt)
 			}
 		}
 		if len(e.PartitionBy) == 0 {
@@ -166,6 +173,9 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 			return Invalid, false, err
 		}
 		types[i], nulls[i] = t, n
+	}
+	if err := checkNestedOperands(e, types); err != nil {
+		return Invalid, false, err
 	}
 	anyNull := false
 	for _, n := range nulls {
@@ -360,8 +370,116 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 			return Invalid, false, unary("bool")
 		}
 		return Bool, false, nil
+	case FuncListLen:
+		if !types[0].IsList() {
+			return Invalid, false, unary("a list")
+		}
+		return Int64, anyNull, nil
+	case FuncListGet:
+		if !types[0].IsList() {
+			return Invalid, false, unary("a list")
+		}
+		if !types[1].IsInteger() {
+			return Invalid, false, errorf(TypeError, e, "list.get: the index must be an integer, got %s", types[1])
+		}
+		return types[0].Elem(), true, nil
+	case FuncListContains:
+		if !types[0].IsList() {
+			return Invalid, false, unary("a list")
+		}
+		if el := types[0].Elem(); el != types[1] {
+			if _, ok := Promote(el, types[1]); !ok {
+				return Invalid, false, errorf(TypeError, e, "list.contains: cannot look for a %s in a %s", types[1], types[0])
+			}
+		}
+		return Bool, anyNull, nil
+	case FuncListSum:
+		if !types[0].IsList() || !types[0].Elem().IsNumeric() {
+			return Invalid, false, unary("a list of numbers")
+		}
+		if types[0].Elem().IsInteger() {
+			return Int64, true, nil
+		}
+		return Float64, true, nil
+	case FuncListMin, FuncListMax:
+		if !types[0].IsList() {
+			return Invalid, false, unary("a list")
+		}
+		return types[0].Elem(), true, nil
+	case FuncStructField:
+		t, err := StructFieldType(e, types[0])
+		if err != nil {
+			return Invalid, false, err
+		}
+		return t, true, nil
 	}
 	return Invalid, false, errorf(InvalidPlan, e, "unknown function")
+}
+
+// nestedKind names a nested type's kind for messages.
+func nestedKind(t Type) string {
+	if t.IsList() {
+		return "list"
+	}
+	return "struct"
+}
+
+// checkNestedOperands rejects a list or struct operand of every function
+// that would compare, hash, order or merge it (docs/semantics.md, Lists
+// and structs): only is_null, is_not_null and the list and struct
+// functions take one.
+func checkNestedOperands(e *Call, types []Type) error {
+	switch e.Fn {
+	case FuncIsNull, FuncIsNotNull:
+		return nil
+	}
+	for i, t := range types {
+		if !t.IsNested() || (i == 0 && e.Fn.IsNestedFunc()) {
+			continue
+		}
+		what := "a list or struct cannot be an operand of %s (operand %d is %s): lists and structs are carried, not compared (docs/semantics.md, Lists and structs)"
+		if e.Fn.IsAggregate() {
+			what = "a list or struct cannot be aggregated by %s (operand %d is %s; docs/semantics.md, Lists and structs)"
+		}
+		return errorf(TypeError, e, what, e.Fn, i+1, t)
+	}
+	return nil
+}
+
+// StructFieldType returns the type of struct.field(s, name) for s of
+// type st: name must be a non-null string literal naming a field of the
+// struct (a type_error naming the call otherwise).
+func StructFieldType(c *Call, st Type) (Type, error) {
+	if !st.IsStruct() {
+		return Invalid, errorf(TypeError, c, "struct.field: expects a struct, got %s", st)
+	}
+	name, err := StructFieldName(c)
+	if err != nil {
+		return Invalid, err
+	}
+	i := st.FieldIndex(name)
+	if i < 0 {
+		fs := st.StructFields()
+		names := make([]string, len(fs))
+		for k, f := range fs {
+			names[k] = f.Name
+		}
+		return Invalid, errorf(TypeError, c, "struct.field: %s has no field %q (its fields: %v)", st, name, names)
+	}
+	return st.StructFields()[i].Type, nil
+}
+
+// StructFieldName returns the field name of a struct.field call: its
+// second argument, a non-null string literal.
+func StructFieldName(c *Call) (string, error) {
+	if len(c.Args) != 2 {
+		return "", errorf(TypeError, c, "struct.field: expects 2 arguments, got %d", len(c.Args))
+	}
+	l, ok := c.Args[1].(*Literal)
+	if !ok || l.Value.Type() != String || l.Value.IsNull() {
+		return "", errorf(TypeError, c, "struct.field: the field name must be a non-null string literal, got `%s`", c.Args[1])
+	}
+	return l.Value.Str(), nil
 }
 
 // nestedOver rejects a window inside an aggregate's arguments or inside
@@ -384,6 +502,9 @@ func nestedOver(e Expr) error {
 // commonType is the type two branches of if() or coalesce() unify to: the
 // same type, or the promotion of two numbers.
 func commonType(a, b Type) (Type, bool) {
+	if a.IsNested() || b.IsNested() {
+		return Invalid, false
+	}
 	if a == b {
 		return a, true
 	}

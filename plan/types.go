@@ -4,7 +4,7 @@ import "fmt"
 
 // Type is the logical type of a column or expression. The set is closed:
 // the optimizer's legality arguments are made over exactly these types.
-type Type uint8
+type Type uint16
 
 // The logical types. Invalid is the zero value so that an unset type is never
 // mistaken for a real one.
@@ -33,11 +33,24 @@ func (t Type) String() string {
 	if int(t) < len(typeNames) {
 		return typeNames[t]
 	}
-	return fmt.Sprintf("type(%d)", uint8(t))
+	if d, ok := nestedDesc(t); ok {
+		return d.text
+	}
+	return fmt.Sprintf("type(%d)", uint16(t))
 }
 
-// ParseType maps a plan-file type name to its Type.
+// ParseType maps a plan-file type name to its Type: a scalar name
+// ("int64") or a list or struct type ("list<int64>", "struct{a: int64}").
 func ParseType(name string) (Type, bool) {
+	if t, ok := parseScalarType(name); ok {
+		return t, true
+	}
+	t, err := ParseNestedType(name)
+	return t, err == nil
+}
+
+// parseScalarType maps a scalar type name to its Type.
+func parseScalarType(name string) (Type, bool) {
 	for t, n := range typeNames {
 		if n == name && Type(t) != Invalid {
 			return Type(t), true
@@ -46,7 +59,8 @@ func ParseType(name string) (Type, bool) {
 	return Invalid, false
 }
 
-// Types lists every valid type, for generators and exhaustive tests.
+// Types lists every scalar type (every type but the lists and structs,
+// which are built from them), for generators and exhaustive tests.
 func Types() []Type {
 	return []Type{Bool, Int32, Int64, Float64, String, Date, Datetime, Duration}
 }
@@ -120,13 +134,16 @@ func ArithType(f Func, a, b Type) (t Type, ok bool) {
 	return Invalid, false
 }
 
-// CanCast reports whether a cast from one type to another exists: every
+// CanCast reports whether a cast from one type to another exists: none
+// to or from a list or struct type; every
 // pair of the five non-temporal types; for the temporal types, to and from
 // themselves and string (string to date and datetime only), date to
 // datetime and back, and each temporal type to and from the integer that
 // holds it (date and int32, datetime and int64, duration and int64).
 func CanCast(from, to Type) bool {
 	switch {
+	case from.IsNested() || to.IsNested():
+		return false
 	case !from.IsTemporal() && !to.IsTemporal(), from == to, to == String:
 		return true
 	case from == String:

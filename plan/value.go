@@ -15,6 +15,7 @@ type Value struct {
 	i     int64 // int32, int64 and bool (0/1) payloads
 	f     float64
 	s     string
+	nest  *[]Value // a list's elements or a struct's field values
 }
 
 // Int64Value returns a non-null int64.
@@ -79,6 +80,9 @@ func (v Value) Identical(o Value) bool {
 	if !v.valid {
 		return true
 	}
+	if v.typ.IsNested() {
+		return identicalNested(v, o)
+	}
 	switch v.typ {
 	case Float64:
 		return math.Float64bits(v.f) == math.Float64bits(o.f)
@@ -97,6 +101,9 @@ func (v Value) Identical(o Value) bool {
 func (v Value) String() string {
 	if !v.valid {
 		return "null(" + v.typ.String() + ")"
+	}
+	if v.typ.IsNested() {
+		return v.nestedString()
 	}
 	switch v.typ {
 	case Int64:

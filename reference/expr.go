@@ -407,6 +407,9 @@ func (v *env) evalCall(e *plan.Call, rows []int) ([]plan.Value, *plan.Error) {
 		}
 		return out, nil
 	}
+	if lo, hi := e.Fn.Arity(); e.Fn.IsNestedFunc() && len(args) >= lo && len(args) <= hi {
+		return v.evalNested(e, args, rows)
+	}
 	if lo, hi := e.Fn.Arity(); len(args) >= lo && (hi < 0 || len(args) <= hi) {
 		if out, ok := evalString(e, args, n); ok {
 			return out, nil
@@ -529,8 +532,23 @@ func staticType(e plan.Expr, s plan.Schema) plan.Type {
 			return arg(0)
 		case plan.FuncMean, plan.FuncMedian, plan.FuncQuantile, plan.FuncVar, plan.FuncStd:
 			return plan.Float64
-		case plan.FuncAny, plan.FuncAll:
+		case plan.FuncAny, plan.FuncAll, plan.FuncListContains:
 			return plan.Bool
+		case plan.FuncListLen:
+			return plan.Int64
+		case plan.FuncListGet, plan.FuncListMin, plan.FuncListMax:
+			return arg(0).Elem()
+		case plan.FuncListSum:
+			if arg(0).Elem() == plan.Float64 {
+				return plan.Float64
+			}
+			return plan.Int64
+		case plan.FuncStructField:
+			if name, err := plan.StructFieldName(e); err == nil {
+				if i := arg(0).FieldIndex(name); i >= 0 {
+					return arg(0).StructFields()[i].Type
+				}
+			}
 		}
 	}
 	return plan.Invalid

@@ -31,6 +31,25 @@ func ArrowType(t plan.Type) (arrow.DataType, error) {
 	case plan.Duration:
 		return arrow.FixedWidthTypes.Duration_us, nil
 	}
+	if t.IsList() {
+		el, err := ArrowType(t.Elem())
+		if err != nil {
+			return nil, err
+		}
+		return arrow.ListOf(el), nil
+	}
+	if t.IsStruct() {
+		fs := t.StructFields()
+		out := make([]arrow.Field, len(fs))
+		for i, f := range fs {
+			dt, err := ArrowType(f.Type)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = arrow.Field{Name: f.Name, Type: dt, Nullable: true}
+		}
+		return arrow.StructOf(out...), nil
+	}
 	return nil, fmt.Errorf("no Arrow type for %s", t)
 }
 
@@ -68,8 +87,33 @@ func PlanType(dt arrow.DataType) (plan.Type, error) {
 		return plan.Float64, nil
 	case arrow.STRING:
 		return plan.String, nil
+	case arrow.LIST:
+		el, err := PlanType(dt.(*arrow.ListType).Elem())
+		if err != nil {
+			return plan.Invalid, fmt.Errorf("list element: %w", err)
+		}
+		t, err := plan.ListOf(el)
+		if err != nil {
+			return plan.Invalid, fmt.Errorf("unsupported Arrow type %s: %w", dt, err)
+		}
+		return t, nil
+	case arrow.STRUCT:
+		st := dt.(*arrow.StructType)
+		fs := make([]plan.StructField, st.NumFields())
+		for i, f := range st.Fields() {
+			ft, err := PlanType(f.Type)
+			if err != nil {
+				return plan.Invalid, fmt.Errorf("struct field %q: %w", f.Name, err)
+			}
+			fs[i] = plan.StructField{Name: f.Name, Type: ft}
+		}
+		t, err := plan.StructOf(fs...)
+		if err != nil {
+			return plan.Invalid, fmt.Errorf("unsupported Arrow type %s: %w", dt, err)
+		}
+		return t, nil
 	}
-	return plan.Invalid, fmt.Errorf("unsupported Arrow type %s (dfopt has bool, int32, int64, float64, string, date32, timestamp[us], duration[us])", dt)
+	return plan.Invalid, fmt.Errorf("unsupported Arrow type %s (dfopt has bool, int32, int64, float64, string, date32, timestamp[us], duration[us], and lists and structs of them)", dt)
 }
 
 // ArrowSchema maps a plan schema to an Arrow schema with the same names,
@@ -110,6 +154,28 @@ func ValueAt(a arrow.Array, i int) (plan.Value, error) {
 		return plan.NullValue(t), nil
 	}
 	switch a := a.(type) {
+	case *array.List:
+		lo, hi := a.ValueOffsets(i)
+		child := a.ListValues()
+		out := make([]plan.Value, 0, hi-lo)
+		for k := lo; k < hi; k++ {
+			v, err := ValueAt(child, int(k))
+			if err != nil {
+				return plan.Value{}, err
+			}
+			out = append(out, v)
+		}
+		return plan.ListValue(t, out), nil
+	case *array.Struct:
+		out := make([]plan.Value, a.NumField())
+		for f := range out {
+			v, err := ValueAt(a.Field(f), i)
+			if err != nil {
+				return plan.Value{}, err
+			}
+			out[f] = v
+		}
+		return plan.StructValue(t, out), nil
 	case *array.Boolean:
 		return plan.BoolValue(a.Value(i)), nil
 	case *array.Int32:
@@ -156,6 +222,16 @@ func appendValue(b array.Builder, v plan.Value) {
 		return
 	}
 	switch b := b.(type) {
+	case *array.ListBuilder:
+		b.Append(true)
+		for _, e := range v.Elems() {
+			appendValue(b.ValueBuilder(), e)
+		}
+	case *array.StructBuilder:
+		b.Append(true)
+		for f, e := range v.Elems() {
+			appendValue(b.FieldBuilder(f), e)
+		}
 	case *array.BooleanBuilder:
 		b.Append(v.Bool())
 	case *array.Int32Builder:

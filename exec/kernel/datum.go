@@ -67,6 +67,9 @@ type view struct {
 	boff int
 	offs []int32 // string offsets (n+1, absolute into data)
 	data []byte
+	// nested is the array of a list or struct view (its rows are read
+	// through the array; see nested.go).
+	nested arrow.Array
 }
 
 // isValid reports whether row i is valid.
@@ -94,6 +97,9 @@ func viewOf(d datum) view {
 	}
 	a := d.arr
 	v := view{typ: d.typ, n: a.Len(), nulls: a.NullN()}
+	if d.typ.IsNested() {
+		v.nested = a
+	}
 	data := a.Data()
 	if v.nulls > 0 {
 		v.valid, v.voff = a.NullBitmapBytes(), data.Offset()

@@ -376,6 +376,8 @@ func (x *evalCtx) call(e *plan.Call, in *input, args []datum) (datum, error) {
 		return x.isIn(e, in, args)
 	case plan.FuncBetween:
 		return x.between(e, in, args)
+	case plan.FuncListLen, plan.FuncListGet, plan.FuncListContains, plan.FuncListSum, plan.FuncListMin, plan.FuncListMax, plan.FuncStructField:
+		return x.nestedCall(e, in, args)
 	}
 	return datum{}, &plan.Error{Kind: plan.InvalidPlan, Expr: e.String(), Row: -1,
 		Msg: fmt.Sprintf("function %s cannot be evaluated here", e.Fn)}

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/internal/nest"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -182,6 +183,9 @@ func gatherFixed[T numeric](out []T, bm []byte, srcs []view, vals func(*view) []
 // get a branch-free loop that gathers values and validity bits together;
 // strings go through gather.
 func take(mem memory.Allocator, t plan.Type, src *view, idx []int32) (arrow.Array, error) {
+	if t.IsNested() {
+		return nest.Take(mem, src.nested, idx)
+	}
 	n := len(idx)
 	var vbuf *memory.Buffer
 	var bm []byte

@@ -127,7 +127,7 @@ func maskColumn(mem memory.Allocator, a arrow.Array, mask []byte) arrow.Array {
 	vbuf, vb := newBitmap(mem, off+n)
 	bitutil.CopyBitmap(valid, 0, n, vb, off)
 	bufs := append([]*memory.Buffer{vbuf}, data.Buffers()[1:]...)
-	nd := array.NewData(data.DataType(), n, bufs, nil, nulls, off)
+	nd := array.NewData(data.DataType(), n, bufs, data.Children(), nulls, off)
 	vbuf.Release()
 	out := array.MakeFromData(nd)
 	nd.Release()

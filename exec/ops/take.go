@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/internal/nest"
 	"github.com/dfopt/dfopt/exec/internal/phys"
 )
 
@@ -37,6 +38,8 @@ func TakeParallel(mem memory.Allocator, arr arrow.Array, idx []int32, p Parallel
 		return nil, fmt.Errorf("take: %w", err)
 	}
 	switch a := arr.(type) {
+	case *array.List, *array.Struct:
+		return nest.Take(mem, a, idx)
 	case *array.Int64:
 		return takeFixed(mem, a, a.Int64Values(), idx, p)
 	case *array.Int32:

@@ -215,6 +215,10 @@ func parseType(v *jvalue, p *path) (plan.Type, *Error) {
 	if !ok && strings.HasPrefix(s, "datetime") {
 		return plan.Invalid, errAt(v, p, "type %q: a datetime carries no time zone and always counts microseconds; write \"datetime\" (docs/semantics.md, Temporal types)", echo(s))
 	}
+	if !ok && (strings.HasPrefix(s, "list") || strings.HasPrefix(s, "struct")) {
+		_, perr := plan.ParseNestedType(s)
+		return plan.Invalid, errAt(v, p, "%v (docs/semantics.md, Lists and structs)", perr)
+	}
 	if !ok {
 		names := typeNames()
 		return plan.Invalid, errAt(v, p, "unknown type %q (known: %s)%s", s, list(names), suggest(s, names))

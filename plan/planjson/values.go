@@ -33,6 +33,9 @@ func decodeValue(v *jvalue, t plan.Type) (plan.Value, string) {
 	if v.kind == jNull {
 		return plan.NullValue(t), ""
 	}
+	if t.IsNested() {
+		return decodeNested(v, t)
+	}
 	switch t {
 	case plan.Int64, plan.Int32:
 		n, msg := decodeInt(v, t)
@@ -88,6 +91,52 @@ func decodeValue(v *jvalue, t plan.Type) (plan.Value, string) {
 		return plan.DurationValue(n), ""
 	}
 	return plan.Value{}, fmt.Sprintf("values of type %s cannot be written", t)
+}
+
+// decodeNested reads a list value (a JSON array of element values) or a
+// struct value (a JSON object with exactly the struct's field names).
+// Messages name the element or field at fault.
+func decodeNested(v *jvalue, t plan.Type) (plan.Value, string) {
+	if t.IsList() {
+		if v.kind != jArray {
+			return plan.Value{}, fmt.Sprintf("expected a %s value (a JSON array), got %s", t, v.kind)
+		}
+		el := t.Elem()
+		out := make([]plan.Value, len(v.arr))
+		for i, it := range v.arr {
+			x, msg := decodeValue(it, el)
+			if msg != "" {
+				return plan.Value{}, fmt.Sprintf("list element %d: %s", i, msg)
+			}
+			out[i] = x
+		}
+		return plan.ListValue(t, out), ""
+	}
+	if v.kind != jObject {
+		return plan.Value{}, fmt.Sprintf("expected a %s value (a JSON object), got %s", t, v.kind)
+	}
+	if v.dup != nil {
+		return plan.Value{}, fmt.Sprintf("struct field %q given twice", v.dup.key)
+	}
+	fs := t.StructFields()
+	for _, m := range v.obj {
+		if t.FieldIndex(m.key) < 0 {
+			return plan.Value{}, fmt.Sprintf("%s has no field %q", t, echo(m.key))
+		}
+	}
+	out := make([]plan.Value, len(fs))
+	for i, f := range fs {
+		it := v.get(f.Name)
+		if it == nil {
+			return plan.Value{}, fmt.Sprintf("struct field %q missing (write null for a null field)", f.Name)
+		}
+		x, msg := decodeValue(it, f.Type)
+		if msg != "" {
+			return plan.Value{}, fmt.Sprintf("struct field %q: %s", f.Name, msg)
+		}
+		out[i] = x
+	}
+	return plan.StructValue(t, out), ""
 }
 
 // decodeInt reads an int32 or int64 from a JSON number or a decimal string.
@@ -231,6 +280,30 @@ func encodeValue(v plan.Value) (*jvalue, error) {
 			return nil, fmt.Errorf("a null of type %s cannot be written", v.Type())
 		}
 		return &jvalue{kind: jNull}, nil
+	}
+	if t := v.Type(); t.IsList() {
+		out := &jvalue{kind: jArray, arr: []*jvalue{}}
+		for _, e := range v.Elems() {
+			x, err := encodeValue(e)
+			if err != nil {
+				return nil, err
+			}
+			out.arr = append(out.arr, x)
+		}
+		return out, nil
+	} else if t.IsStruct() {
+		out := &jvalue{kind: jObject}
+		for i, f := range t.StructFields() {
+			if !utf8.ValidString(f.Name) {
+				return nil, fmt.Errorf("struct field name %q is not valid UTF-8, which JSON cannot carry", f.Name)
+			}
+			x, err := encodeValue(v.Elems()[i])
+			if err != nil {
+				return nil, err
+			}
+			out.obj = append(out.obj, jmember{key: f.Name, val: x})
+		}
+		return out, nil
 	}
 	switch v.Type() {
 	case plan.Int64:

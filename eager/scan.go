@@ -54,7 +54,7 @@ func (s *Session) scanNode(n *plan.ScanNode, r *runner) (*DataFrame, error) {
 		return nil, err
 	}
 	defer rec.Release()
-	f, err := step.ScanOutput(s.env, n, n.SourceSchema, rec, step.ExactConjuncts(n))
+	f, err := step.ScanOutput(s.env, n, step.Checks(n, nil), n.SourceSchema, rec, step.ExactConjuncts(n))
 	if err != nil {
 		return nil, err
 	}

@@ -20,8 +20,10 @@ import (
 // and all of them for a *plan.Table, whose classification is a policy it
 // leaves to the executor (plan.Table.WithPushdown; step.ScanTable reads
 // those). Inexact conjuncts are left to the source: the plan keeps them
-// above the scan. A scan with assumptions reads every row and assumed
-// column of its source (step.ReadsEveryRow, step.ReadColumns).
+// above the scan. A scan with assumptions to check reads every row and
+// checked column of its source (step.ReadsEveryRow, step.ReadColumns); an
+// ArrowSource's assumptions that the facts it computed from its arrays
+// imply are not checked (step.Checks): they cannot fail.
 func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
 	maxRows := c.maxRows(n)
 	if _, ok := n.Source.(*plan.Table); ok {
@@ -33,8 +35,15 @@ func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
 		return nil, &plan.Error{Kind: plan.SourceError, Expr: name, Row: -1,
 			Msg: fmt.Sprintf("source %s (%T) cannot be scanned: it implements neither exec.Source nor is a *plan.Table", name, n.Source)}
 	}
+	// The assumptions to check: all of them, but those the facts an
+	// ArrowSource computed from its own arrays imply (step.Checks).
+	var computed step.ComputedFacts
+	if a, ok := src.(*ArrowSource); ok {
+		computed = a.ColumnFacts
+	}
+	checks := step.Checks(n, computed)
 	var apply []plan.Expr
-	if step.ReadsEveryRow(n) {
+	if step.ReadsEveryRow(checks) {
 		// The assumptions meet every row the source holds: the executor
 		// applies every Exact conjunct itself, after the check, and the
 		// source is given no conjunct and no hint (below).
@@ -53,13 +62,13 @@ func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
 	}
 	// The columns to read: the node's, plus those the executor-applied
 	// conjuncts need and the assumed ones.
-	columns := step.ReadColumns(n, apply)
+	columns := step.ReadColumns(n, apply, checks)
 	readSchema, err := step.ReadSchema(n.SourceSchema, columns)
 	if err != nil {
 		return nil, step.SourceError(name, err, "scan of %s", name)
 	}
 	req := ScanRequest{Columns: columns, Predicates: sourcePredicates(n.Pushed, apply)}
-	if step.ReadsEveryRow(n) {
+	if step.ReadsEveryRow(checks) {
 		req.Predicates = nil
 	} else if maxRows >= 0 && len(apply) == 0 {
 		// The executor applies no conjunct itself, so the source's rows
@@ -71,7 +80,7 @@ func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
 		return nil, err
 	}
 	defer rec.Release()
-	return step.ScanOutput(c.env, n, readSchema, rec, apply)
+	return step.ScanOutput(c.env, n, checks, readSchema, rec, apply)
 }
 
 // sourcePredicates is what the source is given of a scan's pushed list.

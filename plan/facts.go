@@ -246,6 +246,32 @@ func (a Assumption) Violation(v Value) string {
 	return ""
 }
 
+// ImpliedBy reports whether facts f about the assumption's column imply
+// it: f states a range of the assumption's type within [Min, Max], and no
+// NaN when the assumption says so. An evaluation that computed f itself
+// from the very values the source yields (an in-memory table, an Arrow
+// source: data that cannot change) knows that no row breaks the
+// assumption and may skip checking it; the outcome is the same, since the
+// check could not fail (docs/semantics.md, scan). Facts a source states
+// (a host's, a Parquet file's statistics) never excuse a check.
+func (a Assumption) ImpliedBy(f ColumnFacts) bool {
+	if a.NaNFree && !f.NaNFree {
+		return false
+	}
+	if !f.HasRange || f.Min.IsNull() || f.Max.IsNull() || a.Min.IsNull() || a.Max.IsNull() ||
+		f.Min.Type() != a.Min.Type() || f.Max.Type() != a.Max.Type() || a.Min.Type() != a.Max.Type() {
+		return false
+	}
+	switch a.Min.Type() {
+	case Int32, Int64:
+		return a.Min.Int() <= f.Min.Int() && f.Max.Int() <= a.Max.Int()
+	case Float64:
+		// NaN bounds compare false: never implied.
+		return a.Min.Float() <= f.Min.Float() && f.Max.Float() <= a.Max.Float()
+	}
+	return false
+}
+
 // AssumptionError is the error of a scan whose source yields a value that
 // breaks an assumption the plan relied on: a source_error naming the
 // source (Expr), with a message naming the column, the fact and the value.

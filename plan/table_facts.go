@@ -17,6 +17,15 @@ func (t *Table) ColumnFacts(column string) (ColumnFacts, bool) {
 	if f, ok := t.stated[column]; ok {
 		return f, true
 	}
+	return t.ComputedFacts(column)
+}
+
+// ComputedFacts returns the facts of the column named column that the
+// table computes from its own values, ignoring any WithStatedFacts gave
+// it: facts that cannot be wrong, since a Table's values never change. An
+// evaluation need not check an assumption these facts imply
+// (Assumption.ImpliedBy; docs/semantics.md, scan): no row can break it.
+func (t *Table) ComputedFacts(column string) (ColumnFacts, bool) {
 	i := t.schema.Index(column)
 	if i < 0 {
 		return ColumnFacts{}, false

@@ -65,18 +65,18 @@ func ExactConjuncts(n *plan.ScanNode) []plan.Expr {
 }
 
 // ReadColumns is what a scan reads when it applies the conjuncts apply
-// itself: nil (every column) for an unprojected scan, else the projected
-// columns, in order, followed by the other columns apply needs and then
-// the assumed columns (ScanNode.Assumes): every assumption is checked
-// against every row the source yields, whether or not the plan reads its
-// column (docs/semantics.md, scan), so pruning a column never drops the
-// check of a fact about it.
-func ReadColumns(n *plan.ScanNode, apply []plan.Expr) []string {
+// itself and checks the assumptions checks (Checks): nil (every column)
+// for an unprojected scan, else the projected columns, in order, followed
+// by the other columns apply needs and then the checked columns: every
+// assumption checked is checked against every row the source yields,
+// whether or not the plan reads its column (docs/semantics.md, scan), so
+// pruning a column never drops the check of a fact about it.
+func ReadColumns(n *plan.ScanNode, apply []plan.Expr, checks []plan.Assumption) []string {
 	if !n.Projected {
 		return nil
 	}
 	columns := append([]string{}, n.Columns...)
-	if len(apply) == 0 && len(n.Assumes) == 0 {
+	if len(apply) == 0 && len(checks) == 0 {
 		return columns
 	}
 	have := map[string]bool{}
@@ -94,18 +94,47 @@ func ReadColumns(n *plan.ScanNode, apply []plan.Expr) []string {
 			add(col)
 		}
 	}
-	for _, a := range n.Assumes {
+	for _, a := range checks {
 		add(a.Column)
 	}
 	return columns
 }
 
+// ComputedFacts answers the facts of a source's column that the
+// evaluation computed itself from the source's immutable data (a
+// *plan.Table's values, an exec.ArrowSource's arrays), or false. Facts a
+// source merely states (a host's FactsReporter, Parquet statistics,
+// plan.Table.WithStatedFacts) must never be given as computed.
+type ComputedFacts func(column string) (plan.ColumnFacts, bool)
+
+// Checks returns the assumptions of n (ScanNode.Assumes) an evaluation
+// must check against the rows the source yields: all of them, in order,
+// except those that facts computed from the same data imply
+// (plan.Assumption.ImpliedBy) — no row can break those, so checking them
+// could not fail and skipping them changes no outcome (docs/semantics.md,
+// scan). computed may be nil (every assumption is checked). A fact a
+// source states is checked; a fact dfopt computed is not re-checked.
+func Checks(n *plan.ScanNode, computed ComputedFacts) []plan.Assumption {
+	if len(n.Assumes) == 0 || computed == nil {
+		return n.Assumes
+	}
+	var out []plan.Assumption
+	for _, a := range n.Assumes {
+		if f, ok := computed(a.Column); ok && a.ImpliedBy(f) {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
 // ReadsEveryRow reports whether a scan's source must yield every row it
-// holds: true when the scan carries assumptions, which are checked against
-// every row (docs/semantics.md, scan). Such a source is given no pushed
-// conjunct (the driver applies the Exact ones itself, after the check) and
-// no max-rows hint, and an in-memory table skips no row group.
-func ReadsEveryRow(n *plan.ScanNode) bool { return len(n.Assumes) > 0 }
+// holds: true when the scan checks assumptions (checks, from Checks),
+// which are checked against every row (docs/semantics.md, scan). Such a
+// source is given no pushed conjunct (the driver applies the Exact ones
+// itself, after the check) and no max-rows hint, and an in-memory table
+// skips no row group.
+func ReadsEveryRow(checks []plan.Assumption) bool { return len(checks) > 0 }
 
 // ReadSchema is the schema of the columns of src a scan reads (nil = all).
 func ReadSchema(src plan.Schema, columns []string) (plan.Schema, error) {
@@ -143,16 +172,19 @@ func ScanTable(e *Env, tables *Tables, n *plan.ScanNode) (*Frame, error) {
 // output is then a prefix of the full output holding at least its first
 // maxRows rows, so the limit above keeps the same rows. The conjuncts never
 // meet the rows past the prefix: the optimizer gives the hint only to scans
-// whose Exact conjuncts cannot raise (legality cell lp.scan). A scan with
-// assumptions (ReadsEveryRow) ignores the hint and the zone maps: its
-// facts are checked against every row of the table.
+// whose Exact conjuncts cannot raise (legality cell lp.scan). A scan that
+// checks assumptions (ReadsEveryRow) ignores the hint and the zone maps:
+// its facts are checked against every row of the table. An assumption the
+// table's own values imply (Checks, plan.Table.ComputedFacts) is not
+// checked: it cannot fail.
 func ScanTableHinted(e *Env, tables *Tables, n *plan.ScanNode, maxRows int64) (*Frame, error) {
 	t, ok := n.Source.(*plan.Table)
 	if !ok {
 		return nil, e.Internal("ScanTable of a %T", n.Source)
 	}
 	apply := ExactConjuncts(n)
-	columns := ReadColumns(n, apply)
+	checks := Checks(n, t.ComputedFacts)
+	columns := ReadColumns(n, apply, checks)
 	read, err := ReadSchema(n.SourceSchema, columns)
 	if err != nil {
 		return nil, SourceError(t.Name(), err, "scan of %s", t.Name())
@@ -161,9 +193,9 @@ func ScanTableHinted(e *Env, tables *Tables, n *plan.ScanNode, maxRows int64) (*
 	if err != nil {
 		return nil, err
 	}
-	if ReadsEveryRow(n) {
+	if ReadsEveryRow(checks) {
 		// The assumptions meet every row: no group skipped, no prefix.
-		return scanColumns(e, t, n, read, columns, rec, apply)
+		return scanColumns(e, t, n, checks, read, columns, rec, apply)
 	}
 	if t.ZoneRows() > 0 {
 		kept, err := e.skipZones(t, n, rec)
@@ -182,22 +214,22 @@ func ScanTableHinted(e *Env, tables *Tables, n *plan.ScanNode, maxRows int64) (*
 		}
 		head := rec.NewSlice(0, prefix)
 		defer head.Release()
-		f, err := scanColumns(e, t, n, read, columns, head, apply)
+		f, err := scanColumns(e, t, n, checks, read, columns, head, apply)
 		if err != nil || len(apply) == 0 || int64(f.NumRows()) >= maxRows {
 			return f, err
 		}
 		f.Release() // too few rows passed: read everything
 	}
-	return scanColumns(e, t, n, read, columns, rec, apply)
+	return scanColumns(e, t, n, checks, read, columns, rec, apply)
 }
 
 // scanColumns finishes ScanTable over rec, the table's rows read (all or a
 // prefix): the columns ReadColumns named, then ScanOutput.
-func scanColumns(e *Env, t *plan.Table, n *plan.ScanNode, read plan.Schema, columns []string, rec arrow.RecordBatch,
-	apply []plan.Expr) (*Frame, error) {
+func scanColumns(e *Env, t *plan.Table, n *plan.ScanNode, checks []plan.Assumption, read plan.Schema, columns []string,
+	rec arrow.RecordBatch, apply []plan.Expr) (*Frame, error) {
 	if columns == nil {
 		// Every column: the table's own batch.
-		return ScanOutput(e, n, read, rec, apply)
+		return ScanOutput(e, n, checks, read, rec, apply)
 	}
 	fields := make([]arrow.Field, read.Len())
 	cols := make([]arrow.Array, read.Len())
@@ -211,7 +243,7 @@ func scanColumns(e *Env, t *plan.Table, n *plan.ScanNode, read plan.Schema, colu
 	}
 	sel := array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows())
 	defer sel.Release()
-	return ScanOutput(e, n, read, sel, apply)
+	return ScanOutput(e, n, checks, read, sel, apply)
 }
 
 // skipZones emulates the row-group skipping of a zone-map table
@@ -275,15 +307,17 @@ func zoneMayMatch(masks []arrow.Array, lo, hi int) bool {
 
 // ScanOutput finishes a scan over the rows its source produced: rec (the
 // caller's, borrowed) must hold the columns of read — the source's answer,
-// checked here (a misfit is a source_error naming the source) — then the
+// checked here (a misfit is a source_error naming the source), and then
+// against the assumptions checks (Checks; CheckAssumptions) — then the
 // conjuncts apply are applied in list order, each over all rows, and the
 // scan's output columns are selected by name.
-func ScanOutput(e *Env, n *plan.ScanNode, read plan.Schema, rec arrow.RecordBatch, apply []plan.Expr) (*Frame, error) {
+func ScanOutput(e *Env, n *plan.ScanNode, checks []plan.Assumption, read plan.Schema, rec arrow.RecordBatch,
+	apply []plan.Expr) (*Frame, error) {
 	name := SourceLabel(n.Source)
 	if err := CheckColumns(read, rec.Columns(), rec.NumRows()); err != nil {
 		return nil, SourceError(name, err, "source %s returned data that does not match its schema %s", name, read)
 	}
-	if err := CheckAssumptions(n, read, rec); err != nil {
+	if err := CheckAssumptions(n, checks, read, rec); err != nil {
 		return nil, err
 	}
 	if len(apply) > 0 {

@@ -339,7 +339,7 @@ func TestReadColumns(t *testing.T) {
 		{"nothing but a conjunct", &plan.ScanNode{Source: T, SourceSchema: T.Schema(), Projected: true, Columns: []string{},
 			Pushed: []plan.PushedPredicate{{Expr: b, Support: plan.Exact}}}, "[z]"},
 	} {
-		got := ReadColumns(c.n, ExactConjuncts(c.n))
+		got := ReadColumns(c.n, ExactConjuncts(c.n), c.n.Assumes)
 		if fmt.Sprint(got) != c.want || (c.n.Projected && got == nil) || (!c.n.Projected && got != nil) {
 			t.Errorf("%s: %#v, want %s", c.name, got, c.want)
 		}

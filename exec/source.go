@@ -89,6 +89,9 @@ type ArrowSource struct {
 // named source. The source retains what it needs; call Release when done
 // with it. Only the dfopt types (bool, int32, int64, float64, utf8 string)
 // are accepted; a field's nullability is taken from the Arrow schema.
+// The data must not be modified afterwards (Arrow arrays are immutable):
+// the source computes its columns' facts here, once, and a scan does not
+// re-check an assumption they imply (step.Checks).
 func NewArrowSource(name string, data any) (*ArrowSource, error) {
 	s := &ArrowSource{name: name}
 	switch d := data.(type) {

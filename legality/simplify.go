@@ -46,6 +46,10 @@ const (
 	// SXFilterTrue drops a filter's conjunct `true`, and the filter when
 	// none is left.
 	SXFilterTrue CellID = "sx.filter_true"
+	// SXFactorOr factors a conjunct common to every arm of a filter's
+	// disjunction out of it: `(c and a) or (c and b)` becomes the
+	// conjuncts `c` and `a or b`.
+	SXFactorOr CellID = "sx.factor_or"
 )
 
 // simplifyCells are simplify's cells, in the order the rule consults them.
@@ -74,6 +78,26 @@ var simplifyCells = []Cell{
 	{ID: SXIf, Rule: RuleSimplify, Node: "filter, project, with_columns, sort, aggregate", Verdict: CrossesIf,
 		Condition: "the branch kept has the type of the if() (plan.TypeOf: the common type of both branches) and, in a project, with_columns or aggregate, its nullability; the other branch sees no row, so it raises nothing and advances no counter",
 		Reason:    "select(if(true, i, b) as x) with i int32 and b int64: x is an int64 (the branches' common type), and i alone would change the plan's schema; so would if(true, a, null(int64)) with a not nullable"},
+	// sx.factor_or: in Kleene logic, ordered false < null < true with and
+	// the minimum and or the maximum, max(min(c, a), min(c, b)) =
+	// min(c, max(a, b)) on every row (if a <= b both sides are min(c, b),
+	// and symmetrically), so `(c and a) or (c and b)` and `c and (a or b)`
+	// have the same value, null rows included, and a filter keeps the
+	// same rows under the conjuncts `c`, `a or b`. With more arms and
+	// longer ones the same holds arm by arm (and/or are associative).
+	// Errors: and/or evaluate both operands over all rows, so the written
+	// form evaluates, over the filter's input, arm 1's conjuncts in order,
+	// then arm 2's, ...; the factored form evaluates the common conjuncts
+	// first (in arm 1's order), then each arm's other conjuncts in their
+	// order. A common conjunct's later evaluations repeat its first (it is
+	// deterministic: same values, same error), so the two orders differ
+	// only in arm 1, where c moves before the other conjuncts that precede
+	// it; the first error raised is the same when c is total, or when each
+	// of those conjuncts is. A non-deterministic c evaluated once instead
+	// of once per arm changes its values (and a counter's advance).
+	{ID: SXFactorOr, Rule: RuleSimplify, Node: "filter", Verdict: CrossesIf,
+		Condition: "the common conjunct is deterministic, and total or preceded in the first arm only by total conjuncts that stay in the arms (Kleene and/or distribute: (c and a) or (c and b) is c and (a or b) on every row, null rows included)",
+		Reason:    "filter((x / y > 1 and a / b > 1) or (x / y > 2 and a / b > 1)) where both divisions divide by zero raises divide_by_zero in x / y; factored, a / b > 1 would be evaluated first and name a / b; and filter((nd_seq(a) > 1 and p) or (nd_seq(a) > 1 and q)) reads a new counter value in each arm"},
 	{ID: SXFilterTrue, Rule: RuleSimplify, Node: "filter", Verdict: Crosses,
 		Reason:     "a conjunct `true` keeps every row and raises nothing, so dropping it (and a filter left with none) changes no row and no error",
 		Equivalent: "a crosses cell: its mutant is a barrier, which keeps the conjunct: the same rows"},
@@ -157,6 +181,29 @@ func (t *Table) SimplifyAbsorb(x plan.Expr, in plan.Schema) Decision {
 		}
 		if !t.Total(x, in) {
 			return false, "`" + plan.Written(x) + "` is partial"
+		}
+		return true, ""
+	})
+}
+
+// SimplifyFactorOr decides whether the conjunct c, common to every arm of
+// a filter's disjunction, may be factored out of it (sx.factor_or): c is
+// deterministic, and total under the table's totality over in, or every
+// conjunct in before (those preceding c in the first arm that stay in the
+// arms) is total.
+func (t *Table) SimplifyFactorOr(c plan.Expr, before []plan.Expr, in plan.Schema) Decision {
+	t = t.orDefault()
+	return t.decide(SXFactorOr, func() (bool, string) {
+		if !plan.IsDeterministic(c) {
+			return false, "`" + plan.Written(c) + "` is non-deterministic"
+		}
+		if t.Total(c, in) {
+			return true, ""
+		}
+		for _, b := range before {
+			if !t.Total(b, in) {
+				return false, "`" + plan.Written(c) + "` and `" + plan.Written(b) + "`, evaluated before it in the first arm, are partial"
+			}
 		}
 		return true, ""
 	})

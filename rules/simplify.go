@@ -51,7 +51,11 @@ type ConstEvaluator interface {
 //	    takes every row (the other sees none, so it raises nothing) when
 //	    that branch has the if()'s type and shown nullability (sx.if);
 //	  - a filter drops its conjuncts `true`, and goes when none is left
-//	    (sx.filter_true).
+//	    (sx.filter_true);
+//	  - a filter conjunct `(c and a) or (c and b)` becomes the conjuncts c
+//	    and `a or b` (sx.factor_or: c deterministic, and total or preceded
+//	    in the first arm by total conjuncts only), so that a join key each
+//	    arm repeats reaches collapse_cross_join.
 //
 // Every replacement records what it replaced as its origin and keeps its
 // type and nullability; a named expression whose output name would change
@@ -123,6 +127,11 @@ func (s *simplifier) rewrite() plan.Node {
 		preds, changed := s.list(n.Predicates, false)
 		kept := make([]plan.Expr, 0, len(preds))
 		for _, p := range preds {
+			if factored := s.factorOr(p); factored != nil {
+				kept = append(kept, factored...)
+				changed = true
+				continue
+			}
 			if isBoolLiteral(p, true) {
 				if s.apply(s.table.SimplifyFilterTrue(), p) {
 					s.Count(counterSimplifiedBooleans, 1)
@@ -267,6 +276,146 @@ func (s *simplifier) simplify(e plan.Expr, refused bool) plan.Expr {
 		}
 	}
 	return s.identities(cur, e)
+}
+
+// factorOr factors the conjuncts common to every arm of the filter
+// conjunct p, a disjunction, out of it (sx.factor_or): `(c and a) or (c
+// and b)` becomes the conjuncts c, `a or b`, so that a key equality every
+// arm repeats (TPC-H Q19's `p_partkey = l_partkey`) reaches
+// collapse_cross_join and pushdown as a conjunct of its own. The arms are
+// p's or-operands (nested ors flattened, in order), each arm's conjuncts
+// its and-operands; a conjunct is common when every arm holds one equal
+// to it (plan.ExprEqual: origins included). Common conjuncts are asked
+// in the first arm's order; one refused stays in the arms, and counts as
+// preceding the later ones. Nothing is factored when that would leave an
+// arm with no conjunct (`c or (c and b)` is c only when b may vanish).
+// It returns the conjuncts that replace p (the factored ones in the first
+// arm's order, then the or of what the arms keep), or nil.
+func (s *simplifier) factorOr(p plan.Expr) []plan.Expr {
+	c, ok := p.(*plan.Call)
+	if !ok || c.Fn != plan.FuncOr || len(c.Args) != 2 {
+		return nil
+	}
+	var arms [][]plan.Expr
+	for _, a := range flattenCall(p, plan.FuncOr) {
+		arms = append(arms, flattenCall(a, plan.FuncAnd))
+	}
+	// common[i]: arm 1's conjunct i occurs in every other arm.
+	common := make([]bool, len(arms[0]))
+	found := false
+	for i, x := range arms[0] {
+		common[i] = true
+		for _, arm := range arms[1:] {
+			if indexExpr(arm, x) < 0 {
+				common[i] = false
+				break
+			}
+		}
+		found = found || common[i]
+	}
+	if !found {
+		return nil
+	}
+	// Each arm must keep a conjunct: one of arm 1 that is not common, and
+	// in every other arm one that is not equal to a common one.
+	if !keepsOne(arms[0], common) {
+		return nil
+	}
+	for _, arm := range arms[1:] {
+		rest := false
+		for _, y := range arm {
+			if !isCommon(arms[0], common, y) {
+				rest = true
+				break
+			}
+		}
+		if !rest {
+			return nil
+		}
+	}
+	var factored []plan.Expr
+	var before []plan.Expr // arm 1's conjuncts that stay, so far
+	for i, x := range arms[0] {
+		if !common[i] {
+			before = append(before, x)
+			continue
+		}
+		if indexExpr(factored, x) >= 0 {
+			continue // a repeat of a factored conjunct goes with it
+		}
+		if !s.apply(s.table.SimplifyFactorOr(x, before, s.in), p) {
+			common[i] = false
+			before = append(before, x)
+			continue
+		}
+		factored = append(factored, x)
+	}
+	if len(factored) == 0 {
+		return nil
+	}
+	var disj plan.Expr
+	for _, arm := range arms {
+		var conj plan.Expr
+		for _, y := range arm {
+			if indexExpr(factored, y) >= 0 {
+				continue
+			}
+			if conj == nil {
+				conj = y
+			} else {
+				conj = &plan.Call{Fn: plan.FuncAnd, Args: []plan.Expr{conj, y}}
+			}
+		}
+		if disj == nil {
+			disj = conj
+		} else {
+			disj = &plan.Call{Fn: plan.FuncOr, Args: []plan.Expr{disj, conj}}
+		}
+	}
+	s.Count(counterSimplifiedBooleans, 1)
+	return append(factored, disj)
+}
+
+// flattenCall lists the operands of a left- or right-nested chain of the
+// two-operand call fn, in evaluation order (left to right); e itself when
+// it is no such call.
+func flattenCall(e plan.Expr, fn plan.Func) []plan.Expr {
+	c, ok := e.(*plan.Call)
+	if !ok || c.Fn != fn || len(c.Args) != 2 {
+		return []plan.Expr{e}
+	}
+	return append(flattenCall(c.Args[0], fn), flattenCall(c.Args[1], fn)...)
+}
+
+// indexExpr is the index of the first expression of es equal to x
+// (plan.ExprEqual), or -1.
+func indexExpr(es []plan.Expr, x plan.Expr) int {
+	for i, e := range es {
+		if plan.ExprEqual(e, x) {
+			return i
+		}
+	}
+	return -1
+}
+
+// keepsOne reports whether some conjunct of arm is not marked common.
+func keepsOne(arm []plan.Expr, common []bool) bool {
+	for i := range arm {
+		if !common[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// isCommon reports whether y equals a conjunct of first marked common.
+func isCommon(first []plan.Expr, common []bool, y plan.Expr) bool {
+	for i, x := range first {
+		if common[i] && plan.ExprEqual(x, y) {
+			return true
+		}
+	}
+	return false
 }
 
 // allLiterals reports whether the operands (out when rebuilt, else

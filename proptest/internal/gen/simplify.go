@@ -24,7 +24,8 @@ import (
 // counter). Comparisons with the literal or the constant on the left
 // (sx.flip), and the boolean identities around total, partial,
 // non-deterministic, nullable and non-nullable operands (sx.neutral,
-// sx.absorb, sx.not_not), and `true` conjuncts (sx.filter_true).
+// sx.absorb, sx.not_not), `true` conjuncts (sx.filter_true), and
+// disjunctions whose arms share a conjunct (sx.factor_or).
 
 // simplifyShape takes a share of the filter, project and with_columns
 // moves for the simplify templates and builds one; ok is false when move m
@@ -136,6 +137,9 @@ func (g *gen) sxCombine(t plan.Type, x, k plan.Expr) plan.Expr {
 
 // sxPredicate is one bool expression of simplify's shapes.
 func (g *gen) sxPredicate(c ectx) plan.Expr {
+	if g.r.Intn(100) < 14 {
+		return g.sxFactorOr(c)
+	}
 	switch x := g.r.Intn(100); {
 	case x < 25:
 		return g.sxComparison(c)
@@ -150,6 +154,52 @@ func (g *gen) sxPredicate(c ectx) plan.Expr {
 	default:
 		return g.sxConst(c, plan.Bool, 2)
 	}
+}
+
+// sxFactorOr is a disjunction of two or three arms that all hold one
+// conjunct (sx.factor_or, in a filter): `(x and c) or (c and y)`. The
+// common conjunct and the others are sxOperand's, total, partial or
+// non-deterministic, the common one at a random place in each arm, so
+// that a partial common conjunct sometimes follows a partial one in the
+// first arm (refused: factored, it would raise first) and sometimes leads
+// it (allowed). Sometimes one arm holds the common conjunct alone
+// (nothing is factored: the arm would be left empty).
+func (g *gen) sxFactorOr(c ectx) plan.Expr {
+	operand := func() plan.Expr {
+		if g.r.Intn(2) == 0 {
+			if e := g.partialExpr(c, plan.Int64); e != nil {
+				return call(cmpFuncs[g.r.Intn(len(cmpFuncs))], e, lit(g.literal(plan.Int64)))
+			}
+		}
+		return g.sxOperand(c)
+	}
+	common := operand()
+	arms := 2 + g.r.Intn(2)
+	lone := -1
+	if g.r.Intn(8) == 0 {
+		lone = g.r.Intn(arms)
+	}
+	var disj plan.Expr
+	for i := 0; i < arms; i++ {
+		var conj []plan.Expr
+		if i != lone {
+			for j := 1 + g.r.Intn(2); j > 0; j-- {
+				conj = append(conj, operand())
+			}
+		}
+		at := g.r.Intn(len(conj) + 1)
+		conj = append(conj[:at], append([]plan.Expr{common}, conj[at:]...)...)
+		arm := conj[0]
+		for _, x := range conj[1:] {
+			arm = call(plan.FuncAnd, arm, x)
+		}
+		if disj == nil {
+			disj = arm
+		} else {
+			disj = call(plan.FuncOr, disj, arm)
+		}
+	}
+	return disj
 }
 
 // sxComparison compares a column or expression with a literal or a

@@ -198,9 +198,10 @@ func unwrap(es []E) []Expr {
 // Col references a column.
 func Col(name string) E { return E{&Column{Name: name}} }
 
-// Lit is a literal from a Go value: int and int64 become int64, int32 stays
-// int32, float64, string and bool map to their types, and a Value is used as
-// is. Anything else becomes a typed null of type invalid, which Resolve
+// Lit is a literal from a Go value: int and int64 become int64, int8,
+// int16, int32, uint8, uint16, uint32, uint64 and float32 keep their types
+// (uint, whose width varies, does not), float64, string and bool map to
+// their types, and a Value is used as is. Anything else becomes a typed null of type invalid, which Resolve
 // rejects.
 func Lit(v any) E {
 	switch v := v.(type) {
@@ -210,6 +211,20 @@ func Lit(v any) E {
 		return E{&Literal{Value: Int64Value(v)}}
 	case int32:
 		return E{&Literal{Value: Int32Value(v)}}
+	case int8:
+		return E{&Literal{Value: Int8Value(v)}}
+	case int16:
+		return E{&Literal{Value: Int16Value(v)}}
+	case uint8:
+		return E{&Literal{Value: Uint8Value(v)}}
+	case uint16:
+		return E{&Literal{Value: Uint16Value(v)}}
+	case uint32:
+		return E{&Literal{Value: Uint32Value(v)}}
+	case uint64:
+		return E{&Literal{Value: Uint64Value(v)}}
+	case float32:
+		return E{&Literal{Value: Float32Value(v)}}
 	case float64:
 		return E{&Literal{Value: Float64Value(v)}}
 	case string:

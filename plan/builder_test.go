@@ -100,7 +100,7 @@ func TestLitAndWrap(t *testing.T) {
 	}{
 		{7, Int64Value(7)}, {int64(-7), Int64Value(-7)}, {int32(7), Int32Value(7)}, {2.5, Float64Value(2.5)},
 		{"s", StringValue("s")}, {true, BoolValue(true)}, {NullValue(Bool), NullValue(Bool)},
-		{Float64Value(negZero), Float64Value(negZero)}, {uint(1), NullValue(Invalid)}, {float32(1), NullValue(Invalid)},
+		{Float64Value(negZero), Float64Value(negZero)}, {uint(1), NullValue(Invalid)}, {float32(1), Float32Value(1)}, {uint8(7), Uint8Value(7)},
 		{nil, NullValue(Invalid)},
 	} {
 		l, ok := Lit(tc.v).Expr().(*Literal)
@@ -166,9 +166,9 @@ func TestLitRejectsUnsupportedGoTypes(t *testing.T) {
 		typ  string
 		text string
 	}{
-		{uint8(3), "uint8", "invalid(uint8 3)"},
-		{float32(1.5), "float32", "invalid(float32 1.5)"},
-		{uint64(1 << 63), "uint64", "invalid(uint64 9223372036854775808)"},
+		{uint(3), "uint", "invalid(uint 3)"},
+		{complex64(1.5), "complex64", "invalid(complex64 (1.5+0i))"},
+		{uintptr(1 << 63), "uintptr", "invalid(uintptr 9223372036854775808)"},
 		{nil, "<nil>", "invalid(<nil> <nil>)"},
 		{[]int{1}, "[]int", "invalid([]int [1])"},
 	} {

@@ -30,7 +30,7 @@ func TestCanonicalText(t *testing.T) {
 		{Lit(true), "true"}, {Lit(false), "false"},
 		{Null(Int64), "null(int64)"}, {Null(Int32), "null(int32)"}, {Null(Float64), "null(float64)"},
 		{Null(String), "null(string)"}, {Null(Bool), "null(bool)"},
-		{Lit(Int32Value(7)), "int32(7)"}, {Lit(uint8(1)), "invalid(uint8 1)"},
+		{Lit(Int32Value(7)), "int32(7)"}, {Lit(uint(1)), "invalid(uint 1)"}, {Lit(uint8(1)), "uint8(1)"}, {Lit(float32(0.1)), "float32(0.1)"},
 		// arithmetic precedence and associativity
 		{a.Add(b), "a + b"}, {a.Sub(b), "a - b"}, {a.Mul(b), "a * b"}, {a.Div(b), "a / b"}, {a.Mod(b), "a % b"},
 		{a.Sub(b.Sub(cc)), "a - (b - c)"}, {a.Sub(b).Sub(cc), "a - b - c"},
@@ -80,7 +80,7 @@ func TestCanonicalText(t *testing.T) {
 		{a.Cast(Int32), "cast(a, int32)"}, {a.TryCast(Int32), "cast(a, int32, strict=false)"},
 		{a.Add(b).Cast(Float64), "cast(a + b, float64)"}, {a.Cast(String).Alias("s"), "cast(a, string) as s"},
 		{a.Cast(Bool).Not(), "not(cast(a, bool))"}, {a.Cast(Int32).Add(Lit(1)), "cast(a, int32) + 1"},
-		{Wrap(&Cast{Expr: a.Expr(), To: Type(9), Strict: true}), "cast(a, type(9))"},
+		{Wrap(&Cast{Expr: a.Expr(), To: Type(99), Strict: true}), "cast(a, type(99))"},
 		// aggregates and over
 		{a.Sum(), "sum(a)"}, {a.Mean(), "mean(a)"}, {a.Min(), "min(a)"}, {a.Max(), "max(a)"},
 		{a.Count(), "count(a)"}, {Len(), "len()"}, {a.First(), "first(a)"}, {a.Last(), "last(a)"},

@@ -152,8 +152,8 @@ func (c *guardCompiler) walk(e Expr, inBranch bool) {
 			c.bad = true
 			return
 		}
-		if isIntArith(x.Fn) && !t.IsNumeric() {
-			c.bad = true // temporal arithmetic: no cheap test
+		if isIntArith(x.Fn) && !t.IsFloat() {
+			c.bad = true // temporal or narrow integer arithmetic: no cheap test
 			return
 		}
 		if x.Fn == FuncIf {
@@ -203,8 +203,8 @@ func (c *guardCompiler) canRaise(e Expr) bool {
 			if x.Fn.IsAggregate() {
 				raises = true
 			} else if isIntArith(x.Fn) {
-				if t := c.typeOf(x); t == Int32 || t == Int64 || t.IsTemporal() || t == Invalid {
-					raises = true // temporal add and sub leave their range
+				if t := c.typeOf(x); !t.IsFloat() {
+					raises = true // integer and temporal arithmetic leave their range
 				}
 			}
 		}

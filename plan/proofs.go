@@ -128,7 +128,12 @@ func factInterval(f ColumnFacts, t Type, column string, scan *ScanNode) Interval
 	return Interval{kind: ivInt, lo: big.NewInt(f.Min.Int()), hi: big.NewInt(f.Max.Int()), uses: use}
 }
 
-// typeBounds returns the range of an integer type.
+// isProofInt reports whether range proofs reason about t's integers:
+// int32 and int64 only. The narrower and unsigned integers are never
+// proven (an operation on them stays partial), which is sound, if weak.
+func isProofInt(t Type) bool { return t == Int32 || t == Int64 }
+
+// typeBounds returns the range of an integer type (int32 or int64).
 func typeBounds(t Type) (lo, hi *big.Int) {
 	if t == Int32 {
 		return big.NewInt(math.MinInt32), big.NewInt(math.MaxInt32)
@@ -296,19 +301,19 @@ func castInterval(from, to Type, iv Interval) (Interval, bool) {
 	switch {
 	case from == to:
 		return iv, true
-	case from.IsInteger() && to.IsInteger():
+	case isProofInt(from) && isProofInt(to):
 		if iv.kind == ivInt && iv.fits(to) {
 			return iv, true
 		}
 		return Interval{}, !CastCanFail(from, to)
-	case from.IsInteger() && to == Float64:
+	case isProofInt(from) && to == Float64:
 		if iv.kind != ivInt {
 			return Interval{}, true
 		}
 		lo, _ := new(big.Float).SetInt(iv.lo).Float64()
 		hi, _ := new(big.Float).SetInt(iv.hi).Float64()
 		return Interval{kind: ivFloat, flo: lo, fhi: hi, nanFree: true, uses: iv.uses}, true
-	case from == Float64 && to.IsInteger():
+	case from == Float64 && isProofInt(to):
 		if iv.kind != ivFloat || !iv.nanFree {
 			return Interval{}, false
 		}
@@ -323,7 +328,7 @@ func castInterval(from, to Type, iv Interval) (Interval, bool) {
 			return Interval{}, false
 		}
 		return Interval{kind: ivInt, lo: big.NewInt(int64(lo)), hi: big.NewInt(int64(hi)), uses: iv.uses}, true
-	case from == Bool && to.IsInteger():
+	case from == Bool && isProofInt(to):
 		return Interval{kind: ivInt, lo: big.NewInt(0), hi: big.NewInt(1)}, true
 	case from == Bool && to == Float64:
 		return Interval{kind: ivFloat, flo: 0, fhi: 1, nanFree: true}, true
@@ -432,7 +437,7 @@ func (p *prover) walk(e Expr) (Type, Interval, bool, Expr) {
 			return t, Interval{}, false, e
 		case v.IsNull():
 			return t, Interval{kind: ivEmpty}, true, e
-		case t.IsInteger():
+		case isProofInt(t):
 			return t, Interval{kind: ivInt, lo: big.NewInt(v.Int()), hi: big.NewInt(v.Int())}, true, e
 		case t == Float64 && !math.IsNaN(v.Float()):
 			return t, Interval{kind: ivFloat, flo: v.Float(), fhi: v.Float(), nanFree: true}, true, e
@@ -503,7 +508,7 @@ func (p *prover) walk(e Expr) (Type, Interval, bool, Expr) {
 			return t, iv, total, out
 		}
 		p.partial = true
-		if !t.IsInteger() {
+		if !isProofInt(t) {
 			p.fail("`" + x.String() + "` can raise")
 			return t, Interval{}, false, out
 		}

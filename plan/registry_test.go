@@ -30,7 +30,7 @@ func TestUDFRegistry(t *testing.T) {
 		{"unnamed", &UDF{Result: Int64, Fn: okFn}, "register udf: missing name"},
 		{"no fn", &UDF{Name: "f", Result: Int64}, `register udf "f": missing Fn`},
 		{"no result", &UDF{Name: "f", Fn: okFn}, `register udf "f": missing result type`},
-		{"bad result", &UDF{Name: "f", Result: Type(12), Fn: okFn}, `register udf "f": missing result type`},
+		{"bad result", &UDF{Name: "f", Result: Type(99), Fn: okFn}, `register udf "f": missing result type`},
 		{"bad param", &UDF{Name: "f", Params: []Type{Int64, Invalid}, Result: Int64, Fn: okFn}, `register udf "f": parameter 2 has an invalid type`},
 		{"duplicate", &UDF{Name: "my_fn", Result: Int64, Fn: okFn}, `register udf "my_fn": already registered`},
 		{"builtin function", &UDF{Name: "sum", Result: Int64, Fn: okFn}, `register udf "sum": the name is a built-in function`},

@@ -194,6 +194,11 @@ func (r *resolver) node(n Node, p *Path) (Node, error) {
 	case *JoinNode:
 		schema, err = resolveJoin(n, p)
 	case *UnionNode:
+		if m, ok, perr := r.promoteUnion(n, p); perr != nil {
+			return nil, perr
+		} else if ok {
+			n = m
+		}
 		schema, err = resolveUnion(n, p)
 	case *DistinctNode:
 		schema, err = resolveDistinct(n, p)
@@ -714,6 +719,64 @@ func DroppedRightKeys(n *JoinNode) map[string]bool {
 		}
 	}
 	return dropped
+}
+
+// promoteUnion applies the union's numeric promotion (docs/semantics.md,
+// Numeric types, Union): when column j of the inputs has numeric types
+// that differ but share a common type, each input whose column differs
+// gets a project that casts it (`cast(c, P) as c`, which cannot fail),
+// so the union itself always sees equal types. ok is false when nothing
+// needs a cast (or the inputs do not line up, which resolveUnion
+// reports).
+func (r *resolver) promoteUnion(n *UnionNode, p *Path) (*UnionNode, bool, error) {
+	if len(n.Inputs) < 2 {
+		return nil, false, nil
+	}
+	first := n.Inputs[0].Schema()
+	want := first.Fields()
+	for _, in := range n.Inputs[1:] {
+		s := in.Schema()
+		if s.Len() != len(want) {
+			return nil, false, nil
+		}
+		for j := range want {
+			f := s.Field(j)
+			if f.Name != want[j].Name || f.Type == want[j].Type {
+				continue
+			}
+			if t, ok := Promote(want[j].Type, f.Type); ok {
+				want[j].Type = t
+			}
+		}
+	}
+	changed := false
+	inputs := append([]Node(nil), n.Inputs...)
+	for i, in := range inputs {
+		s := in.Schema()
+		var exprs []Expr
+		cast := false
+		for j := range want {
+			f := s.Field(j)
+			var e Expr = &Column{Name: f.Name}
+			if t, ok := Promote(f.Type, want[j].Type); ok && t == want[j].Type && f.Name == want[j].Name && f.Type != t {
+				e = &Alias{Expr: &Cast{Expr: e, To: want[j].Type, Strict: true}, Name: f.Name}
+				cast = true
+			}
+			exprs = append(exprs, e)
+		}
+		if !cast {
+			continue
+		}
+		proj, err := r.node(&ProjectNode{Input: in, Exprs: exprs}, p.Input(n, i))
+		if err != nil {
+			return nil, false, located(err, n, p)
+		}
+		inputs[i], changed = proj, true
+	}
+	if !changed {
+		return nil, false, nil
+	}
+	return &UnionNode{Inputs: inputs}, true, nil
 }
 
 func resolveUnion(n *UnionNode, p *Path) (Schema, error) {

@@ -47,8 +47,10 @@ func FuncCanRaise(f Func, operands []Type) bool {
 		}
 		t, ok := ArithType(f, operands[0], operands[1])
 		return !ok || t.IsInteger() || t.IsTemporal()
-	case FuncNeg, FuncAbs, FuncSum:
+	case FuncNeg, FuncSum:
 		return len(operands) != 1 || operands[0].IsInteger()
+	case FuncAbs:
+		return len(operands) != 1 || operands[0].IsSigned()
 	case FuncEq, FuncNe, FuncLt, FuncLe, FuncGt, FuncGe, FuncAnd, FuncOr, FuncNot,
 		FuncIsNull, FuncIsNotNull, FuncIsNaN, FuncStrLen, FuncConcat, FuncIf, FuncCoalesce,
 		FuncMean, FuncMin, FuncMax, FuncCount, FuncLen, FuncFirst, FuncLast, FuncNUnique,
@@ -166,10 +168,7 @@ func callResultType(f Func, types []Type) (Type, bool) {
 		}
 		return t, true
 	case FuncSum:
-		if types[0].IsInteger() {
-			return Int64, true
-		}
-		return types[0], true
+		return SumType(types[0]), true
 	case FuncMean, FuncMedian, FuncQuantile, FuncVar, FuncStd:
 		return Float64, true
 	case FuncAny, FuncAll, FuncListContains:

@@ -36,7 +36,7 @@ func TestTotality(t *testing.T) {
 		{CallUDF(dbl, i), false, false},          // declared partial
 		{CallUDF(inc, i.Add(i)), false, false},   // a partial argument
 		{Col("nope"), false, false},              // does not type
-		{Lit(uint8(3)), false, false},            // no dfopt type
+		{Lit(uint(3)), false, false},             // no dfopt type
 		{i.Sum().Over(p), false, false},          // an integer sum can overflow
 		{f.Sum().Over(p), true, true},            // a float sum cannot
 		{i.Count().Over(i.Add(i)), false, false}, // a partial key

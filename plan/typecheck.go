@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"unicode/utf8"
 )
@@ -199,6 +200,9 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 		if !types[0].IsNumeric() {
 			return Invalid, false, unary("a number")
 		}
+		if e.Fn == FuncNeg && types[0].IsUnsigned() {
+			return Invalid, false, unary("a signed number (write 0 - x in a signed type)")
+		}
 		return types[0], anyNull, nil
 	case FuncEq, FuncNe, FuncLt, FuncLe, FuncGt, FuncGe:
 		if _, ok := Promote(types[0], types[1]); !ok && (types[0] != types[1] || types[0] == Invalid) {
@@ -218,8 +222,8 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 	case FuncIsNull, FuncIsNotNull:
 		return Bool, false, nil
 	case FuncIsNaN:
-		if types[0] != Float64 {
-			return Invalid, false, unary("float64")
+		if !types[0].IsFloat() {
+			return Invalid, false, unary("float32 or float64")
 		}
 		return Bool, false, nil
 	case FuncStrLen:
@@ -291,8 +295,8 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 			return Invalid, false, errorf(TypeError, e, "substring: argument 1 must be string, got %s", types[0])
 		}
 		for i, t := range types[1:] {
-			if !t.IsInteger() {
-				return Invalid, false, errorf(TypeError, e, "substring: argument %d must be an integer, got %s", i+2, t)
+			if t != Int32 && t != Int64 {
+				return Invalid, false, errorf(TypeError, e, "substring: argument %d must be an int32 or int64, got %s", i+2, t)
 			}
 		}
 		return String, anyNull, nil
@@ -321,10 +325,7 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 		if !types[0].IsNumeric() {
 			return Invalid, false, unary("a number")
 		}
-		if types[0] == Int32 {
-			return Int64, nulls[0], nil
-		}
-		return types[0], nulls[0], nil
+		return SumType(types[0]), nulls[0], nil
 	case FuncMean:
 		if !types[0].IsNumeric() {
 			return Invalid, false, unary("a number")
@@ -512,30 +513,52 @@ func commonType(a, b Type) (Type, bool) {
 }
 
 // CastCanFail reports whether a cast from one type to another can fail on
-// some value (and so yield null when non-strict): narrowing integers, floats
-// to integers, parsing strings, and date to datetime (a date beyond
-// ±106,751,991 days has no datetime).
+// some value (and so yield null when non-strict): an integer to an integer
+// whose range does not hold the source's (narrowing, signed to unsigned,
+// unsigned to a signed type of no more width), a float to an integer,
+// float64 to float32 (a finite value beyond float32's range), parsing
+// strings, and date to datetime (a date beyond ±106,751,991 days has no
+// datetime).
 func CastCanFail(from, to Type) bool {
 	if from == to || to == String {
 		return false
 	}
-	switch from {
-	case Int32:
+	switch {
+	case from.IsInteger() && to.IsInteger():
+		flo, fhi, _ := IntRange(from)
+		tlo, thi, _ := IntRange(to)
+		return flo < tlo || fhi > thi
+	case from.IsInteger():
+		return false // to a float (nearest), to bool
+	case from == Float32:
+		return to.IsInteger()
+	case from == Float64:
+		return to.IsInteger() || to == Float32
+	case from == Bool:
 		return false
-	case Int64:
-		return to == Int32
-	case Float64:
-		return to == Int32 || to == Int64
-	case Bool:
-		return false
-	case String:
+	case from == String:
 		return true
-	case Date:
+	case from == Date:
 		return to == Datetime
-	case Datetime, Duration:
+	case from == Datetime, from == Duration:
 		return false
 	}
 	return true
+}
+
+// SumType is the result type of sum over a t operand
+// (docs/semantics.md, Aggregates): int64 for every integer type but
+// uint64, which sums to uint64; float64 for float32 and float64.
+func SumType(t Type) Type {
+	switch {
+	case t == Uint64:
+		return Uint64
+	case t.IsInteger():
+		return Int64
+	case t.IsFloat():
+		return Float64
+	}
+	return t
 }
 
 // QuantileParam returns the q of a quantile call: its second argument,
@@ -551,7 +574,10 @@ func QuantileParam(c *Call) (float64, error) {
 		return 0, err
 	}
 	q := v.Float()
-	if v.Type() != Float64 {
+	switch {
+	case v.Type().IsUnsigned():
+		q = float64(v.Uint())
+	case v.Type().IsInteger():
 		q = float64(v.Int())
 	}
 	if !(q >= 0 && q <= 1) {
@@ -571,8 +597,11 @@ func DdofParam(c *Call) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if v.Type() == Float64 {
+	if v.Type().IsFloat() {
 		return 0, errorf(TypeError, c, "%s: ddof must be an integer literal, got %s", c.Fn, v.Type())
+	}
+	if v.Type() == Uint64 && v.Uint() > math.MaxInt64 {
+		return 0, errorf(InvalidPlan, c, "%s: ddof %d is too large", c.Fn, v.Uint())
 	}
 	if v.Int() < 0 {
 		return 0, errorf(InvalidPlan, c, "%s: ddof must be >= 0, got %d", c.Fn, v.Int())

@@ -172,7 +172,7 @@ func TestTypeErrors(t *testing.T) {
 		{a.And(p), false, TypeError, "a and p", "and: expects bool operands, got int64 and bool", true},
 		{p.Or(s), false, TypeError, "p or s", "or: expects bool operands, got bool and string", true},
 		{a.Not(), false, TypeError, "not(a)", "not: expects bool, got int64", true},
-		{a.IsNaN(), false, TypeError, "is_nan(a)", "is_nan: expects float64, got int64", true},
+		{a.IsNaN(), false, TypeError, "is_nan(a)", "is_nan: expects float32 or float64, got int64", true},
 		{a.StrLen(), false, TypeError, "str_len(a)", "str_len: expects string, got int64", true},
 		{Concat(s, a), false, TypeError, `concat(s, a)`, "concat: argument 2 must be string, got int64", true},
 		{a.Lower(), false, TypeError, "lower(a)", "lower: argument 1 must be string, got int64", true},
@@ -182,8 +182,8 @@ func TestTypeErrors(t *testing.T) {
 		{s.LikeEscape(Lit("x"), Lit("!!")), false, TypeError, `like(s, "x", "!!")`, `like: the escape must be exactly one character, got "!!"`, true},
 		{s.LikeEscape(Lit("x"), Lit("\xff")), false, TypeError, `like(s, "x", "\xff")`, `like: the escape must be exactly one character, got "\xff"`, true},
 		{s.LikeEscape(Lit("x"), Null(String)), false, TypeError, `like(s, "x", null(string))`, "like: the escape must not be null", true},
-		{s.Substring(s, a), false, TypeError, "substring(s, s, a)", "substring: argument 2 must be an integer, got string", true},
-		{s.Substring(a, f), false, TypeError, "substring(s, a, f)", "substring: argument 3 must be an integer, got float64", true},
+		{s.Substring(s, a), false, TypeError, "substring(s, s, a)", "substring: argument 2 must be an int32 or int64, got string", true},
+		{s.Substring(a, f), false, TypeError, "substring(s, a, f)", "substring: argument 3 must be an int32 or int64, got float64", true},
 		{Wrap(&Call{Fn: FuncIsIn, Args: []Expr{a.Expr(), b.Expr()}}), false, TypeError, "is_in(a, [b])", "is_in: list element 1 must be a literal, got `b`", true},
 		{a.IsIn(StringValue("x")), false, TypeError, `is_in(a, ["x"])`, "is_in: cannot compare int64 with list element 1 of type string", true},
 		{a.Between(Lit(1), s), false, TypeError, "between(a, 1, s)", "between: cannot compare int64 with bound 2 of type string", true},
@@ -206,11 +206,11 @@ func TestTypeErrors(t *testing.T) {
 		// names, literals, casts, aliases
 		{Col("zz"), false, UnknownColumn, "zz", `column "zz" not found; the input has [a b i f s p k q]`, true},
 		{Col("z z").Add(a), false, UnknownColumn, `col("z z")`, `column "z z" not found`, false},
-		{Lit(uint8(1)), false, TypeError, "invalid(uint8 1)", "plan.Lit: a Go value of type uint8 has no dfopt type", false},
+		{Lit(uint(1)), false, TypeError, "invalid(uint 1)", "plan.Lit: a Go value of type uint has no dfopt type", false},
 		{Wrap(&Literal{Value: NullValue(Invalid)}), false, TypeError, "null(invalid)", "literal: missing type", true},
 		{Null(Type(77)), false, TypeError, "null(type(77))", "literal: missing type", true},
 		{Wrap(&Cast{Expr: a.Expr(), To: Invalid, Strict: true}), false, TypeError, "cast(a, invalid)", "cast: invalid target type", true},
-		{Wrap(&Cast{Expr: a.Expr(), To: Type(9)}), false, TypeError, "cast(a, type(9), strict=false)", "cast: invalid target type", true},
+		{Wrap(&Cast{Expr: a.Expr(), To: Type(99)}), false, TypeError, "cast(a, type(99), strict=false)", "cast: invalid target type", true},
 		{s.Add(a).Cast(Int32), false, TypeError, "s + a", "add: cannot add string and int64", true},
 		{a.Alias(""), false, InvalidPlan, `a as ""`, "alias: empty name", true},
 		// aggregates and windows in the wrong place
@@ -269,15 +269,23 @@ func TestTypeErrors(t *testing.T) {
 func TestCastCanFail(t *testing.T) {
 	// Row: from; column: to (bool, int32, int64, float64, string, date,
 	// datetime, duration). A pair with no cast (CanCast false) is "-".
+	// Then int8, int16, uint8, uint16, uint32, uint64, float32.
 	want := map[Type]string{
-		Bool:     "fffff---",
-		Int32:    "fffff" + "f--",
-		Int64:    "ftfff" + "-ff",
-		Float64:  "fttff---",
-		String:   "ttttftt-",
-		Date:     "-f--fft-",
-		Datetime: "--f-fff-",
-		Duration: "--f-f--f",
+		Bool:     "fffff---" + "fffffff",
+		Int32:    "fffff" + "f--" + "ttttttf",
+		Int64:    "ftfff" + "-ff" + "ttttttf",
+		Float64:  "fttff---" + "ttttttt",
+		String:   "ttttftt-" + "ttttttt",
+		Date:     "-f--fft-" + "-------",
+		Datetime: "--f-fff-" + "-------",
+		Duration: "--f-f--f" + "-------",
+		Int8:     "fffff---" + "ffttttf",
+		Int16:    "fffff---" + "tfttttf",
+		Uint8:    "fffff---" + "tffffff",
+		Uint16:   "fffff---" + "tttffff",
+		Uint32:   "ftfff---" + "ttttfff",
+		Uint64:   "fttff---" + "tttttff",
+		Float32:  "fttff---" + "ttttttf",
 	}
 	for from, row := range want {
 		for j, to := range Types() {

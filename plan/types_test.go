@@ -57,9 +57,10 @@ func TestCommonTypeAndJoinKeyType(t *testing.T) {
 
 func TestTypeNamesRoundTrip(t *testing.T) {
 	want := map[Type]string{Bool: "bool", Int32: "int32", Int64: "int64", Float64: "float64", String: "string",
-		Date: "date", Datetime: "datetime", Duration: "duration"}
+		Date: "date", Datetime: "datetime", Duration: "duration",
+		Int8: "int8", Int16: "int16", Uint8: "uint8", Uint16: "uint16", Uint32: "uint32", Uint64: "uint64", Float32: "float32"}
 	if len(Types()) != len(want) {
-		t.Fatalf("Types() = %v, want the 8 valid types", Types())
+		t.Fatalf("Types() = %v, want the 15 valid types", Types())
 	}
 	for _, ty := range Types() {
 		if ty.String() != want[ty] {
@@ -78,8 +79,8 @@ func TestTypeNamesRoundTrip(t *testing.T) {
 	if got := Invalid.String(); got != "invalid" {
 		t.Errorf("Invalid.String() = %q", got)
 	}
-	if got := Type(9).String(); got != "type(9)" {
-		t.Errorf("Type(9).String() = %q", got)
+	if got := Type(99).String(); got != "type(99)" {
+		t.Errorf("Type(99).String() = %q", got)
 	}
 }
 
@@ -314,5 +315,79 @@ func TestErrorRendering(t *testing.T) {
 	}
 	if len(ErrorKinds()) != 12 {
 		t.Errorf("ErrorKinds() has %d kinds", len(ErrorKinds()))
+	}
+}
+
+// TestPromotionTable is docs/semantics.md's promotion table (Numeric
+// types) written out pair by pair: row and column in NumericTypes order,
+// "-" where the pair has no common type.
+func TestPromotionTable(t *testing.T) {
+	rows := map[Type]string{
+		Int8:    "int8 int16 int32 int64 int16 int32 int64 - float32 float64",
+		Int16:   "int16 int16 int32 int64 int16 int32 int64 - float32 float64",
+		Int32:   "int32 int32 int32 int64 int32 int32 int64 - float64 float64",
+		Int64:   "int64 int64 int64 int64 int64 int64 int64 - float64 float64",
+		Uint8:   "int16 int16 int32 int64 uint8 uint16 uint32 uint64 float32 float64",
+		Uint16:  "int32 int32 int32 int64 uint16 uint16 uint32 uint64 float32 float64",
+		Uint32:  "int64 int64 int64 int64 uint32 uint32 uint32 uint64 float64 float64",
+		Uint64:  "- - - - uint64 uint64 uint64 uint64 float64 float64",
+		Float32: "float32 float32 float64 float64 float32 float32 float64 float64 float32 float64",
+		Float64: "float64 float64 float64 float64 float64 float64 float64 float64 float64 float64",
+	}
+	for a, row := range rows {
+		for j, want := range strings.Fields(row) {
+			b := NumericTypes()[j]
+			got, ok := Promote(a, b)
+			text := "-"
+			if ok {
+				text = got.String()
+			}
+			if text != want {
+				t.Errorf("Promote(%s, %s) = %s, want %s", a, b, text, want)
+			}
+		}
+	}
+	for _, a := range Types() {
+		if _, ok := Promote(a, String); ok {
+			t.Errorf("Promote(%s, string) has a common type", a)
+		}
+	}
+}
+
+// TestFloat32Bits pins the NaN rules of widening and narrowing.
+func TestFloat32Bits(t *testing.T) {
+	for _, tc := range []struct {
+		f32 uint32
+		f64 uint64
+	}{
+		{0x7fc00000, 0x7ff8000000000000},
+		{0x7f800001, 0x7ff0000020000000}, // signalling stays signalling
+		{0xffc00001, 0xfff8000020000000},
+		{0x80000000, 0x8000000000000000},
+		{0x7f800000, 0x7ff0000000000000},
+	} {
+		if got := math.Float64bits(Float32To64(math.Float32frombits(tc.f32))); got != tc.f64 {
+			t.Errorf("Float32To64(%#x) = %#x, want %#x", tc.f32, got, tc.f64)
+		}
+	}
+	for _, tc := range []struct {
+		f64 uint64
+		f32 uint32
+	}{
+		{0x7ff8000000000000, 0x7fc00000},
+		{0x7ff0000000000001, 0x7fc00000}, // low payload bits drop, quiet bit set
+		{0xfff0000020000000, 0xffc00001},
+		{math.Float64bits(1e39), 0x7f800000},
+		{math.Float64bits(0.1), math.Float32bits(0.1)},
+	} {
+		if got := math.Float32bits(Float64To32(math.Float64frombits(tc.f64))); got != tc.f32 {
+			t.Errorf("Float64To32(%#x) = %#x, want %#x", tc.f64, got, tc.f32)
+		}
+	}
+	if got := Float32Value(0.1).String(); got != "float32(0.1)" {
+		t.Errorf("float32 text %s", got)
+	}
+	if got := Uint64Value(math.MaxUint64).String(); got != "uint64(18446744073709551615)" {
+		t.Errorf("uint64 text %s", got)
 	}
 }

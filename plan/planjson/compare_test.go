@@ -175,6 +175,9 @@ func canonExpr(x plan.Expr) plan.Expr {
 		if v.Type() == plan.Float64 && !v.IsNull() && math.IsNaN(v.Float()) {
 			return &plan.Literal{Value: plan.Float64Value(math.NaN())}
 		}
+		if v.Type() == plan.Float32 && !v.IsNull() && math.IsNaN(v.Float()) {
+			return &plan.Literal{Value: plan.Float32Value(plan.Float64To32(math.NaN()))}
+		}
 		return x
 	}
 	if x == nil {

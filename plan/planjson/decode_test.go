@@ -78,7 +78,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"function name used as a udf", withPlan(filterT(`{"udf": "gt", "args": []}`)),
 			[]string{`"gt" is a built-in function`}},
 		{"unknown type in a literal", withPlan(filterT(`{"fn": "gt", "args": [{"col": "a"}, {"lit": 1, "type": "int"}]}`)),
-			[]string{`plan.predicates[0].args[1].type: unknown type "int" (known: bool, date, datetime, duration, float64, int32, int64, string)`}},
+			[]string{`plan.predicates[0].args[1].type: unknown type "int" (known: bool, date, datetime, duration, float32, float64, int16, int32, int64, int8, string, uint16, uint32, uint64, uint8); did you mean "int8"?`}},
 		{"a datetime type with a time zone", withPlan(`{"op": "project", "input": ` + scanT + `, "exprs": [{"cast": {"col": "a"}, "to": "datetime[us, UTC]"}]}`),
 			[]string{`plan.exprs[0].to: type "datetime[us, UTC]": a datetime carries no time zone`}},
 		{"a datetime literal with a time zone", withPlan(filterT(`{"fn": "gt", "args": [{"col": "a"}, {"lit": "2024-01-01T00:00:00Z", "type": "datetime"}]}`)),

@@ -108,6 +108,27 @@ func (g *docGen) value(t plan.Type, nullable bool) plan.Value {
 		return plan.DatetimeValue(g.int64v())
 	case plan.Duration:
 		return plan.DurationValue(g.int64v())
+	case plan.Int8, plan.Int16, plan.Uint8, plan.Uint16, plan.Uint32:
+		lo, hi, _ := plan.IntRange(t)
+		edges := []int64{lo, int64(hi), 0, 1}
+		if g.chance(1, 2) {
+			v, _ := plan.IntValue(t, edges[g.pick(len(edges))])
+			return v
+		}
+		v, _ := plan.IntValue(t, lo+int64(g.r.Uint64()%(hi-uint64(lo)+1)))
+		return v
+	case plan.Uint64:
+		edges := []uint64{0, 1, math.MaxUint64, 1 << 63, 1<<53 + 1}
+		if g.chance(1, 2) {
+			return plan.Uint64Value(edges[g.pick(len(edges))])
+		}
+		return plan.Uint64Value(g.r.Uint64())
+	case plan.Float32:
+		f := plan.Float64To32(g.float64v())
+		if f != f {
+			f = plan.Float64To32(math.NaN()) // the format keeps only "NaN"
+		}
+		return plan.Float32Value(f)
 	}
 	return plan.BoolValue(g.chance(1, 2))
 }

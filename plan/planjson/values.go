@@ -46,6 +46,27 @@ func decodeValue(v *jvalue, t plan.Type) (plan.Value, string) {
 			return plan.Int32Value(int32(n)), ""
 		}
 		return plan.Int64Value(n), ""
+	case plan.Int8, plan.Int16, plan.Uint8, plan.Uint16, plan.Uint32, plan.Uint64:
+		return decodeNarrowInt(v, t)
+	case plan.Float32:
+		if v.kind == jNumber {
+			// Read as a float32 directly: parsing a float64 and then
+			// rounding it could round twice.
+			f, err := strconv.ParseFloat(v.s, 32)
+			if err != nil && (math.IsInf(f, 0) || !errors.Is(err, strconv.ErrRange)) {
+				return plan.Value{}, fmt.Sprintf("float32 value %s out of range (write \"Inf\" or \"-Inf\" for an infinity)", echo(v.s))
+			}
+			return plan.Float32Value(float32(f)), ""
+		}
+		f, msg := decodeFloat(v)
+		if msg != "" {
+			return plan.Value{}, strings.Replace(msg, "float64", "float32", 1)
+		}
+		g := plan.Float64To32(f)
+		if math.IsInf(float64(g), 0) && !math.IsInf(f, 0) {
+			return plan.Value{}, fmt.Sprintf("float32 value %s out of range", echo(v.s))
+		}
+		return plan.Float32Value(g), ""
 	case plan.Float64:
 		f, msg := decodeFloat(v)
 		if msg != "" {
@@ -173,6 +194,31 @@ func decodeInt(v *jvalue, t plan.Type) (int64, string) {
 	return n, ""
 }
 
+// decodeNarrowInt reads a value of one of the narrower or unsigned
+// integer types: as an int64 (a JSON number or decimal string), or, for
+// uint64 beyond MaxInt64, as a decimal string or number of up to 20
+// digits; then within the type's range.
+func decodeNarrowInt(v *jvalue, t plan.Type) (plan.Value, string) {
+	shown := echo(v.s)
+	if v.kind == jString {
+		shown = strconv.Quote(shown)
+	}
+	if t == plan.Uint64 && (v.kind == jString || v.kind == jNumber) {
+		if u, err := strconv.ParseUint(v.s, 10, 64); err == nil {
+			return plan.Uint64Value(u), ""
+		}
+	}
+	n, msg := decodeInt(v, plan.Int64)
+	if msg != "" {
+		return plan.Value{}, strings.Replace(msg, "int64", t.String(), 1)
+	}
+	val, ok := plan.IntValue(t, n)
+	if !ok {
+		return plan.Value{}, fmt.Sprintf("%s value %s out of range", t, shown)
+	}
+	return val, ""
+}
+
 // echoLimit is how many bytes of an offending input value a message
 // repeats.
 const echoLimit = 64
@@ -182,7 +228,7 @@ const echoLimit = 64
 func echo(s string) string { return plan.Abbrev(s, echoLimit) }
 
 func article(t plan.Type) string {
-	if t == plan.Int32 || t == plan.Int64 {
+	if t == plan.Int8 || t == plan.Int16 || t == plan.Int32 || t == plan.Int64 {
 		return "an " + t.String()
 	}
 	return "a " + t.String()
@@ -312,8 +358,19 @@ func encodeValue(v plan.Value) (*jvalue, error) {
 			return &jvalue{kind: jString, s: strconv.FormatInt(n, 10)}, nil
 		}
 		return &jvalue{kind: jNumber, s: strconv.FormatInt(n, 10)}, nil
-	case plan.Int32:
+	case plan.Int32, plan.Int8, plan.Int16, plan.Uint8, plan.Uint16, plan.Uint32:
 		return &jvalue{kind: jNumber, s: strconv.FormatInt(v.Int(), 10)}, nil
+	case plan.Uint64:
+		if v.Uint() > maxExactInt {
+			return &jvalue{kind: jString, s: strconv.FormatUint(v.Uint(), 10)}, nil
+		}
+		return &jvalue{kind: jNumber, s: strconv.FormatUint(v.Uint(), 10)}, nil
+	case plan.Float32:
+		f := v.Float32()
+		if x := float64(f); math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
+			return encodeFloat(x), nil
+		}
+		return &jvalue{kind: jNumber, s: plan.FormatFloat32(f)}, nil
 	case plan.Float64:
 		return encodeFloat(v.Float()), nil
 	case plan.String:

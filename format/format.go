@@ -25,6 +25,10 @@ import (
 // marks an integral float there ("1.0", "-0.0").
 func Float(f float64) string { return strings.TrimSuffix(plan.FormatFloat(f), ".0") }
 
+// Float32 spells a float32 as Float does a float64, with the shortest
+// digits that read back as the same float32 ("0.1").
+func Float32(f float32) string { return strings.TrimSuffix(plan.FormatFloat32(f), ".0") }
+
 // isFloatSpecial reports whether Float spells f as a word ("NaN", "Inf",
 // "-Inf") or as "-0", which JSON writes as a string.
 func isFloatSpecial(f float64) bool {

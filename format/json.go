@@ -150,10 +150,16 @@ func jsonValue(v plan.Value) (json.RawMessage, error) {
 	switch v.Type() {
 	case plan.Bool:
 		return json.RawMessage(strconv.FormatBool(v.Bool())), nil
-	case plan.Int32, plan.Int64:
+	case plan.Int8, plan.Int16, plan.Int32, plan.Int64:
 		n := v.Int()
 		text := strconv.FormatInt(n, 10)
 		if n > maxExactInt || n < -maxExactInt {
+			return json.RawMessage(strconv.Quote(text)), nil
+		}
+		return json.RawMessage(text), nil
+	case plan.Uint8, plan.Uint16, plan.Uint32, plan.Uint64:
+		text := strconv.FormatUint(v.Uint(), 10)
+		if v.Uint() > maxExactInt {
 			return json.RawMessage(strconv.Quote(text)), nil
 		}
 		return json.RawMessage(text), nil
@@ -163,6 +169,12 @@ func jsonValue(v plan.Value) (json.RawMessage, error) {
 			return json.RawMessage(strconv.Quote(Float(f))), nil
 		}
 		return json.RawMessage(Float(f)), nil
+	case plan.Float32:
+		f := v.Float32()
+		if isFloatSpecial(float64(f)) {
+			return json.RawMessage(strconv.Quote(Float32(f))), nil
+		}
+		return json.RawMessage(Float32(f)), nil
 	case plan.Date, plan.Datetime, plan.Duration:
 		return json.RawMessage(strconv.Quote(valueText(v))), nil // ISO 8601 text
 	case plan.String:

@@ -20,10 +20,14 @@ func valueText(v plan.Value) string {
 	switch v.Type() {
 	case plan.Bool:
 		return strconv.FormatBool(v.Bool())
-	case plan.Int32, plan.Int64:
+	case plan.Int8, plan.Int16, plan.Int32, plan.Int64:
 		return strconv.FormatInt(v.Int(), 10)
+	case plan.Uint8, plan.Uint16, plan.Uint32, plan.Uint64:
+		return strconv.FormatUint(v.Uint(), 10)
 	case plan.Float64:
 		return Float(v.Float())
+	case plan.Float32:
+		return Float32(v.Float32())
 	case plan.String:
 		return v.Str()
 	case plan.Date:

@@ -278,5 +278,37 @@ func arrayValues(a arrow.Array, t plan.Type, n int) ([]plan.Value, error) {
 			return out, nil
 		}
 	}
+	switch a := a.(type) {
+	case *array.Int8:
+		return fixedValues(out, a, t, plan.Int8, a.Int8Values(), plan.Int8Value)
+	case *array.Int16:
+		return fixedValues(out, a, t, plan.Int16, a.Int16Values(), plan.Int16Value)
+	case *array.Uint8:
+		return fixedValues(out, a, t, plan.Uint8, a.Uint8Values(), plan.Uint8Value)
+	case *array.Uint16:
+		return fixedValues(out, a, t, plan.Uint16, a.Uint16Values(), plan.Uint16Value)
+	case *array.Uint32:
+		return fixedValues(out, a, t, plan.Uint32, a.Uint32Values(), plan.Uint32Value)
+	case *array.Uint64:
+		return fixedValues(out, a, t, plan.Uint64, a.Uint64Values(), plan.Uint64Value)
+	case *array.Float32:
+		return fixedValues(out, a, t, plan.Float32, a.Float32Values(), plan.Float32Value)
+	}
 	return nil, fmt.Errorf("an Arrow %s array where the schema says %s", a.DataType(), t)
+}
+
+// fixedValues converts the values of a fixed-width array of the narrower
+// numeric types (want is the plan type the array holds; t the schema's).
+func fixedValues[T any](out []plan.Value, a arrow.Array, t, want plan.Type, vals []T, mk func(T) plan.Value) ([]plan.Value, error) {
+	if t != want {
+		return nil, fmt.Errorf("an Arrow %s array where the schema says %s", a.DataType(), t)
+	}
+	for i, v := range vals {
+		if a.IsNull(i) {
+			out[i] = plan.NullValue(t)
+		} else {
+			out[i] = mk(v)
+		}
+	}
+	return out, nil
 }

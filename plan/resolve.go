@@ -152,6 +152,15 @@ func (r *resolver) at(n Node, p *Path) (Node, error) {
 func (r *resolver) node(n Node, p *Path) (Node, error) {
 	var schema Schema
 	var err error
+	if u, ok := n.(*UnionNode); ok {
+		m, promoted, perr := r.promoteUnion(u, p)
+		if perr != nil {
+			return nil, perr
+		}
+		if promoted {
+			n = m
+		}
+	}
 	switch n := n.(type) {
 	case *ScanNode:
 		schema, err = resolveScan(n, p)
@@ -194,11 +203,6 @@ func (r *resolver) node(n Node, p *Path) (Node, error) {
 	case *JoinNode:
 		schema, err = resolveJoin(n, p)
 	case *UnionNode:
-		if m, ok, perr := r.promoteUnion(n, p); perr != nil {
-			return nil, perr
-		} else if ok {
-			n = m
-		}
 		schema, err = resolveUnion(n, p)
 	case *DistinctNode:
 		schema, err = resolveDistinct(n, p)

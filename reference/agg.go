@@ -3,6 +3,7 @@ package reference
 import (
 	"encoding/binary"
 	"math"
+	"math/big"
 	"sort"
 
 	"github.com/dfopt/dfopt/plan"
@@ -17,8 +18,8 @@ func appendKey(buf []byte, v plan.Value) []byte {
 		return append(buf, 'n')
 	}
 	switch v.Type() {
-	case plan.Float64:
-		f := v.Float()
+	case plan.Float64, plan.Float32:
+		f := floatOf(v)
 		if f != f {
 			return append(buf, 'N')
 		}
@@ -153,31 +154,41 @@ func reduce(call *plan.Call, arg []plan.Value, rows []int, argType plan.Type) (p
 		}
 		return best, ""
 	case plan.FuncSum:
-		if argType == plan.Float64 {
-			s, ok := floatSum(arg, rows)
+		if isFloat(argType) {
+			// A float32 sum is a float64 sum of the values widened.
+			vals := make([]plan.Value, len(arg))
+			for r, x := range arg {
+				vals[r] = promote(x, plan.Float64)
+			}
+			s, ok := floatSum(vals, rows)
 			if !ok {
 				return plan.NullValue(plan.Float64), ""
 			}
 			return plan.Float64Value(s), ""
 		}
-		// Exact: the total of the group in 128 bits, then one range check,
-		// so the outcome does not depend on the order of the rows.
-		var total int128
+		// Exact: the total of the group, then one range check of the
+		// result type (int64, uint64 for a uint64 sum), so the outcome
+		// does not depend on the order of the rows.
+		rt := plan.Int64
+		if argType == plan.Uint64 {
+			rt = plan.Uint64
+		}
+		total := new(big.Int)
 		any := false
 		for _, r := range rows {
 			if x := arg[r]; !x.IsNull() {
-				total = total.add(wide(x.Int()))
+				total.Add(total, bigOf(x))
 				any = true
 			}
 		}
 		if !any {
-			return plan.NullValue(plan.Int64), ""
+			return plan.NullValue(rt), ""
 		}
-		v, ok := total.fits(plan.Int64)
+		v, ok := fromBig(rt, total)
 		if !ok {
 			return plan.Value{}, plan.Overflow
 		}
-		return plan.Int64Value(v), ""
+		return v, ""
 	case plan.FuncMean:
 		vals := make([]plan.Value, 0, len(rows))
 		idx := make([]int, 0, len(rows))
@@ -227,11 +238,12 @@ func numberParam(call *plan.Call) (float64, bool) {
 	if !ok || lit.Value.IsNull() {
 		return 0, false
 	}
-	switch v := lit.Value; v.Type() {
-	case plan.Float64:
-		return v.Float(), true
-	case plan.Int32, plan.Int64:
-		return float64(v.Int()), true
+	switch v := lit.Value; {
+	case isFloat(v.Type()):
+		return floatOf(v), true
+	case isInt(v.Type()):
+		f, _ := new(big.Float).SetInt(bigOf(v)).Float64()
+		return f, true
 	}
 	return 0, false
 }

@@ -259,16 +259,26 @@ func (v *env) evalCall(e *plan.Call, rows []int) ([]plan.Value, *plan.Error) {
 					b &^= 1 << 63
 				}
 				out[k] = plan.Float64Value(math.Float64frombits(b))
-			default:
-				r := wide(x.Int())
-				if e.Fn == plan.FuncNeg || x.Int() < 0 {
-					r = r.neg()
+			case x.Type() == plan.Float32:
+				b := math.Float32bits(x.Float32())
+				if e.Fn == plan.FuncNeg {
+					b ^= 1 << 31
+				} else {
+					b &^= 1 << 31
 				}
-				y, ok := r.fits(x.Type())
+				out[k] = plan.Float32Value(math.Float32frombits(b))
+			default:
+				r := bigOf(x)
+				if e.Fn == plan.FuncNeg {
+					r.Neg(r)
+				} else {
+					r.Abs(r)
+				}
+				y, ok := fromBig(x.Type(), r)
 				if !ok {
 					return nil, v.fail(plan.Overflow, e, rows, k, fmt.Sprintf("%s(%s) overflows %s", e.Fn, x, x.Type()))
 				}
-				out[k] = intValue(x.Type(), y)
+				out[k] = y
 			}
 		}
 		return out, nil
@@ -345,7 +355,7 @@ func (v *env) evalCall(e *plan.Call, rows []int) ([]plan.Value, *plan.Error) {
 			break
 		}
 		for k, x := range args[0] {
-			f := x.Float()
+			f := floatOf(x)
 			out[k] = plan.BoolValue(!x.IsNull() && f != f)
 		}
 		return out, nil
@@ -439,19 +449,21 @@ func (v *env) arith(e *plan.Call, a, b []plan.Value, rows []int) ([]plan.Value, 
 			out[k] = plan.NullValue(t)
 			continue
 		}
-		if t == plan.Float64 {
-			p, q := x.Float(), y.Float()
+		if isFloat(t) {
+			// float32 in float64, rounded once: the same as binary32
+			// arithmetic for add, sub, mul and div, exact for mod.
+			p, q := floatOf(x), floatOf(y)
 			if e.Fn == plan.FuncMod {
-				out[k] = plan.Float64Value(math.Mod(p, q))
+				out[k] = floatValue(t, math.Mod(p, q))
 			} else {
-				out[k] = plan.Float64Value(floatArith(e.Fn, p, q))
+				out[k] = floatValue(t, floatArith(e.Fn, p, q))
 			}
 			continue
 		}
-		r, kind := intArith(e.Fn, x.Int(), y.Int(), t)
+		r, kind := intArith(e.Fn, bigOf(x), bigOf(y), t)
 		switch kind {
 		case "":
-			out[k] = intValue(t, r)
+			out[k] = r
 		case plan.DivideByZero:
 			return nil, v.fail(kind, e, rows, k, fmt.Sprintf("%s %s %s", x, e.Fn, y))
 		default:
@@ -526,8 +538,13 @@ func staticType(e plan.Expr, s plan.Schema) plan.Type {
 			}
 			return t
 		case plan.FuncSum:
-			if a := arg(0); a.IsInteger() {
+			switch a := arg(0); {
+			case a == plan.Uint64:
+				return plan.Uint64
+			case isInt(a):
 				return plan.Int64
+			case isFloat(a):
+				return plan.Float64
 			}
 			return arg(0)
 		case plan.FuncMean, plan.FuncMedian, plan.FuncQuantile, plan.FuncVar, plan.FuncStd:

@@ -2,6 +2,7 @@ package reference
 
 import (
 	"math"
+	"math/big"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -55,43 +56,137 @@ func magnitude(x int64) uint64 {
 	return uint64(x)
 }
 
-// fits reports whether a is representable in t (int32 or int64) and
-// returns it as an int64.
-func (a int128) fits(t plan.Type) (int64, bool) {
-	v := int64(a.lo)
-	if a.hi != v>>63 {
-		return 0, false
+// The integer types as docs/semantics.md's table states them: a width
+// and a sign. Every integer computation below is exact (math/big), then
+// checked against the result type's range.
+var intKinds = map[plan.Type]struct {
+	bits   uint
+	signed bool
+}{
+	plan.Int8: {8, true}, plan.Int16: {16, true}, plan.Int32: {32, true}, plan.Int64: {64, true},
+	plan.Uint8: {8, false}, plan.Uint16: {16, false}, plan.Uint32: {32, false}, plan.Uint64: {64, false},
+}
+
+// isInt reports whether t is one of the eight integer types.
+func isInt(t plan.Type) bool { _, ok := intKinds[t]; return ok }
+
+// isFloat reports whether t is float32 or float64.
+func isFloat(t plan.Type) bool { return t == plan.Float32 || t == plan.Float64 }
+
+// rangeOf returns the smallest and largest value of integer type t.
+func rangeOf(t plan.Type) (lo, hi *big.Int) {
+	k := intKinds[t]
+	one := big.NewInt(1)
+	if k.signed {
+		h := new(big.Int).Lsh(one, k.bits-1)
+		return new(big.Int).Neg(h), h.Sub(h, one)
 	}
-	if t == plan.Int32 && (v < math.MinInt32 || v > math.MaxInt32) {
-		return 0, false
+	h := new(big.Int).Lsh(one, k.bits)
+	return big.NewInt(0), h.Sub(h, one)
+}
+
+// bigOf is the exact value of an integer, bool or temporal value.
+func bigOf(v plan.Value) *big.Int {
+	if k, ok := intKinds[v.Type()]; ok && !k.signed {
+		return new(big.Int).SetUint64(v.Uint())
 	}
+	return big.NewInt(v.Int())
+}
+
+// fromBig returns x as a value of integer type t, and false when x lies
+// outside t's range.
+func fromBig(t plan.Type, x *big.Int) (plan.Value, bool) {
+	lo, hi := rangeOf(t)
+	if x.Cmp(lo) < 0 || x.Cmp(hi) > 0 {
+		return plan.Value{}, false
+	}
+	if intKinds[t].signed {
+		v, _ := plan.IntValue(t, x.Int64())
+		return v, true
+	}
+	v, _ := plan.UintValue(t, x.Uint64())
 	return v, true
 }
 
-// intValue builds a value of integer type t.
-func intValue(t plan.Type, v int64) plan.Value {
-	if t == plan.Int32 {
-		return plan.Int32Value(int32(v))
+// widen32 is float32 to float64 by the bits, as docs/semantics.md
+// states it: a NaN keeps its sign and its 23 fraction bits as the top of
+// the float64's 52.
+func widen32(f float32) float64 {
+	b := math.Float32bits(f)
+	if b&0x7f800000 == 0x7f800000 && b&0x007fffff != 0 {
+		sign := uint64(b>>31) << 63
+		return math.Float64frombits(sign | uint64(0x7ff)<<52 | uint64(b&0x007fffff)<<29)
 	}
-	return plan.Int64Value(v)
+	return float64(f)
 }
 
-// promoteType is the promotion of docs/semantics.md: int32 with int64 gives
-// int64, any integer with float64 gives float64; equal types stay.
+// narrow64 is float64 to float32: nearest, ties to even (Go's conversion
+// of a non-NaN); a NaN gets its sign, the quiet bit and the top 22 bits
+// of its payload.
+func narrow64(f float64) float32 {
+	if f != f {
+		b := math.Float64bits(f)
+		frac := uint32(b>>29) & 0x003fffff
+		return math.Float32frombits(uint32(b>>63)<<31 | 0x7fc00000 | frac)
+	}
+	return float32(f)
+}
+
+// floatOf is a float value's number as a float64 (a float32 widened).
+func floatOf(v plan.Value) float64 {
+	if v.Type() == plan.Float32 {
+		return widen32(v.Float32())
+	}
+	return v.Float()
+}
+
+// floatValue makes a value of float type t from a float64 (narrowed for
+// float32).
+func floatValue(t plan.Type, f float64) plan.Value {
+	if t == plan.Float32 {
+		return plan.Float32Value(narrow64(f))
+	}
+	return plan.Float64Value(f)
+}
+
+// promoteType is the promotion of docs/semantics.md (Numeric types),
+// computed as the narrowest integer type whose range holds both
+// operands' ranges (none for uint64 with a signed type), and for floats
+// float32 only when the other side is float32 or an integer that float32
+// holds exactly (8 and 16 bits), float64 otherwise; equal types stay.
 func promoteType(a, b plan.Type) plan.Type {
 	switch {
 	case a == b:
 		return a
+	case isInt(a) && isInt(b):
+		alo, ahi := rangeOf(a)
+		blo, bhi := rangeOf(b)
+		for _, t := range []plan.Type{plan.Int8, plan.Uint8, plan.Int16, plan.Uint16, plan.Int32, plan.Uint32, plan.Int64, plan.Uint64} {
+			lo, hi := rangeOf(t)
+			if lo.Cmp(alo) <= 0 && lo.Cmp(blo) <= 0 && hi.Cmp(ahi) >= 0 && hi.Cmp(bhi) >= 0 {
+				return t
+			}
+		}
+		return plan.Invalid
+	case !(isInt(a) || isFloat(a)) || !(isInt(b) || isFloat(b)):
+		return plan.Invalid
 	case a == plan.Float64 || b == plan.Float64:
 		return plan.Float64
-	case a.IsInteger() && b.IsInteger():
-		return plan.Int64
 	}
-	return plan.Invalid
+	// float32 with an integer
+	o := a
+	if a == plan.Float32 {
+		o = b
+	}
+	if intKinds[o].bits <= 16 {
+		return plan.Float32
+	}
+	return plan.Float64
 }
 
-// promote widens v to t (int32 to int64, an integer to the nearest
-// float64); a null stays null, of type t.
+// promote converts v to the numeric type t (exact between integers and
+// from float32 to float64, nearest ties-to-even from an integer to a
+// float); a null stays null, of type t.
 func promote(v plan.Value, t plan.Type) plan.Value {
 	if v.Type() == t {
 		return v
@@ -99,11 +194,21 @@ func promote(v plan.Value, t plan.Type) plan.Value {
 	if v.IsNull() {
 		return plan.NullValue(t)
 	}
+	from := v.Type()
 	switch {
-	case t == plan.Int64 && v.Type() == plan.Int32:
-		return plan.Int64Value(v.Int())
-	case t == plan.Float64 && v.Type().IsInteger():
-		return plan.Float64Value(float64(v.Int()))
+	case isInt(t) && isInt(from):
+		r, _ := fromBig(t, bigOf(v))
+		return r
+	case t == plan.Float64 && from == plan.Float32:
+		return plan.Float64Value(widen32(v.Float32()))
+	case isFloat(t) && isInt(from):
+		bf := new(big.Float).SetInt(bigOf(v))
+		if t == plan.Float32 {
+			f, _ := bf.Float32()
+			return plan.Float32Value(f)
+		}
+		f, _ := bf.Float64()
+		return plan.Float64Value(f)
 	}
 	return v
 }
@@ -137,40 +242,34 @@ func floatArith(fn plan.Func, p, q float64) float64 {
 }
 
 // intArith applies an arithmetic function to two integers of result type t
-// exactly, then checks the range of t. kind is "" on success.
-func intArith(fn plan.Func, x, y int64, t plan.Type) (int64, plan.ErrorKind) {
-	var r int128
+// exactly, then checks the range of t. kind is "" on success. A remainder
+// overflows where its quotient does (MinInt % -1).
+func intArith(fn plan.Func, x, y *big.Int, t plan.Type) (plan.Value, plan.ErrorKind) {
+	r := new(big.Int)
 	switch fn {
 	case plan.FuncAdd:
-		r = wide(x).add(wide(y))
+		r.Add(x, y)
 	case plan.FuncSub:
-		r = wide(x).sub(wide(y))
+		r.Sub(x, y)
 	case plan.FuncMul:
-		r = mul64(x, y)
+		r.Mul(x, y)
 	case plan.FuncDiv, plan.FuncMod:
-		if y == 0 {
-			return 0, plan.DivideByZero
+		if y.Sign() == 0 {
+			return plan.Value{}, plan.DivideByZero
 		}
-		// The only quotient of two in-range integers that leaves the range
-		// is MinInt / -1 (the width's MinInt); the remainder then
-		// overflows too, because the quotient does.
-		if y == -1 {
-			if _, ok := wide(x).neg().fits(t); !ok {
-				return 0, plan.Overflow
-			}
-			if fn == plan.FuncDiv {
-				return -x, ""
-			}
-			return 0, ""
+		q := new(big.Int).Quo(x, y) // truncated toward zero
+		if _, ok := fromBig(t, q); !ok {
+			return plan.Value{}, plan.Overflow
 		}
 		if fn == plan.FuncDiv {
-			return x / y, "" // Go's / truncates toward zero
+			r = q
+		} else {
+			r.Rem(x, y) // the dividend's sign
 		}
-		return x % y, "" // Go's % has the dividend's sign
 	}
-	v, ok := r.fits(t)
+	v, ok := fromBig(t, r)
 	if !ok {
-		return 0, plan.Overflow
+		return plan.Value{}, plan.Overflow
 	}
 	return v, ""
 }
@@ -206,20 +305,13 @@ func compareFloatsTotal(p, q float64) int {
 // max: numbers by value (floats by the total order), strings by bytes,
 // false before true.
 func compareOrdered(a, b plan.Value) int {
-	switch a.Type() {
-	case plan.Float64:
-		return compareFloatsTotal(a.Float(), b.Float())
-	case plan.String:
+	switch {
+	case isFloat(a.Type()):
+		return compareFloatsTotal(floatOf(a), floatOf(b))
+	case a.Type() == plan.String:
 		return strings.Compare(a.Str(), b.Str())
-	default: // bool (0/1), int32, int64
-		x, y := a.Int(), b.Int()
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
+	default: // bool (0/1), the integers, temporal values
+		return bigOf(a).Cmp(bigOf(b))
 	}
 }
 
@@ -229,8 +321,8 @@ func compareOrdered(a, b plan.Value) int {
 // true. ok is false when the two are unordered (a NaN is involved).
 func compareIEEE(a, b plan.Value) (c int, ok bool) {
 	t := promoteType(a.Type(), b.Type())
-	if t == plan.Float64 {
-		p, q := promote(a, t).Float(), promote(b, t).Float()
+	if isFloat(t) {
+		p, q := floatOf(promote(a, t)), floatOf(promote(b, t))
 		switch {
 		case p < q:
 			return -1, true
@@ -257,27 +349,29 @@ func castValue(v plan.Value, to plan.Type) (plan.Value, bool) {
 	if r, ok, handled := castTemporal(v, to); handled {
 		return r, ok
 	}
-	switch to {
-	case plan.String:
-		switch from {
-		case plan.Int32, plan.Int64:
-			return plan.StringValue(strconv.FormatInt(v.Int(), 10)), true
-		case plan.Float64:
-			return plan.StringValue(formatFloat(v.Float())), true
-		case plan.Bool:
+	switch {
+	case to == plan.String:
+		switch {
+		case isInt(from):
+			return plan.StringValue(bigOf(v).String()), true
+		case from == plan.Float64:
+			return plan.StringValue(formatFloat(v.Float(), 64)), true
+		case from == plan.Float32:
+			return plan.StringValue(formatFloat(widen32(v.Float32()), 32)), true
+		case from == plan.Bool:
 			if v.Bool() {
 				return plan.StringValue("true"), true
 			}
 			return plan.StringValue("false"), true
 		}
-	case plan.Bool:
-		switch from {
-		case plan.Int32, plan.Int64:
-			return plan.BoolValue(v.Int() != 0), true
-		case plan.Float64:
-			f := v.Float()
+	case to == plan.Bool:
+		switch {
+		case isInt(from):
+			return plan.BoolValue(bigOf(v).Sign() != 0), true
+		case isFloat(from):
+			f := floatOf(v)
 			return plan.BoolValue(!(f == 0)), true // NaN is true; ±0.0 false
-		case plan.String:
+		case from == plan.String:
 			switch v.Str() {
 			case "true":
 				return plan.BoolValue(true), true
@@ -286,39 +380,67 @@ func castValue(v plan.Value, to plan.Type) (plan.Value, bool) {
 			}
 			return plan.Value{}, false
 		}
-	case plan.Float64:
-		switch from {
-		case plan.Int32, plan.Int64, plan.Bool:
-			return plan.Float64Value(float64(v.Int())), true
-		case plan.String:
-			f, err := strconv.ParseFloat(v.Str(), 64)
+	case isFloat(to):
+		switch {
+		case isInt(from), from == plan.Bool:
+			return intToFloat(bigOf(v), to), true
+		case from == plan.Float32: // to float64
+			return plan.Float64Value(widen32(v.Float32())), true
+		case from == plan.Float64: // to float32
+			f := v.Float()
+			g := narrow64(f)
+			if math.IsInf(float64(g), 0) && !math.IsInf(f, 0) {
+				return plan.Value{}, false // beyond float32's range
+			}
+			return plan.Float32Value(g), true
+		case from == plan.String:
+			size := 64
+			if to == plan.Float32 {
+				size = 32
+			}
+			f, err := strconv.ParseFloat(v.Str(), size)
 			if err != nil {
 				return plan.Value{}, false
+			}
+			if to == plan.Float32 {
+				return plan.Float32Value(float32(f)), true
 			}
 			return plan.Float64Value(f), true
 		}
-	case plan.Int32, plan.Int64:
-		switch from {
-		case plan.Bool, plan.Int32, plan.Int64:
-			if _, ok := wide(v.Int()).fits(to); !ok {
-				return plan.Value{}, false
+	case isInt(to):
+		switch {
+		case from == plan.Bool, isInt(from):
+			return fromBig(to, bigOf(v))
+		case isFloat(from):
+			return floatToInt(floatOf(v), to)
+		case from == plan.String:
+			k := intKinds[to]
+			if k.signed {
+				n, err := strconv.ParseInt(v.Str(), 10, int(k.bits))
+				if err != nil {
+					return plan.Value{}, false
+				}
+				return fromBig(to, big.NewInt(n))
 			}
-			return intValue(to, v.Int()), true
-		case plan.Float64:
-			return floatToInt(v.Float(), to)
-		case plan.String:
-			size := 64
-			if to == plan.Int32 {
-				size = 32
-			}
-			n, err := strconv.ParseInt(v.Str(), 10, size)
+			n, err := strconv.ParseUint(v.Str(), 10, int(k.bits))
 			if err != nil {
 				return plan.Value{}, false
 			}
-			return intValue(to, n), true
+			return fromBig(to, new(big.Int).SetUint64(n))
 		}
 	}
 	return plan.Value{}, false
+}
+
+// intToFloat is the float of type to nearest the integer x (ties to even).
+func intToFloat(x *big.Int, to plan.Type) plan.Value {
+	bf := new(big.Float).SetInt(x)
+	if to == plan.Float32 {
+		f, _ := bf.Float32()
+		return plan.Float32Value(f)
+	}
+	f, _ := bf.Float64()
+	return plan.Float64Value(f)
 }
 
 // floatToInt truncates toward zero and fails on NaN, ±Inf and values whose
@@ -327,24 +449,17 @@ func floatToInt(f float64, to plan.Type) (plan.Value, bool) {
 	if f != f || math.IsInf(f, 0) {
 		return plan.Value{}, false
 	}
-	t := math.Trunc(f)
-	lo, hi := -9223372036854775808.0, 9223372036854775808.0 // [-2^63, 2^63)
-	if to == plan.Int32 {
-		lo, hi = -2147483648.0, 2147483648.0
-	}
-	if t < lo || t >= hi {
-		return plan.Value{}, false
-	}
-	return intValue(to, int64(t)), true
+	n, _ := new(big.Float).SetFloat64(math.Trunc(f)).Int(nil)
+	return fromBig(to, n)
 }
 
-// formatFloat spells a float for a cast to string as docs/semantics.md
+// formatFloat spells a float (a float32 widened, bitSize 32) for a cast to string as docs/semantics.md
 // defines it: "NaN" (any payload), "Inf", "-Inf", "-0.0"; otherwise the
 // shortest decimal digits that read back as the same float, positional when
 // the decimal exponent x (value = d.ddd × 10^x) satisfies -4 <= x < 6 and
 // as d.ddde±XX (at least two exponent digits) otherwise, with ".0" appended
 // when the text has neither a point nor an exponent.
-func formatFloat(f float64) string {
+func formatFloat(f float64, bitSize int) string {
 	switch {
 	case f != f:
 		return "NaN"
@@ -365,7 +480,7 @@ func formatFloat(f float64) string {
 	// The shortest round-trip digits, read off the exponent form
 	// "d.ddde±x" (strconv's shortest-digit search is the primitive; the
 	// layout is ours).
-	e := strconv.FormatFloat(f, 'e', -1, 64)
+	e := strconv.FormatFloat(f, 'e', -1, bitSize)
 	mant, expText, _ := strings.Cut(e, "e")
 	digits := strings.Replace(mant, ".", "", 1)
 	x, _ := strconv.Atoi(expText)
@@ -399,4 +514,17 @@ func formatFloat(f float64) string {
 		s += ".0"
 	}
 	return sign + s
+}
+
+// fits reports whether a is representable in t (int32 or int64) and
+// returns it as an int64.
+func (a int128) fits(t plan.Type) (int64, bool) {
+	v := int64(a.lo)
+	if a.hi != v>>63 {
+		return 0, false
+	}
+	if t == plan.Int32 && (v < math.MinInt32 || v > math.MaxInt32) {
+		return 0, false
+	}
+	return v, true
 }

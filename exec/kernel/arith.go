@@ -47,6 +47,27 @@ func (x *evalCtx) arith(e *plan.Call, in *input, a0, b0 datum) (datum, error) {
 	case plan.Int64:
 		buf, out, inPlace := outFixed[int64](x.mem, in.n, a, b)
 		return intArith(x, e, in, t, &va, &vb, valid, nulls, buf, out, inPlace, math.MinInt64)
+	case plan.Int8:
+		buf, out, inPlace := outFixed[int8](x.mem, in.n, a, b)
+		return intArith(x, e, in, t, &va, &vb, valid, nulls, buf, out, inPlace, math.MinInt8)
+	case plan.Int16:
+		buf, out, inPlace := outFixed[int16](x.mem, in.n, a, b)
+		return intArith(x, e, in, t, &va, &vb, valid, nulls, buf, out, inPlace, math.MinInt16)
+	case plan.Uint8:
+		buf, out, _ := outFixed[uint8](x.mem, in.n, a, b)
+		return uintArith(x, e, in, t, &va, &vb, valid, nulls, buf, out)
+	case plan.Uint16:
+		buf, out, _ := outFixed[uint16](x.mem, in.n, a, b)
+		return uintArith(x, e, in, t, &va, &vb, valid, nulls, buf, out)
+	case plan.Uint32:
+		buf, out, _ := outFixed[uint32](x.mem, in.n, a, b)
+		return uintArith(x, e, in, t, &va, &vb, valid, nulls, buf, out)
+	case plan.Uint64:
+		buf, out, _ := outFixed[uint64](x.mem, in.n, a, b)
+		return uintArith(x, e, in, t, &va, &vb, valid, nulls, buf, out)
+	case plan.Float32:
+		buf, out, _ := outFixed[float32](x.mem, in.n, a, b)
+		return float32Arith(x, e, in, &va, &vb, valid, nulls, buf, out), nil
 	default:
 		buf, out, _ := outFixed[float64](x.mem, in.n, a, b)
 		return floatArith(x, e, in, &va, &vb, valid, nulls, buf, out), nil
@@ -89,14 +110,29 @@ func nums[T numeric](v *view) []T {
 		return any(v.i64).([]T)
 	case float64:
 		return any(v.f64).([]T)
+	case int8:
+		return any(v.i8).([]T)
+	case int16:
+		return any(v.i16).([]T)
+	case uint8:
+		return any(v.u8).([]T)
+	case uint16:
+		return any(v.u16).([]T)
+	case uint32:
+		return any(v.u32).([]T)
+	case uint64:
+		return any(v.u64).([]T)
+	case float32:
+		return any(v.f32).([]T)
 	}
 	return nil
 }
 
-// is32 reports whether T is the 32-bit integer type.
+// is32 reports whether T is narrower than 64 bits (int8, int16, int32):
+// its products are formed exactly in int64.
 func is32[T integer]() bool {
 	var z T
-	return unsafe.Sizeof(z) == 4
+	return unsafe.Sizeof(z) < 8
 }
 
 // intArith runs the checked integer kernel for e.Fn into out. Each kernel
@@ -350,7 +386,7 @@ func mulAccAA[T integer](out, a, b []T) bool {
 	if is32[T]() {
 		for i := range out {
 			r := int64(a[i]) * int64(b[i])
-			acc |= r ^ int64(int32(r))
+			acc |= r ^ int64(T(r))
 			out[i] = T(r)
 		}
 		return acc != 0
@@ -370,7 +406,7 @@ func mulAccAS[T integer](out, a []T, s T) bool {
 	if is32[T]() {
 		for i := range out {
 			r := int64(a[i]) * y
-			acc |= r ^ int64(int32(r))
+			acc |= r ^ int64(T(r))
 			out[i] = T(r)
 		}
 		return acc != 0
@@ -471,7 +507,7 @@ func mulAA[T integer](out, a, b []T) int {
 	if is32[T]() {
 		for i := range out {
 			r := int64(a[i]) * int64(b[i])
-			if r != int64(int32(r)) {
+			if r != int64(T(r)) {
 				return i
 			}
 			out[i] = T(r)
@@ -495,7 +531,7 @@ func mulAS[T integer](out, a []T, s T) int {
 	if is32[T]() {
 		for i := range out {
 			r := int64(a[i]) * y
-			if r != int64(int32(r)) {
+			if r != int64(T(r)) {
 				return i
 			}
 			out[i] = T(r)

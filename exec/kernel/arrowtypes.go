@@ -30,6 +30,20 @@ func ArrowType(t plan.Type) (arrow.DataType, error) {
 		return datetimeType, nil
 	case plan.Duration:
 		return arrow.FixedWidthTypes.Duration_us, nil
+	case plan.Int8:
+		return arrow.PrimitiveTypes.Int8, nil
+	case plan.Int16:
+		return arrow.PrimitiveTypes.Int16, nil
+	case plan.Uint8:
+		return arrow.PrimitiveTypes.Uint8, nil
+	case plan.Uint16:
+		return arrow.PrimitiveTypes.Uint16, nil
+	case plan.Uint32:
+		return arrow.PrimitiveTypes.Uint32, nil
+	case plan.Uint64:
+		return arrow.PrimitiveTypes.Uint64, nil
+	case plan.Float32:
+		return arrow.PrimitiveTypes.Float32, nil
 	}
 	if t.IsList() {
 		el, err := ArrowType(t.Elem())
@@ -87,6 +101,20 @@ func PlanType(dt arrow.DataType) (plan.Type, error) {
 		return plan.Float64, nil
 	case arrow.STRING:
 		return plan.String, nil
+	case arrow.INT8:
+		return plan.Int8, nil
+	case arrow.INT16:
+		return plan.Int16, nil
+	case arrow.UINT8:
+		return plan.Uint8, nil
+	case arrow.UINT16:
+		return plan.Uint16, nil
+	case arrow.UINT32:
+		return plan.Uint32, nil
+	case arrow.UINT64:
+		return plan.Uint64, nil
+	case arrow.FLOAT32:
+		return plan.Float32, nil
 	case arrow.LIST:
 		el, err := PlanType(dt.(*arrow.ListType).Elem())
 		if err != nil {
@@ -113,7 +141,7 @@ func PlanType(dt arrow.DataType) (plan.Type, error) {
 		}
 		return t, nil
 	}
-	return plan.Invalid, fmt.Errorf("unsupported Arrow type %s (dfopt has bool, int32, int64, float64, string, date32, timestamp[us], duration[us], and lists and structs of them)", dt)
+	return plan.Invalid, fmt.Errorf("unsupported Arrow type %s (dfopt has bool, int8..int64, uint8..uint64, float32, float64, string, date32, timestamp[us], duration[us], and lists and structs of them)", dt)
 }
 
 // ArrowSchema maps a plan schema to an Arrow schema with the same names,
@@ -192,6 +220,20 @@ func ValueAt(a arrow.Array, i int) (plan.Value, error) {
 		return plan.DatetimeValue(int64(a.Value(i))), nil
 	case *array.Duration:
 		return plan.DurationValue(int64(a.Value(i))), nil
+	case *array.Int8:
+		return plan.Int8Value(a.Value(i)), nil
+	case *array.Int16:
+		return plan.Int16Value(a.Value(i)), nil
+	case *array.Uint8:
+		return plan.Uint8Value(a.Value(i)), nil
+	case *array.Uint16:
+		return plan.Uint16Value(a.Value(i)), nil
+	case *array.Uint32:
+		return plan.Uint32Value(a.Value(i)), nil
+	case *array.Uint64:
+		return plan.Uint64Value(a.Value(i)), nil
+	case *array.Float32:
+		return plan.Float32Value(a.Value(i)), nil
 	}
 	return plan.Value{}, fmt.Errorf("unsupported array %T", a)
 }
@@ -248,6 +290,20 @@ func appendValue(b array.Builder, v plan.Value) {
 		b.Append(arrow.Timestamp(v.Int()))
 	case *array.DurationBuilder:
 		b.Append(arrow.Duration(v.Int()))
+	case *array.Int8Builder:
+		b.Append(int8(v.Int()))
+	case *array.Int16Builder:
+		b.Append(int16(v.Int()))
+	case *array.Uint8Builder:
+		b.Append(uint8(v.Uint()))
+	case *array.Uint16Builder:
+		b.Append(uint16(v.Uint()))
+	case *array.Uint32Builder:
+		b.Append(uint32(v.Uint()))
+	case *array.Uint64Builder:
+		b.Append(v.Uint())
+	case *array.Float32Builder:
+		b.Append(v.Float32())
 	}
 }
 

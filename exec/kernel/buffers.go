@@ -12,14 +12,24 @@ import (
 )
 
 // numeric constrains the Go types behind dfopt's fixed-width numeric columns,
-// so one generic loop serves int32, int64 and float64.
+// so one generic loop serves every width.
 type numeric interface {
-	~int32 | ~int64 | ~float64
+	~int8 | ~int16 | ~int32 | ~int64 | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~float32 | ~float64
 }
 
-// integer constrains the Go types behind dfopt's integer columns.
+// integer constrains the Go types behind dfopt's signed integer columns.
 type integer interface {
-	~int32 | ~int64
+	~int8 | ~int16 | ~int32 | ~int64
+}
+
+// uinteger constrains the Go types behind dfopt's unsigned integer columns.
+type uinteger interface {
+	~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+// float constrains the Go types behind dfopt's float columns.
+type float interface {
+	~float32 | ~float64
 }
 
 // newFixed allocates an output values buffer of n elements of T from mem and

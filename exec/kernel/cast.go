@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/internal/ieee"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -34,6 +35,8 @@ func (x *evalCtx) cast(e *plan.Cast, in *input, d datum) (datum, error) {
 		return c.toString()
 	case from.IsTemporal() || to.IsTemporal():
 		return c.temporal(from, to)
+	case from.IsNumeric() && to.IsNumeric() && (isNarrow(from) || isNarrow(to)):
+		return c.numeric(to)
 	case from == plan.Int32 && to == plan.Int64, from.IsInteger() && to == plan.Float64:
 		return x.promoted(d, to), nil
 	case to == plan.Bool:
@@ -177,6 +180,20 @@ func (c *caster) toBool() (datum, error) {
 		packNonZero(out, v.i64[:c.n])
 	case plan.Float64:
 		packNonZero(out, v.f64[:c.n])
+	case plan.Int8:
+		packNonZero(out, v.i8[:c.n])
+	case plan.Int16:
+		packNonZero(out, v.i16[:c.n])
+	case plan.Uint8:
+		packNonZero(out, v.u8[:c.n])
+	case plan.Uint16:
+		packNonZero(out, v.u16[:c.n])
+	case plan.Uint32:
+		packNonZero(out, v.u32[:c.n])
+	case plan.Uint64:
+		packNonZero(out, v.u64[:c.n])
+	case plan.Float32:
+		packNonZero(out, v.f32[:c.n])
 	case plan.String:
 		for i := 0; i < c.n; i++ {
 			switch v.str(i) {
@@ -226,13 +243,14 @@ func (c *caster) fromBool(to plan.Type) (datum, error) {
 			out[i] = int64(b2u(v.boolAt(i)))
 		}
 		return c.finish(to, buf)
-	default: // plan.Float64
+	case plan.Float64:
 		buf, out := newFixed[float64](c.x.mem, c.n)
 		for i := range out {
 			out[i] = float64(b2u(v.boolAt(i)))
 		}
 		return c.finish(to, buf)
 	}
+	return c.numeric(to) // the narrower types: 0 or 1 never fails
 }
 
 // toString renders integers in decimal, floats as plan.FormatFloat ("1.0",
@@ -254,6 +272,20 @@ func (c *caster) toString() (datum, error) {
 			data = strconv.AppendInt(data, v.i64[i], 10)
 		case plan.Float64:
 			data = append(data, plan.FormatFloat(v.f64[i])...)
+		case plan.Int8:
+			data = strconv.AppendInt(data, int64(v.i8[i]), 10)
+		case plan.Int16:
+			data = strconv.AppendInt(data, int64(v.i16[i]), 10)
+		case plan.Uint8:
+			data = strconv.AppendUint(data, uint64(v.u8[i]), 10)
+		case plan.Uint16:
+			data = strconv.AppendUint(data, uint64(v.u16[i]), 10)
+		case plan.Uint32:
+			data = strconv.AppendUint(data, uint64(v.u32[i]), 10)
+		case plan.Uint64:
+			data = strconv.AppendUint(data, v.u64[i], 10)
+		case plan.Float32:
+			data = append(data, plan.FormatFloat32(v.f32[i])...)
 		case plan.Bool:
 			data = strconv.AppendBool(data, v.boolAt(i))
 		case plan.Date:
@@ -279,6 +311,9 @@ func (c *caster) toString() (datum, error) {
 // (so "NaN", "Inf", "-0.0" parse; an out-of-range literal fails).
 func (c *caster) parse(to plan.Type) (datum, error) {
 	v := c.v
+	if isNarrow(to) {
+		return c.numeric(to)
+	}
 	var buf *memory.Buffer
 	var o32 []int32
 	var o64 []int64
@@ -323,4 +358,168 @@ func (c *caster) parse(to plan.Type) (datum, error) {
 		}
 	}
 	return c.finish(to, buf)
+}
+
+// isNarrow reports whether t is one of the numeric types the general
+// numeric cast serves: int8, int16, the unsigned integers and float32.
+func isNarrow(t plan.Type) bool {
+	return t.IsUnsigned() || t == plan.Int8 || t == plan.Int16 || t == plan.Float32
+}
+
+// numVal is one source value of a cast: a signed integer (s), an unsigned
+// one (u), a float (f, a float32 widened exactly) or a parsed string (ok
+// false when it does not parse).
+type numVal struct {
+	cls byte // 's', 'u', 'f'
+	s   int64
+	u   uint64
+	f   float64
+	ok  bool
+}
+
+// numAt reads row i of a numeric, bool or string view for numeric.
+func numAt(v *view, i int, to plan.Type) numVal {
+	switch v.typ {
+	case plan.Int8:
+		return numVal{cls: 's', s: int64(v.i8[i]), ok: true}
+	case plan.Int16:
+		return numVal{cls: 's', s: int64(v.i16[i]), ok: true}
+	case plan.Int32:
+		return numVal{cls: 's', s: int64(v.i32[i]), ok: true}
+	case plan.Int64:
+		return numVal{cls: 's', s: v.i64[i], ok: true}
+	case plan.Uint8:
+		return numVal{cls: 'u', u: uint64(v.u8[i]), ok: true}
+	case plan.Uint16:
+		return numVal{cls: 'u', u: uint64(v.u16[i]), ok: true}
+	case plan.Uint32:
+		return numVal{cls: 'u', u: uint64(v.u32[i]), ok: true}
+	case plan.Uint64:
+		return numVal{cls: 'u', u: v.u64[i], ok: true}
+	case plan.Float32:
+		return numVal{cls: 'f', f: ieee.Widen32(v.f32[i]), ok: true}
+	case plan.Float64:
+		return numVal{cls: 'f', f: v.f64[i], ok: true}
+	case plan.Bool:
+		return numVal{cls: 'u', u: uint64(b2u(v.boolAt(i))), ok: true}
+	case plan.String:
+		str := v.str(i)
+		bits := to.Bits()
+		switch {
+		case to.IsUnsigned():
+			u, err := strconv.ParseUint(str, 10, bits)
+			return numVal{cls: 'u', u: u, ok: err == nil}
+		case to.IsSigned():
+			n, err := strconv.ParseInt(str, 10, bits)
+			return numVal{cls: 's', s: n, ok: err == nil}
+		case to == plan.Float32:
+			f, err := strconv.ParseFloat(str, 32)
+			return numVal{cls: 'p', f: f, ok: err == nil}
+		}
+	}
+	return numVal{}
+}
+
+// numeric is the general cast between numeric types (and from bool and
+// string to the narrower ones), row by row (docs/semantics.md, Numeric
+// types): an integer target takes an integer in its range and a float's
+// truncation in its range (NaN and infinities fail); float32 takes the
+// nearest float32 of any number, failing for a finite float64 beyond its
+// range; float64 takes integers to the nearest and float32 exactly.
+func (c *caster) numeric(to plan.Type) (datum, error) {
+	switch to {
+	case plan.Int8:
+		return castInto[int8](c, to)
+	case plan.Int16:
+		return castInto[int16](c, to)
+	case plan.Int32:
+		return castInto[int32](c, to)
+	case plan.Int64:
+		return castInto[int64](c, to)
+	case plan.Uint8:
+		return castInto[uint8](c, to)
+	case plan.Uint16:
+		return castInto[uint16](c, to)
+	case plan.Uint32:
+		return castInto[uint32](c, to)
+	case plan.Uint64:
+		return castInto[uint64](c, to)
+	case plan.Float32:
+		return castInto[float32](c, to)
+	case plan.Float64:
+		return castInto[float64](c, to)
+	}
+	return datum{}, internalError(c.e, fmt.Sprintf("no cast from %s to %s", c.v.typ, to))
+}
+
+func castInto[T numeric](c *caster, to plan.Type) (datum, error) {
+	buf, out := newFixed[T](c.x.mem, c.n)
+	lo, hi, isInt := plan.IntRange(to)
+	for i := range out {
+		out[i] = 0
+		if !c.v.isValid(i) {
+			continue
+		}
+		x := numAt(c.v, i, to)
+		ok := x.ok
+		if ok {
+			out[i], ok = convertNum[T](x, to, lo, hi, isInt)
+		}
+		if !ok {
+			out[i] = 0
+			if err := c.failed(i); err != nil {
+				c.abort(buf)
+				return datum{}, err
+			}
+		}
+	}
+	return c.finish(to, buf)
+}
+
+// convertNum converts one value to T (plan type to; lo and hi its range
+// when isInt).
+func convertNum[T numeric](x numVal, to plan.Type, lo int64, hi uint64, isInt bool) (T, bool) {
+	if isInt {
+		switch x.cls {
+		case 's':
+			if x.s < lo || (x.s > 0 && uint64(x.s) > hi) {
+				return 0, false
+			}
+			return T(x.s), true
+		case 'u':
+			if x.u > hi {
+				return 0, false
+			}
+			return T(x.u), true
+		}
+		t := math.Trunc(x.f) // NaN fails both tests below
+		if !(t >= float64(lo)) || !(t < float64(hi/2+1)*2) {
+			return 0, false
+		}
+		if t < 0 {
+			return T(int64(t)), true
+		}
+		return T(uint64(t)), true
+	}
+	switch x.cls {
+	case 's':
+		return T(x.s), true
+	case 'u':
+		return T(x.u), true
+	case 'p': // a float32 parsed from a string
+		return T(float32(x.f)), true
+	}
+	if to == plan.Float32 {
+		g := ieee.Narrow64(x.f)
+		if math.IsInf(float64(g), 0) && !math.IsInf(x.f, 0) {
+			return 0, false
+		}
+		return T(g), true
+	}
+	var z T
+	if f64, ok := any(&z).(*float64); ok {
+		*f64 = x.f // keep a NaN's bits (a float32 widened by ieee.Widen32)
+		return z, true
+	}
+	return T(x.f), true
 }

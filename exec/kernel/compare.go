@@ -58,6 +58,20 @@ func (x *evalCtx) compare(e *plan.Call, a0, b0 datum) (datum, error) {
 				cmpNum(op, o, va.i64[lo:hi], rest(vb.i64, lo, vb.scalar), vb.scalar)
 			case plan.Float64:
 				cmpNum(op, o, va.f64[lo:hi], rest(vb.f64, lo, vb.scalar), vb.scalar)
+			case plan.Int8:
+				cmpNum(op, o, va.i8[lo:hi], rest(vb.i8, lo, vb.scalar), vb.scalar)
+			case plan.Int16:
+				cmpNum(op, o, va.i16[lo:hi], rest(vb.i16, lo, vb.scalar), vb.scalar)
+			case plan.Uint8:
+				cmpNum(op, o, va.u8[lo:hi], rest(vb.u8, lo, vb.scalar), vb.scalar)
+			case plan.Uint16:
+				cmpNum(op, o, va.u16[lo:hi], rest(vb.u16, lo, vb.scalar), vb.scalar)
+			case plan.Uint32:
+				cmpNum(op, o, va.u32[lo:hi], rest(vb.u32, lo, vb.scalar), vb.scalar)
+			case plan.Uint64:
+				cmpNum(op, o, va.u64[lo:hi], rest(vb.u64, lo, vb.scalar), vb.scalar)
+			case plan.Float32:
+				cmpNum(op, o, va.f32[lo:hi], rest(vb.f32, lo, vb.scalar), vb.scalar)
 			case plan.String:
 				cmpStr(op, out, &va, &vb, lo, hi)
 			}

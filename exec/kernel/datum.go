@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
+	"github.com/dfopt/dfopt/exec/internal/ieee"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -63,6 +64,13 @@ type view struct {
 	i32  []int32
 	i64  []int64
 	f64  []float64
+	i8   []int8
+	i16  []int16
+	u8   []uint8
+	u16  []uint16
+	u32  []uint32
+	u64  []uint64
+	f32  []float32
 	bits []byte // bool values from bit boff
 	boff int
 	offs []int32 // string offsets (n+1, absolute into data)
@@ -115,6 +123,20 @@ func viewOf(d datum) view {
 	switch a := a.(type) {
 	case *array.Float64:
 		v.f64 = a.Float64Values()
+	case *array.Int8:
+		v.i8 = a.Int8Values()
+	case *array.Int16:
+		v.i16 = a.Int16Values()
+	case *array.Uint8:
+		v.u8 = a.Uint8Values()
+	case *array.Uint16:
+		v.u16 = a.Uint16Values()
+	case *array.Uint32:
+		v.u32 = a.Uint32Values()
+	case *array.Uint64:
+		v.u64 = a.Uint64Values()
+	case *array.Float32:
+		v.f32 = a.Float32Values()
 	case *array.Boolean:
 		if b := data.Buffers()[1]; b != nil {
 			v.bits = b.Bytes()
@@ -142,6 +164,20 @@ func scalarView(s plan.Value, t plan.Type) view {
 		v.i64 = []int64{s.Int()}
 	case plan.Float64:
 		v.f64 = []float64{s.Float()}
+	case plan.Int8:
+		v.i8 = []int8{int8(s.Int())}
+	case plan.Int16:
+		v.i16 = []int16{int16(s.Int())}
+	case plan.Uint8:
+		v.u8 = []uint8{uint8(s.Uint())}
+	case plan.Uint16:
+		v.u16 = []uint16{uint16(s.Uint())}
+	case plan.Uint32:
+		v.u32 = []uint32{uint32(s.Uint())}
+	case plan.Uint64:
+		v.u64 = []uint64{s.Uint()}
+	case plan.Float32:
+		v.f32 = []float32{s.Float32()}
 	case plan.Bool:
 		if s.Bool() {
 			v.bits = oneBit
@@ -177,6 +213,20 @@ func (v *view) valueAt(i int) plan.Value {
 		return plan.Int64Value(v.i64[i])
 	case plan.Float64:
 		return plan.Float64Value(v.f64[i])
+	case plan.Int8:
+		return plan.Int8Value(v.i8[i])
+	case plan.Int16:
+		return plan.Int16Value(v.i16[i])
+	case plan.Uint8:
+		return plan.Uint8Value(v.u8[i])
+	case plan.Uint16:
+		return plan.Uint16Value(v.u16[i])
+	case plan.Uint32:
+		return plan.Uint32Value(v.u32[i])
+	case plan.Uint64:
+		return plan.Uint64Value(v.u64[i])
+	case plan.Float32:
+		return plan.Float32Value(v.f32[i])
 	case plan.Bool:
 		return plan.BoolValue(v.boolAt(i))
 	case plan.String:
@@ -209,6 +259,20 @@ func broadcast(mem memory.Allocator, s plan.Value, t plan.Type, n int) (arrow.Ar
 		buf, out := newFixed[float64](mem, n)
 		fill(out, s.Float())
 		return makeArray(t, n, nulls, valid, buf), nil
+	case plan.Int8:
+		return broadcastFixed(mem, t, n, nulls, valid, int8(s.Int())), nil
+	case plan.Int16:
+		return broadcastFixed(mem, t, n, nulls, valid, int16(s.Int())), nil
+	case plan.Uint8:
+		return broadcastFixed(mem, t, n, nulls, valid, uint8(s.Uint())), nil
+	case plan.Uint16:
+		return broadcastFixed(mem, t, n, nulls, valid, uint16(s.Uint())), nil
+	case plan.Uint32:
+		return broadcastFixed(mem, t, n, nulls, valid, uint32(s.Uint())), nil
+	case plan.Uint64:
+		return broadcastFixed(mem, t, n, nulls, valid, s.Uint()), nil
+	case plan.Float32:
+		return broadcastFixed(mem, t, n, nulls, valid, s.Float32()), nil
 	case plan.Bool:
 		buf, out := newBitmap(mem, n)
 		if s.Bool() {
@@ -226,6 +290,13 @@ func broadcast(mem memory.Allocator, s plan.Value, t plan.Type, n int) (arrow.Ar
 		offs[n] = int32(n * len(str))
 		return makeArray(t, n, nulls, valid, obuf, dbuf), nil
 	}
+}
+
+// broadcastFixed is an array of n copies of x.
+func broadcastFixed[T numeric](mem memory.Allocator, t plan.Type, n, nulls int, valid *memory.Buffer, x T) arrow.Array {
+	buf, out := newFixed[T](mem, n)
+	fill(out, x)
+	return makeArray(t, n, nulls, valid, buf)
 }
 
 func fill[T numeric](out []T, x T) {
@@ -264,23 +335,27 @@ func (x *evalCtx) promoted(d datum, to plan.Type) datum {
 		return scalarDatum(promoteValue(d.sc, to))
 	}
 	v := viewOf(d)
-	n := v.n
 	var out arrow.Array
 	valid := shareValidity(x.mem, &v)
-	switch {
-	case to == plan.Int64 && d.typ == plan.Int32:
-		buf, o := newFixed[int64](x.mem, n)
-		x.rows(n, func(lo, hi int) { widen(o[lo:hi], v.i32[lo:hi]) })
-		out = makeArray(to, n, v.nulls, valid, buf)
-	case to == plan.Float64 && d.typ == plan.Int32:
-		buf, o := newFixed[float64](x.mem, n)
-		x.rows(n, func(lo, hi int) { widen(o[lo:hi], v.i32[lo:hi]) })
-		out = makeArray(to, n, v.nulls, valid, buf)
-	case to == plan.Float64 && d.typ == plan.Int64:
-		buf, o := newFixed[float64](x.mem, n)
-		x.rows(n, func(lo, hi int) { widen(o[lo:hi], v.i64[lo:hi]) })
-		out = makeArray(to, n, v.nulls, valid, buf)
-	default:
+	switch to {
+	case plan.Int16:
+		out = promotedAs[int16](x, &v, to, valid)
+	case plan.Int32:
+		out = promotedAs[int32](x, &v, to, valid)
+	case plan.Int64:
+		out = promotedAs[int64](x, &v, to, valid)
+	case plan.Uint16:
+		out = promotedAs[uint16](x, &v, to, valid)
+	case plan.Uint32:
+		out = promotedAs[uint32](x, &v, to, valid)
+	case plan.Uint64:
+		out = promotedAs[uint64](x, &v, to, valid)
+	case plan.Float32:
+		out = promotedAs[float32](x, &v, to, valid)
+	case plan.Float64:
+		out = promotedAs[float64](x, &v, to, valid)
+	}
+	if out == nil {
 		// Unreachable after type checking; keep the datum rather than lie.
 		if valid != nil {
 			valid.Release()
@@ -288,6 +363,53 @@ func (x *evalCtx) promoted(d datum, to plan.Type) datum {
 		return retained(d)
 	}
 	return freshDatum(to, out)
+}
+
+// promotedAs converts a numeric view to T, the Go type of plan type to
+// (a promotion: exact between integers and from float32 to float64,
+// nearest from an integer to a float); nil when v's type does not
+// convert.
+func promotedAs[T numeric](x *evalCtx, v *view, to plan.Type, valid *memory.Buffer) arrow.Array {
+	n := v.n
+	buf, o := newFixed[T](x.mem, n)
+	ok := true
+	run := func(f func(lo, hi int)) { x.rows(n, f) }
+	switch v.typ {
+	case plan.Int8:
+		run(func(lo, hi int) { widen(o[lo:hi], v.i8[lo:hi]) })
+	case plan.Int16:
+		run(func(lo, hi int) { widen(o[lo:hi], v.i16[lo:hi]) })
+	case plan.Int32:
+		run(func(lo, hi int) { widen(o[lo:hi], v.i32[lo:hi]) })
+	case plan.Int64:
+		run(func(lo, hi int) { widen(o[lo:hi], v.i64[lo:hi]) })
+	case plan.Uint8:
+		run(func(lo, hi int) { widen(o[lo:hi], v.u8[lo:hi]) })
+	case plan.Uint16:
+		run(func(lo, hi int) { widen(o[lo:hi], v.u16[lo:hi]) })
+	case plan.Uint32:
+		run(func(lo, hi int) { widen(o[lo:hi], v.u32[lo:hi]) })
+	case plan.Uint64:
+		run(func(lo, hi int) { widen(o[lo:hi], v.u64[lo:hi]) })
+	case plan.Float32:
+		f64, is64 := any(o).([]float64)
+		if !is64 {
+			ok = false
+			break
+		}
+		run(func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				f64[i] = ieee.Widen32(v.f32[i])
+			}
+		})
+	default:
+		ok = false
+	}
+	if !ok {
+		buf.Release()
+		return nil
+	}
+	return makeArray(to, n, v.nulls, valid, buf) // takes over valid
 }
 
 // widen converts every element; Go's conversion is exact for int32->int64
@@ -306,11 +428,24 @@ func promoteValue(v plan.Value, to plan.Type) plan.Value {
 	if v.IsNull() {
 		return plan.NullValue(to)
 	}
+	from := v.Type()
 	switch {
-	case to == plan.Int64 && v.Type() == plan.Int32:
-		return plan.Int64Value(v.Int())
-	case to == plan.Float64 && v.Type().IsInteger():
+	case to.IsInteger() && from.IsUnsigned():
+		r, _ := plan.UintValue(to, v.Uint())
+		return r
+	case to.IsInteger() && from.IsInteger():
+		r, _ := plan.IntValue(to, v.Int())
+		return r
+	case to == plan.Float64 && from == plan.Float32:
+		return plan.Float64Value(ieee.Widen32(v.Float32()))
+	case to == plan.Float64 && from.IsUnsigned():
+		return plan.Float64Value(float64(v.Uint()))
+	case to == plan.Float64 && from.IsInteger():
 		return plan.Float64Value(float64(v.Int()))
+	case to == plan.Float32 && from.IsUnsigned():
+		return plan.Float32Value(float32(v.Uint()))
+	case to == plan.Float32 && from.IsInteger():
+		return plan.Float32Value(float32(v.Int()))
 	}
 	return v
 }

@@ -74,6 +74,34 @@ func gather(mem memory.Allocator, t plan.Type, n int, srcs []view, which []int8,
 		buf, out := newFixed[float64](mem, n)
 		nulls = gatherFixed(out, bm, srcs, func(v *view) []float64 { return v.f64 }, which, at)
 		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Int8:
+		buf, out := newFixed[int8](mem, n)
+		nulls = gatherFixed(out, bm, srcs, func(v *view) []int8 { return v.i8 }, which, at)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Int16:
+		buf, out := newFixed[int16](mem, n)
+		nulls = gatherFixed(out, bm, srcs, func(v *view) []int16 { return v.i16 }, which, at)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Uint8:
+		buf, out := newFixed[uint8](mem, n)
+		nulls = gatherFixed(out, bm, srcs, func(v *view) []uint8 { return v.u8 }, which, at)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Uint16:
+		buf, out := newFixed[uint16](mem, n)
+		nulls = gatherFixed(out, bm, srcs, func(v *view) []uint16 { return v.u16 }, which, at)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Uint32:
+		buf, out := newFixed[uint32](mem, n)
+		nulls = gatherFixed(out, bm, srcs, func(v *view) []uint32 { return v.u32 }, which, at)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Uint64:
+		buf, out := newFixed[uint64](mem, n)
+		nulls = gatherFixed(out, bm, srcs, func(v *view) []uint64 { return v.u64 }, which, at)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Float32:
+		buf, out := newFixed[float32](mem, n)
+		nulls = gatherFixed(out, bm, srcs, func(v *view) []float32 { return v.f32 }, which, at)
+		return makeArray(t, n, nulls, vbuf, buf), nil
 	case plan.Bool:
 		buf, out := newBitmap(mem, n)
 		for i := 0; i < n; i++ {
@@ -205,6 +233,34 @@ func take(mem memory.Allocator, t plan.Type, src *view, idx []int32) (arrow.Arra
 		buf, out := newFixed[float64](mem, n)
 		takeFixed(out, bm, src.f64, src, idx)
 		return makeArray(t, n, countNulls(bm, n), vbuf, buf), nil
+	case plan.Int8:
+		buf, out := newFixed[int8](mem, n)
+		takeFixed(out, bm, src.i8, src, idx)
+		return makeArray(t, n, countNulls(bm, n), vbuf, buf), nil
+	case plan.Int16:
+		buf, out := newFixed[int16](mem, n)
+		takeFixed(out, bm, src.i16, src, idx)
+		return makeArray(t, n, countNulls(bm, n), vbuf, buf), nil
+	case plan.Uint8:
+		buf, out := newFixed[uint8](mem, n)
+		takeFixed(out, bm, src.u8, src, idx)
+		return makeArray(t, n, countNulls(bm, n), vbuf, buf), nil
+	case plan.Uint16:
+		buf, out := newFixed[uint16](mem, n)
+		takeFixed(out, bm, src.u16, src, idx)
+		return makeArray(t, n, countNulls(bm, n), vbuf, buf), nil
+	case plan.Uint32:
+		buf, out := newFixed[uint32](mem, n)
+		takeFixed(out, bm, src.u32, src, idx)
+		return makeArray(t, n, countNulls(bm, n), vbuf, buf), nil
+	case plan.Uint64:
+		buf, out := newFixed[uint64](mem, n)
+		takeFixed(out, bm, src.u64, src, idx)
+		return makeArray(t, n, countNulls(bm, n), vbuf, buf), nil
+	case plan.Float32:
+		buf, out := newFixed[float32](mem, n)
+		takeFixed(out, bm, src.f32, src, idx)
+		return makeArray(t, n, countNulls(bm, n), vbuf, buf), nil
 	case plan.Bool:
 		buf, out := newBitmap(mem, n)
 		takeBits(out, src.bits, src.boff, idx)
@@ -286,6 +342,41 @@ func mergeIf(mem memory.Allocator, t plan.Type, n int, tv, ev *view, tIdx, eIdx 
 		scatterFixed(out, tv.f64, tv.scalar, tIdx, tFull)
 		scatterFixed(out, ev.f64, ev.scalar, eIdx, eFull)
 		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Int8:
+		buf, out := newFixed[int8](mem, n)
+		scatterFixed(out, tv.i8, tv.scalar, tIdx, tFull)
+		scatterFixed(out, ev.i8, ev.scalar, eIdx, eFull)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Int16:
+		buf, out := newFixed[int16](mem, n)
+		scatterFixed(out, tv.i16, tv.scalar, tIdx, tFull)
+		scatterFixed(out, ev.i16, ev.scalar, eIdx, eFull)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Uint8:
+		buf, out := newFixed[uint8](mem, n)
+		scatterFixed(out, tv.u8, tv.scalar, tIdx, tFull)
+		scatterFixed(out, ev.u8, ev.scalar, eIdx, eFull)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Uint16:
+		buf, out := newFixed[uint16](mem, n)
+		scatterFixed(out, tv.u16, tv.scalar, tIdx, tFull)
+		scatterFixed(out, ev.u16, ev.scalar, eIdx, eFull)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Uint32:
+		buf, out := newFixed[uint32](mem, n)
+		scatterFixed(out, tv.u32, tv.scalar, tIdx, tFull)
+		scatterFixed(out, ev.u32, ev.scalar, eIdx, eFull)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Uint64:
+		buf, out := newFixed[uint64](mem, n)
+		scatterFixed(out, tv.u64, tv.scalar, tIdx, tFull)
+		scatterFixed(out, ev.u64, ev.scalar, eIdx, eFull)
+		return makeArray(t, n, nulls, vbuf, buf), nil
+	case plan.Float32:
+		buf, out := newFixed[float32](mem, n)
+		scatterFixed(out, tv.f32, tv.scalar, tIdx, tFull)
+		scatterFixed(out, ev.f32, ev.scalar, eIdx, eFull)
+		return makeArray(t, n, nulls, vbuf, buf), nil
 	default: // plan.Bool
 		buf, out := newBitmap(mem, n)
 		scatterBits(out, tv.bits, tv.boff, tv.scalar, tIdx, tFull)
@@ -354,7 +445,7 @@ func scatterValidity(bm []byte, v *view, idx []int32, full bool) {
 // branch (conditions are often unpredictable), validity and bool values a
 // byte at a time; strings go through gather.
 func blendIf(mem memory.Allocator, t plan.Type, n int, tv, ev *view, takes []byte) (arrow.Array, error) {
-	if t == plan.String {
+	if t == plan.String || isNarrow(t) {
 		which := make([]int8, n)
 		for i := range which {
 			which[i] = int8(1 - takes[i>>3]>>(i&7)&1)

@@ -118,7 +118,14 @@ func (x *evalCtx) isNaN(a datum) (datum, error) {
 	v := viewOf(a)
 	n := v.n
 	buf, out := newBitmap(x.mem, n)
-	f := v.f64[:n]
+	f := v.f64
+	if v.typ == plan.Float32 {
+		f = make([]float64, n)
+		for i, y := range v.f32[:n] {
+			f[i] = float64(y)
+		}
+	}
+	f = f[:n]
 	var scratch [block]bool
 	for lo := 0; lo < n; lo += block {
 		hi := min(lo+block, n)

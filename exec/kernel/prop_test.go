@@ -94,7 +94,27 @@ var propSchema = plan.MustSchema(
 	plan.Field{Name: "n", Type: plan.Datetime, Nullable: true},
 	plan.Field{Name: "u", Type: plan.Duration, Nullable: true},
 	plan.Field{Name: "v", Type: plan.Duration, Nullable: true},
+	plan.Field{Name: "i8", Type: plan.Int8, Nullable: true},
+	plan.Field{Name: "j8", Type: plan.Int8, Nullable: true},
+	plan.Field{Name: "i16", Type: plan.Int16, Nullable: true},
+	plan.Field{Name: "j16", Type: plan.Int16, Nullable: true},
+	plan.Field{Name: "u8", Type: plan.Uint8, Nullable: true},
+	plan.Field{Name: "w8", Type: plan.Uint8, Nullable: true},
+	plan.Field{Name: "u16", Type: plan.Uint16, Nullable: true},
+	plan.Field{Name: "w16", Type: plan.Uint16, Nullable: true},
+	plan.Field{Name: "u32", Type: plan.Uint32, Nullable: true},
+	plan.Field{Name: "w32", Type: plan.Uint32, Nullable: true},
+	plan.Field{Name: "u64", Type: plan.Uint64, Nullable: true},
+	plan.Field{Name: "w64", Type: plan.Uint64, Nullable: true},
+	plan.Field{Name: "f32", Type: plan.Float32, Nullable: true},
+	plan.Field{Name: "g32", Type: plan.Float32, Nullable: true},
 )
+
+// poolF32 holds float32's adversarial values: its extremes, the smallest
+// subnormal, NaNs with payloads and sign, -0.0, infinities.
+var poolF32 = []float32{0, float32(negZer), 1, -1, 0.1, 1.5, -2.5, math.MaxFloat32, -math.MaxFloat32, math.SmallestNonzeroFloat32,
+	float32(math.Inf(1)), float32(math.Inf(-1)), math.Float32frombits(0x7fc00000), math.Float32frombits(0xffc00001),
+	math.Float32frombits(0x7f800abc), 16777217, 2147483648, 255.9, -0.5, 65535}
 
 var (
 	poolI64 = []int64{0, 1, -1, 2, 3, 7, 100, math.MinInt64, math.MaxInt64, math.MinInt64 + 1, math.MaxInt64 - 1,
@@ -172,8 +192,58 @@ func genValue(r *rand.Rand, t plan.Type, nullPct int) plan.Value {
 			return plan.DurationValue(r.Int63n(1<<48) - 1<<47)
 		}
 		return plan.DurationValue(poolDur[r.Intn(len(poolDur))])
+	case plan.Int8, plan.Int16, plan.Uint8, plan.Uint16, plan.Uint32, plan.Uint64:
+		lo, hi, _ := plan.IntRange(t)
+		var v plan.Value
+		switch r.Intn(4) {
+		case 0:
+			v, _ = plan.IntValue(t, lo)
+		case 1:
+			v, _ = plan.UintValue(t, hi)
+		case 2:
+			v, _ = plan.UintValue(t, hi/2+uint64(r.Intn(3))-1)
+		default:
+			if lo < 0 {
+				v, _ = plan.IntValue(t, int64(r.Intn(41)-20))
+			} else {
+				v, _ = plan.UintValue(t, uint64(r.Intn(21)))
+			}
+		}
+		return v
+	case plan.Float32:
+		if r.Intn(4) == 0 {
+			return plan.Float32Value(float32(r.Intn(41)-20) / 4)
+		}
+		return plan.Float32Value(poolF32[r.Intn(len(poolF32))])
 	default:
 		return plan.BoolValue(r.Intn(2) == 0)
+	}
+}
+
+// pairsFor lists the ordered pairs of numeric types whose promotion is t.
+func pairsFor(t plan.Type) [][2]plan.Type {
+	var out [][2]plan.Type
+	for _, a := range plan.NumericTypes() {
+		for _, b := range plan.NumericTypes() {
+			if p, ok := plan.Promote(a, b); ok && p == t {
+				out = append(out, [2]plan.Type{a, b})
+			}
+		}
+	}
+	return out
+}
+
+// anyType draws any type, the narrower numeric types as often as the others.
+func anyType(r *rand.Rand) plan.Type { ts := plan.Types(); return ts[r.Intn(len(ts))] }
+
+// comparablePair draws two numeric types with a common type.
+func comparablePair(r *rand.Rand) (plan.Type, plan.Type) {
+	for {
+		ns := plan.NumericTypes()
+		u, v := ns[r.Intn(len(ns))], ns[r.Intn(len(ns))]
+		if _, ok := plan.Promote(u, v); ok {
+			return u, v
+		}
 	}
 }
 
@@ -213,7 +283,8 @@ func genData(seed int64, rows int, plant bool) map[string][]plan.Value {
 var (
 	colsOf = map[plan.Type][]string{plan.Int64: {"a", "b"}, plan.Int32: {"x", "y"}, plan.Float64: {"f", "g"},
 		plan.String: {"s", "t"}, plan.Bool: {"p", "q"}, plan.Date: {"d", "e"}, plan.Datetime: {"m", "n"},
-		plan.Duration: {"u", "v"}}
+		plan.Duration: {"u", "v"}, plan.Int8: {"i8", "j8"}, plan.Int16: {"i16", "j16"}, plan.Uint8: {"u8", "w8"},
+		plan.Uint16: {"u16", "w16"}, plan.Uint32: {"u32", "w32"}, plan.Uint64: {"u64", "w64"}, plan.Float32: {"f32", "g32"}}
 	propUDFs = plan.BuiltinUDFs()
 )
 
@@ -237,6 +308,11 @@ func genExpr(r *rand.Rand, t plan.Type, depth int) plan.Expr {
 	d := depth - 1
 	// Operand types whose promotion is t.
 	promoPair := func() (plan.Type, plan.Type) {
+		if isNarrowType(t) || r.Intn(4) == 0 {
+			ps := pairsFor(t)
+			p := ps[r.Intn(len(ps))]
+			return p[0], p[1]
+		}
 		switch t {
 		case plan.Int32:
 			return plan.Int32, plan.Int32
@@ -259,9 +335,9 @@ func genExpr(r *rand.Rand, t plan.Type, depth int) plan.Expr {
 	var e plan.Expr
 	switch k := r.Intn(10); {
 	case k == 0:
-		s := plan.Types()[r.Intn(8)]
+		s := anyType(r)
 		for !plan.CanCast(s, t) {
-			s = plan.Types()[r.Intn(8)]
+			s = anyType(r)
 		}
 		e = &plan.Cast{Expr: genExpr(r, s, d), To: t, Strict: r.Intn(2) == 0}
 	case k == 1:
@@ -284,6 +360,19 @@ func genExpr(r *rand.Rand, t plan.Type, depth int) plan.Expr {
 
 // genOp draws a type-specific function of type t.
 func genOp(r *rand.Rand, t plan.Type, d int, promoPair func() (plan.Type, plan.Type)) plan.Expr {
+	if isNarrowType(t) {
+		switch k := r.Intn(10); {
+		case k < 6:
+			u, v := promoPair()
+			fn := []plan.Func{plan.FuncAdd, plan.FuncSub, plan.FuncMul, plan.FuncDiv, plan.FuncMod}[r.Intn(5)]
+			return call(fn, genOperand(r, u, d), genOperand(r, v, d))
+		case k < 8 && !t.IsUnsigned():
+			return call([]plan.Func{plan.FuncNeg, plan.FuncAbs}[r.Intn(2)], genExpr(r, t, d))
+		case k < 8:
+			return call(plan.FuncAbs, genExpr(r, t, d))
+		}
+		return &plan.Cast{Expr: genExpr(r, anyNumeric(r), d), To: t, Strict: r.Intn(2) == 0}
+	}
 	switch t {
 	case plan.Int32, plan.Int64, plan.Float64:
 		switch k := r.Intn(10); {
@@ -335,10 +424,13 @@ func genOp(r *rand.Rand, t plan.Type, d int, promoPair func() (plan.Type, plan.T
 		case k < 4:
 			fn := []plan.Func{plan.FuncEq, plan.FuncNe, plan.FuncLt, plan.FuncLe, plan.FuncGt, plan.FuncGe}[r.Intn(6)]
 			var u, v plan.Type
-			if r.Intn(2) == 0 {
+			switch r.Intn(3) {
+			case 0:
 				u, v = numTypes[r.Intn(3)], numTypes[r.Intn(3)]
-			} else {
-				u = plan.Types()[r.Intn(8)]
+			case 1:
+				u, v = comparablePair(r)
+			default:
+				u = anyType(r)
 				v = u
 			}
 			return call(fn, genExpr(r, u, d), genExpr(r, v, d))
@@ -347,9 +439,9 @@ func genOp(r *rand.Rand, t plan.Type, d int, promoPair func() (plan.Type, plan.T
 		case k == 6:
 			return call(plan.FuncNot, genExpr(r, plan.Bool, d))
 		case k == 7:
-			return call([]plan.Func{plan.FuncIsNull, plan.FuncIsNotNull}[r.Intn(2)], genExpr(r, plan.Types()[r.Intn(8)], d))
+			return call([]plan.Func{plan.FuncIsNull, plan.FuncIsNotNull}[r.Intn(2)], genExpr(r, anyType(r), d))
 		case k == 8:
-			return call(plan.FuncIsNaN, genExpr(r, plan.Float64, d))
+			return call(plan.FuncIsNaN, genExpr(r, []plan.Type{plan.Float64, plan.Float32}[r.Intn(2)], d))
 		default:
 			return genStrSetTest(r, d)
 		}
@@ -372,7 +464,7 @@ func genCase() gopter.Gen {
 		r := p.Rng
 		depth := 1 + p.MaxSize/25
 		c := propCase{
-			Expr:   genExpr(r, plan.Types()[r.Intn(5)], depth),
+			Expr:   genExpr(r, topType(r), depth),
 			Rows:   []int{0, 1, 2, 3, 7, 8, 9, 17, 40}[r.Intn(9)],
 			Seed:   r.Int63(),
 			Offset: int64(r.Intn(3)) * 1000,
@@ -592,21 +684,26 @@ func genStrSetTest(r *rand.Rand, d int) plan.Expr {
 	case 2:
 		return call(plan.FuncLike, s, genPattern(r, d), &plan.Literal{Value: plan.StringValue("!")})
 	case 3, 4:
-		t := plan.Types()[r.Intn(8)]
+		t := anyType(r)
 		args := []plan.Expr{genExpr(r, t, d)}
 		for n := r.Intn(6); n > 0; n-- {
 			lt := t
 			if t.IsNumeric() {
-				lt = numTypes[r.Intn(3)]
+				lt = anyNumeric(r)
+				for _, ok := plan.Promote(t, lt); !ok; _, ok = plan.Promote(t, lt) {
+					lt = anyNumeric(r)
+				}
 			}
 			args = append(args, &plan.Literal{Value: genValue(r, lt, 15)})
 		}
 		return call(plan.FuncIsIn, args...)
 	}
-	t := plan.Types()[r.Intn(8)]
+	t := anyType(r)
 	u, v := t, t
-	if t.IsNumeric() {
-		u, v = numTypes[r.Intn(3)], numTypes[r.Intn(3)]
+	if t.IsNumeric() && r.Intn(2) == 0 {
+		for _, ok := plan.Promote(t, u); !ok || u == t; _, ok = plan.Promote(t, u) {
+			u = anyNumeric(r)
+		}
 	}
 	return call(plan.FuncBetween, genExpr(r, t, d), genExpr(r, u, d), genExpr(r, v, d))
 }
@@ -629,4 +726,22 @@ func genStrFunc(r *rand.Rand, d int) plan.Expr {
 		return call(plan.FuncStrip, s)
 	}
 	return call(plan.FuncStrip, s, genPattern(r, d))
+}
+
+// isNarrowType reports whether t is one of the narrower numeric types
+// (int8, int16, unsigned, float32).
+func isNarrowType(t plan.Type) bool {
+	return t.IsUnsigned() || t == plan.Int8 || t == plan.Int16 || t == plan.Float32
+}
+
+// anyNumeric draws one of the ten numeric types.
+func anyNumeric(r *rand.Rand) plan.Type { ns := plan.NumericTypes(); return ns[r.Intn(len(ns))] }
+
+// topType draws a case's result type: the five older non-temporal types
+// as before, or (one case in three) a narrower numeric type.
+func topType(r *rand.Rand) plan.Type {
+	if r.Intn(3) == 0 {
+		return []plan.Type{plan.Int8, plan.Int16, plan.Uint8, plan.Uint16, plan.Uint32, plan.Uint64, plan.Float32}[r.Intn(7)]
+	}
+	return plan.Types()[r.Intn(5)]
 }

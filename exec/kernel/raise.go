@@ -56,7 +56,7 @@ func (x *evalCtx) cannotRaise(e plan.Expr) bool {
 			return true
 		case plan.FuncAdd, plan.FuncSub, plan.FuncMul, plan.FuncDiv, plan.FuncMod, plan.FuncNeg, plan.FuncAbs:
 			t, _ := x.analyze(e)
-			return t == plan.Float64
+			return t == plan.Float64 || t == plan.Float32
 		case plan.FuncIf, plan.FuncCoalesce:
 			t, _ := x.analyze(e)
 			return t != plan.Invalid && t != plan.String

@@ -24,7 +24,9 @@ func (x *evalCtx) isIn(e *plan.Call, in *input, args []datum) (datum, error) {
 		strs    []string
 		bools   [2]bool
 		hasNull bool
+		lits    []plan.Value // every non-null element, for the narrower types
 	)
+	generic := isNarrow(args[0].typ)
 	for _, a := range args[1:] {
 		av := viewOf(a)
 		v := av.valueAt(0) // a literal: a scalar, or one row when folded
@@ -32,6 +34,8 @@ func (x *evalCtx) isIn(e *plan.Call, in *input, args []datum) (datum, error) {
 			hasNull = true
 			continue
 		}
+		lits = append(lits, v)
+		generic = generic || isNarrow(a.typ)
 		switch a.typ.Physical() {
 		case plan.Int32, plan.Int64:
 			ints = append(ints, v.Int())
@@ -50,6 +54,22 @@ func (x *evalCtx) isIn(e *plan.Call, in *input, args []datum) (datum, error) {
 	// bits are masked below); integers without float elements take a
 	// loop with no call per row.
 	switch {
+	case generic:
+		// An operand of the narrower types: value by value, each pair in
+		// its promoted type.
+		for i := 0; i < n; i++ {
+			r := rowAt(&xv, i)
+			if !xv.isValid(r) {
+				continue
+			}
+			v := xv.valueAt(r)
+			for _, l := range lits {
+				if numEqual(v, l) {
+					out[i>>3] |= 1 << (i & 7)
+					break
+				}
+			}
+		}
 	case !xv.scalar && len(floats) == 0 && xv.typ.Physical() == plan.Int64:
 		inInts(out, xv.i64[:n], ints)
 	case !xv.scalar && len(floats) == 0 && xv.typ.Physical() == plan.Int32:
@@ -199,4 +219,21 @@ func (x *evalCtx) between(e *plan.Call, in *input, args []datum) (datum, error) 
 		return nullDatum(plan.Bool), nil // both bounds are null
 	}
 	return x.kleene(&plan.Call{Fn: plan.FuncAnd}, ge, le)
+}
+
+// numEqual is eq of two non-null numbers in their promoted type (IEEE for
+// floats: NaN equals nothing, -0.0 equals 0.0).
+func numEqual(a, b plan.Value) bool {
+	t, ok := plan.Promote(a.Type(), b.Type())
+	if !ok {
+		return false
+	}
+	a, b = promoteValue(a, t), promoteValue(b, t)
+	switch t {
+	case plan.Float32:
+		return a.Float32() == b.Float32()
+	case plan.Float64:
+		return a.Float() == b.Float()
+	}
+	return a.Int() == b.Int() // one integer type: equal bits, equal values
 }

@@ -32,7 +32,7 @@ import (
 // defect: a quotient of 0 written over a temporary divisor was read back as
 // a zero divisor.
 func genOperand(r *rand.Rand, t plan.Type, d int) plan.Expr {
-	if !t.IsInteger() || r.Intn(3) > 0 {
+	if (t != plan.Int32 && t != plan.Int64) || r.Intn(3) > 0 {
 		return genExpr(r, t, d)
 	}
 	return genComputed(r, t, d)
@@ -85,6 +85,18 @@ func genComputed(r *rand.Rand, t plan.Type, d int) plan.Expr {
 func plantedValue(r *rand.Rand, t plan.Type, nullPct, i, rows int) plan.Value {
 	if r.Intn(100) < nullPct/2 {
 		return plan.NullValue(t)
+	}
+	if t != plan.Int32 && t != plan.Int64 {
+		lo, hi, _ := plan.IntRange(t)
+		if 2*i < rows {
+			return genValue(r, t, 0)
+		}
+		if t.IsUnsigned() {
+			v, _ := plan.UintValue(t, []uint64{hi, hi, 1, 1, 0, 2}[r.Intn(6)])
+			return v
+		}
+		v, _ := plan.IntValue(t, []int64{lo, lo, lo, -1, -1, 1, 0, 7}[r.Intn(8)])
+		return v
 	}
 	var v int64
 	if 2*i < rows {

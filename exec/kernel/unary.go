@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 	"math"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -28,11 +29,35 @@ func (x *evalCtx) negAbs(e *plan.Call, in *input, a datum) (datum, error) {
 	case plan.Int64:
 		buf, out, _ := outFixed[int64](x.mem, n, a)
 		return negAbsInt(x, e, in, &v, neg, buf, out, int64(math.MinInt64))
+	case plan.Int8:
+		buf, out, _ := outFixed[int8](x.mem, n, a)
+		return negAbsInt(x, e, in, &v, neg, buf, out, int8(math.MinInt8))
+	case plan.Int16:
+		buf, out, _ := outFixed[int16](x.mem, n, a)
+		return negAbsInt(x, e, in, &v, neg, buf, out, int16(math.MinInt16))
+	case plan.Uint8, plan.Uint16, plan.Uint32, plan.Uint64:
+		if !neg { // abs of an unsigned value is the value
+			return retained(a), nil
+		}
 	case plan.Float64:
 		buf, out, _ := outFixed[float64](x.mem, n, a)
 		negAbsFloat(out, v.f64, neg)
 		valid := shareValidity(x.mem, &v)
 		return freshDatum(plan.Float64, makeArray(plan.Float64, n, v.nulls, valid, buf)), nil
+	case plan.Float32:
+		buf, out, _ := outFixed[float32](x.mem, n, a)
+		src := v.f32[:len(out)]
+		for i := range out {
+			b := math.Float32bits(src[i])
+			if neg {
+				b ^= 1 << 31
+			} else {
+				b &^= 1 << 31
+			}
+			out[i] = math.Float32frombits(b)
+		}
+		valid := shareValidity(x.mem, &v)
+		return freshDatum(plan.Float32, makeArray(plan.Float32, n, v.nulls, valid, buf)), nil
 	}
 	return datum{}, internalError(e, fmt.Sprintf("%s of %s", e.Fn, a.typ))
 }
@@ -55,10 +80,7 @@ func negAbsInt[T integer](x *evalCtx, e *plan.Call, in *input, v *view, neg bool
 			out[i] = r
 		}
 	} else {
-		shift := 31
-		if !is32[T]() {
-			shift = 63
-		}
+		shift := int(8*unsafe.Sizeof(minv)) - 1
 		for i := range out {
 			m := a[i] >> shift
 			r := (a[i] ^ m) - m

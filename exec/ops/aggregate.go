@@ -89,6 +89,11 @@ func aggregate(mem memory.Allocator, agg Agg, exprText string, arg arrow.Array, 
 	if fn == plan.FuncLen {
 		return aggLen(mem, ids, groups), nil
 	}
+	if isNarrowArray(arg) {
+		if out, ok, err := narrowAggregate(mem, agg, exprText, arg, ids, groups); ok {
+			return out, err
+		}
+	}
 	var out arrow.Array
 	var err error
 	switch fn {

@@ -32,7 +32,7 @@ func AggregateParallel(mem memory.Allocator, agg Agg, exprText string, arg arrow
 		return nil, err
 	}
 	parts := p.Split(len(ids))
-	if len(parts) == 1 || groups*len(parts) > len(ids) {
+	if len(parts) == 1 || groups*len(parts) > len(ids) || isNarrowArray(arg) {
 		return aggregate(mem, agg, exprText, arg, ids, groups)
 	}
 	switch fn {

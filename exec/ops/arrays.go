@@ -127,7 +127,7 @@ func (b *bitmap) set(i int) {
 
 // fixedWidth are the value types stored in a single fixed-width buffer.
 type fixedWidth interface {
-	int32 | int64 | float64
+	int8 | int16 | int32 | int64 | uint8 | uint16 | uint32 | uint64 | float32 | float64
 }
 
 // fixedOut is a fixed-width result array under construction: vals is the

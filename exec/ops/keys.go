@@ -71,8 +71,10 @@ func keyDomain(a arrow.Array) (domain, error) {
 	switch a.DataType().ID() {
 	case arrow.INT32, arrow.INT64, arrow.DATE32, arrow.TIMESTAMP, arrow.DURATION:
 		return domInt, nil // a temporal key is its integer
-	case arrow.FLOAT64:
+	case arrow.FLOAT64, arrow.FLOAT32:
 		return domFloat, nil
+	case arrow.INT8, arrow.INT16, arrow.UINT8, arrow.UINT16, arrow.UINT32, arrow.UINT64:
+		return domInt, nil
 	case arrow.BOOL:
 		return domBool, nil
 	case arrow.STRING:
@@ -109,6 +111,12 @@ func newKeyCol(a arrow.Array, dom domain) (*keyCol, error) {
 		v := phys.View(a)
 		defer v.Release()
 		a = v
+	}
+	if isNarrowArray(a) {
+		if words, ok := narrowKeyWords(a, dom); ok {
+			c.words = words
+			return c, nil
+		}
 	}
 	switch a := a.(type) {
 	case *array.Int64:

@@ -148,6 +148,12 @@ func (c *sortCol) fill(a arrow.Array) error {
 		defer v.Release()
 		a = v
 	}
+	if isNarrowArray(a) {
+		if words, ok := narrowSortWords(a, flip); ok {
+			c.words = words
+			return nil
+		}
+	}
 	switch a := a.(type) {
 	case *array.Int64:
 		c.words = make([]uint64, a.Len())

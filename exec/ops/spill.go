@@ -155,7 +155,13 @@ func spanOf(a arrow.Array, dom domain) int64 {
 	case *array.Boolean:
 		return 1
 	default:
-		return -1
+		words, ok := narrowKeyWords(a, dom)
+		if !ok || !isNarrowArray(a) {
+			return -1
+		}
+		for i, w := range words {
+			note(i, w)
+		}
 	}
 	if !seen {
 		return 0

@@ -60,7 +60,7 @@ func TakeParallel(mem memory.Allocator, arr arrow.Array, idx []int32, p Parallel
 		}
 		return takeString(mem, a, idx)
 	}
-	return nil, fmt.Errorf("take: unsupported array type %s", typeName(arr))
+	return narrowTake(mem, arr, idx, p)
 }
 
 // Broadcast spreads one value per group back over the rows: row i gets

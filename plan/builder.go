@@ -427,6 +427,46 @@ func (e E) All() E { return call(FuncAll, e) }
 // Over evaluates the aggregate e per partition of the keys.
 func (e E) Over(partitionBy ...E) E { return E{&Over{Agg: e.x, PartitionBy: unwrap(partitionBy)}} }
 
+// OverOrdered evaluates the window function e per partition of the keys,
+// each partition's rows in the window order the order keys give (ties in
+// input order): `cum_sum(a).over(k, order_by=[t desc])` is
+// Col("a").CumSum().OverOrdered([]E{Col("k")}, Desc(Col("t"))).
+func (e E) OverOrdered(partitionBy []E, orderBy ...SortKey) E {
+	return E{&Over{Agg: e.x, PartitionBy: unwrap(partitionBy), OrderBy: append([]SortKey(nil), orderBy...)}}
+}
+
+// CumSum is the running sum of the non-null values in window order (null
+// on a null row); a window function.
+func (e E) CumSum() E { return call(FuncCumSum, e) }
+
+// CumCount is the running count of non-null values in window order; a
+// window function.
+func (e E) CumCount() E { return call(FuncCumCount, e) }
+
+// CumMin is the running minimum in window order (null on a null row); a
+// window function.
+func (e E) CumMin() E { return call(FuncCumMin, e) }
+
+// CumMax is the running maximum in window order (null on a null row); a
+// window function.
+func (e E) CumMax() E { return call(FuncCumMax, e) }
+
+// RowNumber numbers a partition's rows from 1 in window order; a window
+// function.
+func RowNumber() E { return call(FuncRowNumber) }
+
+// Rank ranks the value among its partition's non-null values, method
+// "dense" or "min"; a window function.
+func (e E) Rank(method string) E { return call(FuncRank, e, Lit(method)) }
+
+// Shift is the value n rows earlier in window order (n < 0: later), null
+// outside the partition; a window function.
+func (e E) Shift(n int64) E { return call(FuncShift, e, Lit(n)) }
+
+// ShiftOr is Shift with def in place of null outside the partition; def
+// must be a literal of e's type.
+func (e E) ShiftOr(n int64, def E) E { return call(FuncShift, e, Lit(n), def) }
+
 // Len counts the group's rows.
 func Len() E { return call(FuncLen) }
 

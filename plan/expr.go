@@ -63,10 +63,16 @@ type Cast struct {
 }
 
 // Over evaluates an aggregate per partition and broadcasts the result to the
-// partition's rows (a window function). Agg must be a *Call of an aggregate.
+// partition's rows, or a window function (cum_sum, rank, shift...) per row of
+// each partition in window order: the partition's rows ordered stably by
+// OrderBy, or in input order when OrderBy is empty (docs/semantics.md,
+// Window functions and ordered windows). Agg must be a *Call of an
+// aggregate or of a window function; OrderBy is allowed only with a window
+// function.
 type Over struct {
 	Agg         Expr
 	PartitionBy []Expr
+	OrderBy     []SortKey
 	orig        Expr
 }
 
@@ -100,8 +106,15 @@ func (e *Call) Children() []Expr { return e.Args }
 // Children returns the cast's operand.
 func (e *Cast) Children() []Expr { return []Expr{e.Expr} }
 
-// Children returns the aggregate followed by the partition keys.
-func (e *Over) Children() []Expr { return append([]Expr{e.Agg}, e.PartitionBy...) }
+// Children returns the aggregate followed by the partition keys and then
+// the order keys' expressions.
+func (e *Over) Children() []Expr {
+	out := append([]Expr{e.Agg}, e.PartitionBy...)
+	for _, k := range e.OrderBy {
+		out = append(out, k.Expr)
+	}
+	return out
+}
 
 // Children returns the UDF's arguments.
 func (e *UDFCall) Children() []Expr { return e.Args }
@@ -129,10 +142,22 @@ func (e *Cast) WithChildren(args []Expr) Expr {
 	return &Cast{Expr: args[0], To: e.To, Strict: e.Strict, orig: e.orig}
 }
 
-// WithChildren returns a copy with args[0] as the aggregate and the rest as
-// keys (and e's origin).
+// WithChildren returns a copy with args[0] as the aggregate, the next
+// len(e.PartitionBy) as partition keys and the rest as the order keys'
+// expressions, each keeping e's direction and null placement (and e's
+// origin).
 func (e *Over) WithChildren(args []Expr) Expr {
-	return &Over{Agg: args[0], PartitionBy: append([]Expr(nil), args[1:]...), orig: e.orig}
+	np := len(args) - 1 - len(e.OrderBy)
+	if np < 0 {
+		np = 0
+	}
+	o := &Over{Agg: args[0], PartitionBy: append([]Expr(nil), args[1:1+np]...), orig: e.orig}
+	for i, k := range e.OrderBy {
+		if 1+np+i < len(args) {
+			o.OrderBy = append(o.OrderBy, SortKey{Expr: args[1+np+i], Desc: k.Desc, NullsLast: k.NullsLast})
+		}
+	}
+	return o
 }
 
 // WithChildren returns a copy with the given arguments (and e's origin).
@@ -236,7 +261,7 @@ func ContainsAggregate(e Expr) bool {
 		case *Over:
 			return false
 		case *Call:
-			if x.Fn.IsAggregate() {
+			if x.Fn.IsAggregate() || x.Fn.IsWindow() {
 				found = true
 			}
 		}
@@ -424,6 +449,22 @@ func (r renderer) expr(e Expr, min int) {
 		r.sub(e.Agg, precAtom)
 		b.WriteString(".over(")
 		r.list(e.PartitionBy)
+		if len(e.OrderBy) > 0 {
+			b.WriteString(", order_by=[")
+			for i, k := range e.OrderBy {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				r.sub(k.Expr, 0)
+				if k.Desc {
+					b.WriteString(" desc")
+				}
+				if k.NullsLast {
+					b.WriteString(" nulls_last")
+				}
+			}
+			b.WriteByte(']')
+		}
 		b.WriteByte(')')
 	case *UDFCall:
 		name := "udf"

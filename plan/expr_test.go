@@ -124,6 +124,11 @@ func TestFuncTable(t *testing.T) {
 		FuncStructField: "struct.field"} {
 		names[f] = name
 	}
+	windows := map[Func]string{FuncCumSum: "cum_sum", FuncCumCount: "cum_count", FuncCumMin: "cum_min",
+		FuncCumMax: "cum_max", FuncRowNumber: "row_number", FuncRank: "rank", FuncShift: "shift"}
+	for f, name := range windows {
+		names[f] = name
+	}
 	if len(Funcs()) != len(names) {
 		t.Fatalf("Funcs() lists %d functions, the test knows %d", len(Funcs()), len(names))
 	}
@@ -138,6 +143,9 @@ func TestFuncTable(t *testing.T) {
 		}
 		if f.IsAggregate() != aggs[f] {
 			t.Errorf("%s.IsAggregate() = %v", f, f.IsAggregate())
+		}
+		if _, w := windows[f]; f.IsWindow() != w {
+			t.Errorf("%s.IsWindow() = %v", f, f.IsWindow())
 		}
 		if f.IsComparison() != (f >= FuncEq && f <= FuncGe) || f.IsArithmetic() != (f >= FuncAdd && f <= FuncMod) {
 			t.Errorf("%s: comparison/arithmetic classification wrong", f)

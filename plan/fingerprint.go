@@ -109,6 +109,13 @@ func (h hasher) expr(e Expr) hasher {
 		h = h.byte(5).typ(e.To).flag(e.Strict)
 	case *Over:
 		h = h.byte(6).u64(uint64(len(e.PartitionBy)))
+		if len(e.OrderBy) > 0 {
+			// Only when set, so unordered windows keep their fingerprints.
+			h = h.byte(9).u64(uint64(len(e.OrderBy)))
+			for _, k := range e.OrderBy {
+				h = h.flag(k.Desc).flag(k.NullsLast)
+			}
+		}
 	case *UDFCall:
 		h = h.byte(7).u64(uint64(len(e.Args))).flag(e.UDF != nil)
 		if e.UDF != nil {
@@ -318,12 +325,26 @@ func ExprEqual(a, b Expr) bool {
 		return ok && a.To == b.To && a.Strict == b.Strict && ExprEqual(a.Expr, b.Expr)
 	case *Over:
 		b, ok := b.(*Over)
-		return ok && ExprEqual(a.Agg, b.Agg) && exprsEqual(a.PartitionBy, b.PartitionBy)
+		return ok && ExprEqual(a.Agg, b.Agg) && exprsEqual(a.PartitionBy, b.PartitionBy) && sortKeysEqual(a.OrderBy, b.OrderBy)
 	case *UDFCall:
 		b, ok := b.(*UDFCall)
 		return ok && a.UDF == b.UDF && exprsEqual(a.Args, b.Args)
 	}
 	return false
+}
+
+// sortKeysEqual reports whether two key lists have equal expressions,
+// directions and null placements, in order.
+func sortKeysEqual(a, b []SortKey) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Desc != b[i].Desc || a[i].NullsLast != b[i].NullsLast || !ExprEqual(a[i].Expr, b[i].Expr) {
+			return false
+		}
+	}
+	return true
 }
 
 func exprsEqual(a, b []Expr) bool {

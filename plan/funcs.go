@@ -83,6 +83,15 @@ const (
 	FuncListMin
 	FuncListMax
 	FuncStructField
+	// Window functions (docs/semantics.md, Window functions and ordered
+	// windows): allowed only directly under over().
+	FuncCumSum
+	FuncCumCount
+	FuncCumMin
+	FuncCumMax
+	FuncRowNumber
+	FuncRank
+	FuncShift
 
 	funcCount
 )
@@ -94,6 +103,7 @@ type funcInfo struct {
 	minArgs   int
 	maxArgs   int // -1: variadic
 	aggregate bool
+	window    bool
 }
 
 var funcs = [funcCount]funcInfo{
@@ -164,6 +174,13 @@ var funcs = [funcCount]funcInfo{
 	FuncListMin:      {name: "list.min", minArgs: 1, maxArgs: 1},
 	FuncListMax:      {name: "list.max", minArgs: 1, maxArgs: 1},
 	FuncStructField:  {name: "struct.field", minArgs: 2, maxArgs: 2},
+	FuncCumSum:       {name: "cum_sum", minArgs: 1, maxArgs: 1, window: true},
+	FuncCumCount:     {name: "cum_count", minArgs: 1, maxArgs: 1, window: true},
+	FuncCumMin:       {name: "cum_min", minArgs: 1, maxArgs: 1, window: true},
+	FuncCumMax:       {name: "cum_max", minArgs: 1, maxArgs: 1, window: true},
+	FuncRowNumber:    {name: "row_number", minArgs: 0, maxArgs: 0, window: true},
+	FuncRank:         {name: "rank", minArgs: 2, maxArgs: 2, window: true},
+	FuncShift:        {name: "shift", minArgs: 2, maxArgs: 3, window: true},
 }
 
 // Infix precedences, loosest first.
@@ -212,6 +229,12 @@ func Funcs() []Func {
 // IsAggregate reports whether f reduces a column to one value per group; such
 // calls may appear only in an aggregate node or inside over().
 func (f Func) IsAggregate() bool { return f > FuncInvalid && f < funcCount && funcs[f].aggregate }
+
+// IsWindow reports whether f is a window function (cum_sum, cum_count,
+// cum_min, cum_max, row_number, rank, shift): it computes one value per row
+// of a partition in window order, so it is allowed only directly under
+// over().
+func (f Func) IsWindow() bool { return f > FuncInvalid && f < funcCount && funcs[f].window }
 
 // IsComparison reports whether f is one of the six comparisons.
 func (f Func) IsComparison() bool { return f >= FuncEq && f <= FuncGe }

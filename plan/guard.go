@@ -200,7 +200,7 @@ func (c *guardCompiler) canRaise(e Expr) bool {
 				raises = true
 			}
 		case *Call:
-			if x.Fn.IsAggregate() {
+			if x.Fn.IsAggregate() || x.Fn.IsWindow() {
 				raises = true
 			} else if isIntArith(x.Fn) {
 				if t := c.typeOf(x); !t.IsFloat() {

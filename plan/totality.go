@@ -63,6 +63,10 @@ func FuncCanRaise(f Func, operands []Type) bool {
 		return len(operands) != 1 || operands[0].Elem().IsInteger() || !operands[0].IsList()
 	case FuncYear, FuncMonth, FuncDay, FuncWeekday, FuncHour, FuncMinute, FuncSecond:
 		return false // every date and datetime has its fields
+	case FuncCumSum:
+		return len(operands) != 1 || operands[0].IsInteger()
+	case FuncCumCount, FuncCumMin, FuncCumMax, FuncRowNumber, FuncRank, FuncShift:
+		return false
 	}
 	return true // an unknown function: assume the worst
 }
@@ -115,6 +119,10 @@ func totalType(e Expr, in Schema, trust Trust) (Type, bool) {
 			_, kt := totalType(k, in, trust)
 			total = total && kt
 		}
+		for _, k := range e.OrderBy {
+			_, kt := totalType(k.Expr, in, trust)
+			total = total && kt
+		}
 		return t, total
 	case *Call:
 		types := make([]Type, len(e.Args))
@@ -150,8 +158,18 @@ func callResultType(f Func, types []Type) (Type, bool) {
 	case FuncEq, FuncNe, FuncLt, FuncLe, FuncGt, FuncGe, FuncAnd, FuncOr, FuncNot, FuncIsNull, FuncIsNotNull, FuncIsNaN,
 		FuncStartsWith, FuncEndsWith, FuncContains, FuncLike, FuncIsIn, FuncBetween:
 		return Bool, true
-	case FuncStrLen, FuncStrLenBytes, FuncCount, FuncLen:
+	case FuncStrLen, FuncStrLenBytes, FuncCount, FuncLen, FuncCumCount, FuncRowNumber, FuncRank:
 		return Int64, true
+	case FuncCumMin, FuncCumMax, FuncShift:
+		return types[0], true
+	case FuncCumSum:
+		if !types[0].IsNumeric() {
+			return Invalid, false
+		}
+		if types[0].IsInteger() {
+			return Int64, true
+		}
+		return types[0], true
 	case FuncYear, FuncMonth, FuncDay, FuncWeekday, FuncHour, FuncMinute, FuncSecond:
 		return Int32, true
 	case FuncConcat, FuncLower, FuncUpper, FuncSubstring, FuncReplace, FuncReplaceAll, FuncStrip:

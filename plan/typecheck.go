@@ -93,8 +93,8 @@ func typeOf(e Expr, in Schema, ctx exprContext) (Type, bool, error) {
 			return Invalid, false, errorf(InvalidPlan, e, "over: a window cannot appear inside an aggregate or another window")
 		}
 		agg, ok := Unalias(e.Agg).(*Call)
-		if !ok || !agg.Fn.IsAggregate() {
-			return Invalid, false, errorf(InvalidPlan, e, "over: the windowed expression must be an aggregate call")
+		if !ok || !agg.Fn.IsAggregate() && !agg.Fn.IsWindow() {
+			return Invalid, false, errorf(InvalidPlan, e, "over: the windowed expression must be an aggregate or window function call")
 		}
 		for _, k := range e.PartitionBy {
 			if err := nestedOver(k); err != nil {
@@ -110,6 +110,17 @@ func typeOf(e Expr, in Schema, ctx exprContext) (Type, bool, error) {
 		}
 		if len(e.PartitionBy) == 0 {
 			return Invalid, false, errorf(InvalidPlan, e, "over: at least one partition key is required")
+		}
+		for _, k := range e.OrderBy {
+			if err := nestedOver(k.Expr); err != nil {
+				return Invalid, false, err
+			}
+			if _, _, err := typeOf(k.Expr, in, rowContext); err != nil {
+				return Invalid, false, err
+			}
+		}
+		if len(e.OrderBy) > 0 && !agg.Fn.IsWindow() {
+			return Invalid, false, errorf(InvalidPlan, e, "over: order_by applies to window functions only (cum_sum, cum_count, cum_min, cum_max, row_number, rank, shift); %s reduces the whole partition", agg.Fn)
 		}
 		return typeOf(e.Agg, in, windowContext)
 	case *UDFCall:
@@ -151,7 +162,11 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 		return Invalid, false, errorf(TypeError, e, "%s: expects %s arguments, got %d", name, want, len(e.Args))
 	}
 	argCtx := rowContext
-	if e.Fn.IsAggregate() {
+	if e.Fn.IsWindow() {
+		if ctx != windowContext {
+			return Invalid, false, errorf(InvalidPlan, e, "%s: a window function is allowed only directly under over()", name)
+		}
+	} else if e.Fn.IsAggregate() {
 		if ctx == rowContext {
 			return Invalid, false, errorf(InvalidPlan, e, "%s: an aggregate is allowed only in an aggregate node or inside over()", name)
 		}
@@ -162,7 +177,7 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 	types := make([]Type, len(e.Args))
 	nulls := make([]bool, len(e.Args))
 	for i, a := range e.Args {
-		if e.Fn.IsAggregate() {
+		if e.Fn.IsAggregate() || e.Fn.IsWindow() {
 			// The arguments of an aggregate are row expressions, but a
 			// window among them would be a window inside an aggregate.
 			if err := nestedOver(a); err != nil {
@@ -333,6 +348,27 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 		return Float64, nulls[0], nil
 	case FuncMin, FuncMax, FuncFirst, FuncLast:
 		return types[0], nulls[0], nil
+	case FuncCumSum:
+		if !types[0].IsNumeric() {
+			return Invalid, false, unary("a number")
+		}
+		t, _ := callResultType(e.Fn, types)
+		return t, nulls[0], nil
+	case FuncCumCount, FuncRowNumber:
+		return Int64, false, nil
+	case FuncCumMin, FuncCumMax:
+		return types[0], nulls[0], nil
+	case FuncRank:
+		if _, err := RankMethod(e); err != nil {
+			return Invalid, false, err
+		}
+		return Int64, nulls[0], nil
+	case FuncShift:
+		n, def, err := ShiftParams(e, types[0])
+		if err != nil {
+			return Invalid, false, err
+		}
+		return types[0], nulls[0] || n != 0 && def.IsNull(), nil
 	case FuncCount, FuncLen, FuncNUnique:
 		return Int64, false, nil
 	case FuncYear, FuncMonth, FuncDay, FuncWeekday:

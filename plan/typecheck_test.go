@@ -223,12 +223,23 @@ func TestTypeErrors(t *testing.T) {
 		{s.Sum(), true, TypeError, "sum(s)", "sum: expects a number, got string", true},
 		{p.Mean(), true, TypeError, "mean(p)", "mean: expects a number, got bool", true},
 		{a.Sum().Over(k), true, InvalidPlan, "sum(a).over(k)", "aggregate: each entry must be an aggregate call", false},
-		{a.Over(k), false, InvalidPlan, "a.over(k)", "over: the windowed expression must be an aggregate call", true},
-		{a.Add(b).Over(k), false, InvalidPlan, "(a + b).over(k)", "over: the windowed expression must be an aggregate call", true},
+		{a.Over(k), false, InvalidPlan, "a.over(k)", "over: the windowed expression must be an aggregate or window function call", true},
+		{a.Add(b).Over(k), false, InvalidPlan, "(a + b).over(k)", "over: the windowed expression must be an aggregate or window function call", true},
 		{a.Sum().Over(), false, InvalidPlan, "sum(a).over()", "over: at least one partition key is required", true},
 		{a.Sum().Over(Col("zz")), false, UnknownColumn, "zz", "not found", false},
 		{a.Sum().Over(k.Sum()), false, InvalidPlan, "sum(k)", "an aggregate is allowed only", false},
 		{s.Sum().Over(k), false, TypeError, "sum(s)", "sum: expects a number, got string", true},
+		// window functions and ordered windows
+		{a.CumSum(), false, InvalidPlan, "cum_sum(a)", "cum_sum: a window function is allowed only directly under over()", true},
+		{RowNumber(), true, InvalidPlan, "row_number()", "aggregate: each entry must be an aggregate call such as sum(a), got `row_number()`", true},
+		{a.Sum().OverOrdered([]E{k}, Asc(b)), false, InvalidPlan, "sum(a).over(k, order_by=[b])", "over: order_by applies to window functions only", false},
+		{s.CumSum().Over(k), false, TypeError, "cum_sum(s)", "cum_sum: expects a number, got string", true},
+		{a.Rank("average").Over(k), false, TypeError, `rank(a, "average")`, `rank: unknown method "average" (dense or min)`, true},
+		{Wrap(&Call{Fn: FuncRank, Args: []Expr{a.Expr(), s.Expr()}}).Over(k), false, TypeError, "rank(a, s)", "rank: the method must be the string literal", false},
+		{Wrap(&Call{Fn: FuncShift, Args: []Expr{a.Expr(), b.Expr()}}).Over(k), false, TypeError, "shift(a, b)", "shift: the distance n must be a non-null integer literal", true},
+		{a.ShiftOr(1, Lit("x")).Over(k), false, TypeError, `shift(a, 1, "x")`, "shift: the default must be a literal of the shifted value's type int64", true},
+		{a.CumSum().OverOrdered([]E{k}, Desc(b.Sum())), false, InvalidPlan, "sum(b)", "an aggregate is allowed only", false},
+		{a.CumSum().OverOrdered([]E{k}, Asc(b.Sum().Over(k))), false, InvalidPlan, "sum(b).over(k)", "over: a window cannot appear inside", false},
 		// nested windows are rejected wherever they hide
 		{a.Sum().Over(k).Sum().Over(b), false, InvalidPlan, "sum(a).over(k)", "over: a window cannot appear inside an aggregate or another window", true},
 		{a.Sum().Over(b.Sum().Over(k)), false, InvalidPlan, "sum(b).over(k)", "over: a window cannot appear inside an aggregate or another window", true},
@@ -303,5 +314,41 @@ func TestCastCanFail(t *testing.T) {
 	}
 	if !CastCanFail(Invalid, Int64) {
 		t.Error("a cast from an invalid type must count as fallible")
+	}
+}
+
+// TestWindowFunctionTypes: the result field of each window function over
+// stdSchema's columns (a int64, i int32, f float64, s string; none
+// nullable unless stdSchema says so) and the canonical text of an ordered
+// window.
+func TestWindowFunctionTypes(t *testing.T) {
+	a, i, f, s, k, b := Col("a"), Col("i"), Col("f"), Col("s"), Col("k"), Col("b")
+	in := stdSchema()
+	for _, tc := range []struct {
+		e    E
+		typ  Type
+		text string
+	}{
+		{i.CumSum().Over(k), Int64, "cum_sum(i).over(k)"},
+		{f.CumSum().OverOrdered([]E{k}, Desc(b)), Float64, "cum_sum(f).over(k, order_by=[b desc])"},
+		{s.CumCount().OverOrdered([]E{k}, SortKey{Expr: b.Expr(), NullsLast: true}, Asc(a)), Int64, "cum_count(s).over(k, order_by=[b nulls_last, a])"},
+		{s.CumMin().Over(k), String, "cum_min(s).over(k)"},
+		{i.CumMax().Over(k), Int32, "cum_max(i).over(k)"},
+		{RowNumber().Over(k), Int64, "row_number().over(k)"},
+		{f.Rank("min").Over(k), Int64, `rank(f, "min").over(k)`},
+		{s.Shift(-2).Over(k), String, "shift(s, -2).over(k)"},
+		{i.ShiftOr(1, Lit(int32(7))).Over(k), Int32, "shift(i, 1, int32(7)).over(k)"},
+	} {
+		fld, err := TypeOf(tc.e.Expr(), in)
+		if err != nil {
+			t.Errorf("%s: %v", tc.e, err)
+			continue
+		}
+		if fld.Type != tc.typ {
+			t.Errorf("%s: type %s, want %s", tc.e, fld.Type, tc.typ)
+		}
+		if got := tc.e.String(); got != tc.text {
+			t.Errorf("text %q, want %q", got, tc.text)
+		}
 	}
 }

@@ -87,9 +87,9 @@ func (v *env) eval(e plan.Expr, rows []int) ([]plan.Value, *plan.Error) {
 		switch {
 		case e.Fn == plan.FuncIf:
 			return v.evalIf(e, rows)
-		case e.Fn.IsAggregate():
+		case e.Fn.IsAggregate() || e.Fn.IsWindow():
 			return nil, &plan.Error{Kind: plan.InvalidPlan, Expr: e.String(), Row: -1,
-				Msg: "reference: an aggregate outside an aggregate node or over()"}
+				Msg: "reference: an aggregate or window function outside an aggregate node or over()"}
 		}
 		return v.evalCall(e, rows)
 	case *plan.Over:
@@ -537,6 +537,15 @@ func staticType(e plan.Expr, s plan.Schema) plan.Type {
 				t = promoteType(t, arg(i))
 			}
 			return t
+		case plan.FuncCumCount, plan.FuncRowNumber, plan.FuncRank:
+			return plan.Int64
+		case plan.FuncCumMin, plan.FuncCumMax, plan.FuncShift:
+			return arg(0)
+		case plan.FuncCumSum:
+			if arg(0) == plan.Float64 {
+				return plan.Float64
+			}
+			return plan.Int64
 		case plan.FuncSum:
 			switch a := arg(0); {
 			case a == plan.Uint64:

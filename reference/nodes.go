@@ -457,6 +457,14 @@ func (c *collector) window(n *plan.WindowNode, in *Result) (*Result, error) {
 		if !ok {
 			return nil, &plan.Error{Kind: plan.InvalidPlan, Expr: e.String(), Row: -1, Msg: "reference: a window entry that is not an over()"}
 		}
+		if wc, ok := plan.Unalias(over.Agg).(*plan.Call); ok && wc.Fn.IsWindow() {
+			col, err := c.windowFunc(over, wc, in, v)
+			if err != nil {
+				return nil, err
+			}
+			cols = append(cols, col)
+			continue
+		}
 		call, err := aggCall(over.Agg)
 		if err != nil {
 			return nil, err

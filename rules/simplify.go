@@ -631,7 +631,7 @@ func (s *simplifier) isPure(e plan.Expr) bool {
 	case *plan.Column, *plan.Over, *plan.Alias, nil:
 		p = false
 	case *plan.Call:
-		p = !x.Fn.IsAggregate()
+		p = !x.Fn.IsAggregate() && !x.Fn.IsWindow()
 	}
 	if p {
 		for _, c := range e.Children() {

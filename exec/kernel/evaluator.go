@@ -256,9 +256,9 @@ func (x *evalCtx) eval(e plan.Expr, in *input) (datum, error) {
 		if err := x.checkCancel(e); err != nil {
 			return datum{}, err
 		}
-		if e.Fn.IsAggregate() {
+		if e.Fn.IsAggregate() || e.Fn.IsWindow() {
 			return datum{}, &plan.Error{Kind: plan.InvalidPlan, Expr: e.String(), Row: -1,
-				Msg: fmt.Sprintf("%s: an aggregate reaches the expression evaluator; aggregates belong to an aggregate node or over()", e.Fn)}
+				Msg: fmt.Sprintf("%s: an aggregate or window function reaches the expression evaluator; it belongs to an aggregate node or over()", e.Fn)}
 		}
 		if e.Fn == plan.FuncIf {
 			return x.evalIf(e, in)

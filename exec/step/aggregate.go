@@ -3,6 +3,7 @@ package step
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 
+	"github.com/dfopt/dfopt/exec/kernel"
 	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/plan"
 )
@@ -191,6 +192,9 @@ func (e *Env) over(x plan.Expr, in arrow.RecordBatch) (arrow.Array, error) {
 	if !ok {
 		return nil, e.Internal("window entry `%s` is not an over()", x)
 	}
+	if c, ok := plan.Unalias(o.Agg).(*plan.Call); ok && c.Fn.IsWindow() {
+		return e.windowFunc(o, c, in)
+	}
 	call, arg, err := e.aggArg(o.Agg, in)
 	if err != nil {
 		return nil, err
@@ -216,4 +220,94 @@ func (e *Env) over(x plan.Expr, in arrow.RecordBatch) (arrow.Array, error) {
 // its second argument.
 func hasParam(f plan.Func) bool {
 	return f == plan.FuncQuantile || f == plan.FuncVar || f == plan.FuncStd
+}
+
+// windowFunc computes one window function over() (docs/semantics.md,
+// Window functions and ordered windows): its argument over all rows, then
+// its partition keys, then its order keys, each over all rows in list
+// order; the rows are grouped by the partition keys, put in window order
+// by one stable sort on the order keys (a partition's rows then appear in
+// its window order), and the function runs over that order, its values
+// landing on the input rows.
+func (e *Env) windowFunc(o *plan.Over, c *plan.Call, in arrow.RecordBatch) (arrow.Array, error) {
+	spec := ops.WindowSpec{Fn: c.Fn, ExprText: plan.Written(c)}
+	var arg arrow.Array
+	if len(c.Args) > 0 {
+		var err error
+		if arg, err = e.evalExpr(c.Args[0], in); err != nil {
+			return nil, err
+		}
+		defer arg.Release()
+	}
+	switch c.Fn {
+	case plan.FuncRank:
+		m, err := plan.RankMethod(c)
+		if err != nil {
+			return nil, e.Internal("%v", err)
+		}
+		spec.Rank = m
+	case plan.FuncShift:
+		t := plan.Invalid
+		if len(c.Args) == 3 {
+			if l, ok := plan.Unalias(c.Args[2]).(*plan.Literal); ok {
+				t = l.Value.Type()
+			}
+		}
+		n, def, err := plan.ShiftParams(c, t)
+		if err != nil {
+			return nil, e.Internal("%v", err)
+		}
+		spec.Shift = n
+		if !def.IsNull() {
+			d, err := kernel.ArrayFromValues(e.Mem, t, []plan.Value{def})
+			if err != nil {
+				return nil, e.Internal("shift default: %v", err)
+			}
+			defer d.Release()
+			spec.Default = d
+		}
+	}
+	keys, g, err := e.group(o.PartitionBy, in, false)
+	if err != nil {
+		return nil, err
+	}
+	defer releaseAll(keys)
+	defer g.Close()
+	var order []int32
+	if len(o.OrderBy) > 0 {
+		exprs := make([]plan.Expr, len(o.OrderBy))
+		desc := make([]bool, len(o.OrderBy))
+		nullsLast := make([]bool, len(o.OrderBy))
+		for i, k := range o.OrderBy {
+			exprs[i], desc[i], nullsLast[i] = k.Expr, k.Desc, k.NullsLast
+		}
+		okeys, err := e.evalExprs(exprs, in)
+		if err != nil {
+			return nil, err
+		}
+		defer releaseAll(okeys)
+		if err := e.CheckCtx(); err != nil {
+			return nil, err
+		}
+		work := in.NumRows() * (40 + 8*int64(len(okeys)))
+		if err := e.reserve(work, "the window's order"); err != nil {
+			return nil, err
+		}
+		order, err = ops.SortIndices(okeys, desc, nullsLast)
+		e.release(work)
+		if err != nil {
+			return nil, e.Internal("%v", err)
+		}
+	}
+	if g.IDs == nil && in.NumRows() > 0 {
+		return nil, e.Internal("window: the partition ids were spilled")
+	}
+	if err := e.CheckCtx(); err != nil {
+		return nil, err
+	}
+	out, err := ops.Window(e.Mem, spec, arg, g.IDs, g.Groups(), order)
+	if err != nil {
+		return nil, e.opFailure(err)
+	}
+	return out, nil
 }

@@ -454,7 +454,7 @@ var exprKeys = []struct {
 	{"fn", []string{"args"}},
 	{"cast", []string{"to", "strict"}},
 	{"alias", []string{"name"}},
-	{"over", []string{"partition_by"}},
+	{"over", []string{"partition_by", "order_by"}},
 	{"udf", []string{"args"}},
 }
 
@@ -623,7 +623,13 @@ func (d *decoder) exprBody(v *jvalue, p *path) (plan.Expr, *Error) {
 				return nil, err
 			}
 		}
-		return &plan.Over{Agg: agg, PartitionBy: parts}, nil
+		var order []plan.SortKey
+		if ov := v.get("order_by"); ov != nil {
+			if order, err = d.sortKeys(ov, p.field("order_by")); err != nil {
+				return nil, err
+			}
+		}
+		return &plan.Over{Agg: agg, PartitionBy: parts, OrderBy: order}, nil
 	case "udf":
 		name, err := str(body, bp)
 		if err != nil {

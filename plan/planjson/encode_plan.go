@@ -86,21 +86,9 @@ func (e *encoder) node(n plan.Node, p *path) (*jvalue, error) {
 		}
 		return obj("op", op, "exprs", es, "input", input), nil
 	case *plan.SortNode:
-		keys := &jvalue{kind: jArray}
-		for i, k := range n.Keys {
-			kp := p.field("keys").index(i)
-			ev, err := e.expr(k.Expr, kp.field("expr"))
-			if err != nil {
-				return nil, err
-			}
-			var desc, nullsLast *jvalue
-			if k.Desc {
-				desc = jtrue()
-			}
-			if k.NullsLast {
-				nullsLast = jtrue()
-			}
-			keys.arr = append(keys.arr, obj("expr", ev, "desc", desc, "nulls_last", nullsLast))
+		keys, err := e.sortKeys(n.Keys, p.field("keys"))
+		if err != nil {
+			return nil, err
 		}
 		input, err := in(n.Input)
 		if err != nil {
@@ -420,7 +408,13 @@ func (e *encoder) exprBody(x plan.Expr, p *path) (*jvalue, error) {
 		if err != nil {
 			return nil, err
 		}
-		return obj("over", agg, "partition_by", parts), nil
+		var order *jvalue
+		if len(x.OrderBy) > 0 {
+			if order, err = e.sortKeys(x.OrderBy, p.field("order_by")); err != nil {
+				return nil, err
+			}
+		}
+		return obj("over", agg, "partition_by", parts, "order_by", order), nil
 	case *plan.UDFCall:
 		if x.UDF == nil {
 			return nil, encodeError(p.field("udf"), "udf call without a declaration")
@@ -437,4 +431,27 @@ func (e *encoder) exprBody(x plan.Expr, p *path) (*jvalue, error) {
 		return nil, encodeError(p, "nil expression")
 	}
 	return nil, encodeError(p, "unknown expression type %T", x)
+}
+
+// sortKeys encodes sort keys (a sort node's, an over()'s order_by) as
+// [{"expr": E, "desc": true, "nulls_last": true}, ...], leaving out false
+// flags.
+func (e *encoder) sortKeys(ks []plan.SortKey, p *path) (*jvalue, error) {
+	keys := &jvalue{kind: jArray}
+	for i, k := range ks {
+		kp := p.index(i)
+		ev, err := e.expr(k.Expr, kp.field("expr"))
+		if err != nil {
+			return nil, err
+		}
+		var desc, nullsLast *jvalue
+		if k.Desc {
+			desc = jtrue()
+		}
+		if k.NullsLast {
+			nullsLast = jtrue()
+		}
+		keys.arr = append(keys.arr, obj("expr", ev, "desc", desc, "nulls_last", nullsLast))
+	}
+	return keys, nil
 }

@@ -222,11 +222,53 @@ func (g *planGen) window(s plan.Schema) plan.Expr {
 	for i := range keys {
 		keys[i] = g.expr(s, g.anyType(), 1)
 	}
-	var e plan.Expr = &plan.Over{Agg: agg, PartitionBy: keys}
+	var order []plan.SortKey
+	if g.chance(0.4) {
+		agg = g.windowCall(s)
+		if g.chance(0.75) {
+			order = make([]plan.SortKey, 1+g.r.Intn(2))
+			for i := range order {
+				order[i] = plan.SortKey{Expr: g.expr(s, g.anyType(), 1), Desc: g.chance(0.5), NullsLast: g.chance(0.5)}
+			}
+		}
+	}
+	var e plan.Expr = &plan.Over{Agg: agg, PartitionBy: keys, OrderBy: order}
 	if g.chance(0.3) {
 		e = &plan.Call{Fn: plan.FuncIsNull, Args: []plan.Expr{e}}
 	}
 	return e
+}
+
+// windowCall draws a window function call over a row expression: cum_sum
+// of a number (integer sums near the int64 extremes overflow), cum_count,
+// row_number, rank (dense or min), cum_min, cum_max, shift (lag, lead, 0
+// or the int64 extremes, with or without a default literal).
+func (g *planGen) windowCall(s plan.Schema) plan.Expr {
+	fns := []plan.Func{plan.FuncCumSum, plan.FuncCumCount, plan.FuncCumMin, plan.FuncCumMax, plan.FuncRowNumber, plan.FuncRank, plan.FuncShift}
+	fn := fns[g.r.Intn(len(fns))]
+	if fn == plan.FuncRowNumber {
+		return &plan.Call{Fn: fn}
+	}
+	t := g.anyType()
+	if fn == plan.FuncCumSum && !g.chance(0.05) {
+		t = []plan.Type{plan.Int32, plan.Int64, plan.Float64}[g.r.Intn(3)]
+	}
+	args := []plan.Expr{g.expr(s, t, 1)}
+	switch fn {
+	case plan.FuncRank:
+		m := []string{"dense", "min"}[g.r.Intn(2)]
+		if g.chance(0.05) {
+			m = "average" // a method dfopt does not have: a type error
+		}
+		args = append(args, &plan.Literal{Value: plan.StringValue(m)})
+	case plan.FuncShift:
+		n := []int64{1, 2, -1, -2, 0, math.MaxInt64, math.MinInt64}[g.r.Intn(7)]
+		args = append(args, &plan.Literal{Value: plan.Int64Value(n)})
+		if g.chance(0.5) {
+			args = append(args, &plan.Literal{Value: g.value(t)})
+		}
+	}
+	return &plan.Call{Fn: fn, Args: args}
 }
 
 // aggCall draws an aggregate call over a row expression.

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"math"
 	"slices"
 
 	"github.com/dfopt/dfopt/plan"
@@ -593,10 +594,20 @@ func (g *gen) aggCall(c ectx) plan.Expr {
 	}
 }
 
-// overExpr generates agg(...).over(keys) of type t.
+// overExpr generates agg(...).over(keys) of type t, or (two times in five)
+// a window function of type t over keys and, mostly, order keys.
 func (g *gen) overExpr(c ectx, t plan.Type) plan.Expr {
-	fn, arg := g.aggFor(t)
-	agg := g.aggCallOf(c, fn, arg)
+	var agg plan.Expr
+	var order []plan.SortKey
+	if g.r.Intn(5) < 2 {
+		agg = g.windowCall(c, t)
+		if g.r.Intn(4) != 0 {
+			order = g.windowOrder(c)
+		}
+	} else {
+		fn, arg := g.aggFor(t)
+		agg = g.aggCallOf(c, fn, arg)
+	}
 	n := 1 + g.r.Intn(2)
 	keys := make([]plan.Expr, 0, n)
 	for i := 0; i < n; i++ {
@@ -606,7 +617,80 @@ func (g *gen) overExpr(c ectx, t plan.Type) plan.Expr {
 		}
 		keys = append(keys, g.expr(c.noOver().with(extTotal), g.colType(c.sc), 1))
 	}
-	return &plan.Over{Agg: agg, PartitionBy: keys}
+	return &plan.Over{Agg: agg, PartitionBy: keys, OrderBy: order}
+}
+
+// shiftDistances are shift's n: lags and leads within small partitions,
+// 0, and the extremes of int64 (no row is that far).
+var shiftDistances = []int64{1, 1, 2, -1, -1, -3, 0, math.MaxInt64, math.MinInt64}
+
+// windowCall generates a window function call of type t: cum_sum (of an
+// int32 or int64 for int64, overflowing where the data holds extremes),
+// cum_count, row_number, rank (dense or min, of any column, so ties,
+// nulls and NaNs), cum_min, cum_max and shift (with or without a
+// default literal).
+func (g *gen) windowCall(c ectx, t plan.Type) plan.Expr {
+	arg := func(at plan.Type) plan.Expr {
+		if at == plan.Invalid {
+			at = g.colType(c.sc)
+		}
+		depth := 0
+		if g.r.Intn(4) == 0 {
+			depth = 1
+		}
+		return g.expr(c.noOver(), at, depth)
+	}
+	var opts []plan.Func
+	switch t {
+	case plan.Int64:
+		opts = []plan.Func{plan.FuncCumSum, plan.FuncCumSum, plan.FuncCumCount, plan.FuncRowNumber, plan.FuncRank, plan.FuncRank}
+	case plan.Float64:
+		opts = []plan.Func{plan.FuncCumSum, plan.FuncCumSum}
+	}
+	opts = append(opts, plan.FuncCumMin, plan.FuncCumMax, plan.FuncShift, plan.FuncShift)
+	switch fn := opts[g.r.Intn(len(opts))]; fn {
+	case plan.FuncCumSum:
+		at := t
+		if t == plan.Int64 && g.r.Intn(3) == 0 {
+			at = plan.Int32
+		}
+		return call(fn, arg(at))
+	case plan.FuncCumCount:
+		return call(fn, arg(plan.Invalid))
+	case plan.FuncRowNumber:
+		return call(fn)
+	case plan.FuncRank:
+		m := "dense"
+		if g.r.Intn(2) == 0 {
+			m = "min"
+		}
+		return call(fn, arg(plan.Invalid), lit(plan.StringValue(m)))
+	case plan.FuncShift:
+		n := lit(plan.Int64Value(shiftDistances[g.r.Intn(len(shiftDistances))]))
+		if g.r.Intn(2) == 0 {
+			return call(fn, arg(t), n, lit(g.literal(t)))
+		}
+		return call(fn, arg(t), n)
+	default:
+		return call(fn, arg(t))
+	}
+}
+
+// windowOrder generates one or two order keys, mostly columns (whose small
+// value domains make ties), with random directions and null placements.
+func (g *gen) windowOrder(c ectx) []plan.SortKey {
+	n := 1 + g.r.Intn(2)
+	keys := make([]plan.SortKey, n)
+	for i := range keys {
+		var e plan.Expr
+		if f, ok := g.anyCol(c.sc); ok && g.r.Intn(100) < 85 {
+			e = col(f.Name)
+		} else {
+			e = g.expr(c.noOver().with(extTotal), g.colType(c.sc), 1)
+		}
+		keys[i] = plan.SortKey{Expr: e, Desc: g.r.Intn(2) == 0, NullsLast: g.r.Intn(2) == 0}
+	}
+	return keys
 }
 
 // windowEntry generates an expression that certainly contains over(): the

@@ -163,13 +163,13 @@ func callResultType(f Func, types []Type) (Type, bool) {
 	case FuncCumMin, FuncCumMax, FuncShift:
 		return types[0], true
 	case FuncCumSum:
-		if !types[0].IsNumeric() {
-			return Invalid, false
-		}
-		if types[0].IsInteger() {
+		switch types[0] {
+		case Int32, Int64:
 			return Int64, true
+		case Float64:
+			return Float64, true
 		}
-		return types[0], true
+		return Invalid, false
 	case FuncYear, FuncMonth, FuncDay, FuncWeekday, FuncHour, FuncMinute, FuncSecond:
 		return Int32, true
 	case FuncConcat, FuncLower, FuncUpper, FuncSubstring, FuncReplace, FuncReplaceAll, FuncStrip:

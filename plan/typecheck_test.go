@@ -233,7 +233,7 @@ func TestTypeErrors(t *testing.T) {
 		{a.CumSum(), false, InvalidPlan, "cum_sum(a)", "cum_sum: a window function is allowed only directly under over()", true},
 		{RowNumber(), true, InvalidPlan, "row_number()", "aggregate: each entry must be an aggregate call such as sum(a), got `row_number()`", true},
 		{a.Sum().OverOrdered([]E{k}, Asc(b)), false, InvalidPlan, "sum(a).over(k, order_by=[b])", "over: order_by applies to window functions only", false},
-		{s.CumSum().Over(k), false, TypeError, "cum_sum(s)", "cum_sum: expects a number, got string", true},
+		{s.CumSum().Over(k), false, TypeError, "cum_sum(s)", "cum_sum: expects int32, int64 or float64, got string", true},
 		{a.Rank("average").Over(k), false, TypeError, `rank(a, "average")`, `rank: unknown method "average" (dense or min)`, true},
 		{Wrap(&Call{Fn: FuncRank, Args: []Expr{a.Expr(), s.Expr()}}).Over(k), false, TypeError, "rank(a, s)", "rank: the method must be the string literal", false},
 		{Wrap(&Call{Fn: FuncShift, Args: []Expr{a.Expr(), b.Expr()}}).Over(k), false, TypeError, "shift(a, b)", "shift: the distance n must be a non-null integer literal", true},

@@ -43,6 +43,11 @@ const (
 	// PRGuard: pruning through a guard (a barrier: every input column is
 	// kept).
 	PRGuard CellID = "pr.guard"
+	// PRWithColumnsGuard: a dead with_columns entry that pr.with_columns
+	// keeps (it is partial) becomes a guard of its expression below the
+	// node instead of a column computed whole (projection_pruning, when
+	// error_guards is enabled).
+	PRWithColumnsGuard CellID = "pr.with_columns.guard"
 )
 
 // errorGuardCells are error_guards' cells, in the order the rule consults
@@ -70,8 +75,49 @@ var errorGuardCells = []Cell{
 		Reason: "filter(k < 10) over guard [a * 2 + 1]: below the guard the conjunct removes the rows on which the guarded expression overflows, so the error vanishes"},
 	{ID: LPGuard, Rule: RuleLimitPushdown, Node: "guard", Verdict: Barrier,
 		Reason: "limit 1 over guard [a * 2 + 1]: below the guard the limit keeps the first row only, and an overflow on the second row vanishes"},
+	{ID: PRWithColumnsGuard, Rule: RuleProjectionPruning, Node: "with_columns", Verdict: CrossesIf,
+		Condition: "(consulted only when error_guards is enabled, for a dead entry pr.with_columns keeps, in a with_columns owning no window) the entry is deterministic, has a cheap error condition (plan.CompileGuard), and every entry the node keeps listed before it is total; it then leaves the node and a guard of its expression goes below the node (none when its condition is empty)",
+		Reason:    "with_columns(b * 2 as x, a * 2 as c) . select(x) with b * 2 overflowing on row 2 and a * 2 on row 1: the node raises b * 2's overflow (x is evaluated first); guard [a * 2] below it raises a * 2's"},
 	{ID: PRGuard, Rule: RuleProjectionPruning, Node: "guard", Verdict: Barrier,
 		Reason: "project [k] over guard [a * 2 + 1]: the guard reads a, which nothing above requires, so narrowing its input to what is required above would drop the column it tests; every input column is kept"},
+}
+
+// GuardDeadEntry decides whether e, a dead entry of the with_columns n
+// that pr.with_columns keeps (PruneEntry refused: e is partial or
+// non-deterministic), may leave the node, a guard of its expression going
+// below the node instead (pr.with_columns.guard; projection_pruning asks
+// only when error_guards is enabled and n owns no window). keptBefore is
+// the first entry listed before e that the node keeps and that is not
+// total (the tier's totality), or nil: the guard runs before every entry
+// the node keeps, so no partial one may come first. raises says whether
+// the guard tests anything: an entry whose error condition is empty
+// leaves with no guard. The guard raises what the entry raised, over the
+// same rows, before every kept entry as the entry was (docs/adr/0004-error-guards.md,
+// "Dead partial columns").
+func (t *Table) GuardDeadEntry(n *plan.WithColumnsNode, e plan.Expr, keptBefore plan.Expr) (d Decision, raises bool) {
+	t = t.orDefault()
+	in := inputSchema(n)
+	d = t.decide(PRWithColumnsGuard, func() (bool, string) {
+		if !plan.IsDeterministic(e) {
+			return false, "`" + e.String() + "` is non-deterministic"
+		}
+		prog, ok := plan.CompileGuard(plan.Unalias(e), in)
+		if !ok {
+			return false, "`" + e.String() + "` has no error condition cheaper than itself"
+		}
+		if keptBefore != nil {
+			return false, "`" + keptBefore.String() + "`, kept and partial, is evaluated before it"
+		}
+		raises = len(prog.Tests) > 0
+		if !raises {
+			return true, "it cannot raise: no guard"
+		}
+		return true, "guard [" + plan.Unalias(e).String() + "] below the node"
+	})
+	if t.Verdict(PRWithColumnsGuard) == Crosses {
+		raises = true // the mutant: nothing was compiled
+	}
+	return d, raises
 }
 
 // GuardRuling is error_guards' decision for a filter directly above a

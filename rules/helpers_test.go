@@ -201,7 +201,7 @@ func agreement(res Result) []string {
 		{"fusedFilters", c.Get("fusedFilters"), items(legality.FFBoolean, nil)},
 		{"fusedProjections", c.Get("fusedProjections"), items(legality.PFInline, nil)},
 		{"prunedProjections", c.Get("prunedProjections"), count(func(e Entry) bool {
-			return e.Allowed && (e.Cell == legality.PRProject || e.Cell == legality.PRWithColumns) && e.Subject() != ""
+			return e.Allowed && (e.Cell == legality.PRProject || e.Cell == legality.PRWithColumns || e.Cell == legality.PRWithColumnsGuard) && e.Subject() != ""
 		})},
 		{"droppedNodes", c.Get("droppedNodes"), count(func(e Entry) bool {
 			return e.Allowed && (e.Cell == legality.PRWithColumnsEmpty || e.Cell == legality.PRRowIndexDrop)

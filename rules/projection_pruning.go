@@ -417,6 +417,20 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 		above[i] = req[plan.OutputName(e)]
 	}
 	childReq := inPlace(req)
+	// A dead partial entry may become a guard below the node
+	// (pr.with_columns.guard) when error_guards is enabled: guarded lists
+	// them, in list order; partialKept is the first kept entry that is not
+	// total (no guard may run before it).
+	_, owns := plan.OwnedWindow(n)
+	guardDead := p.Enabled(FlagErrorGuards) && !owns
+	var guarded []plan.Expr
+	var partialKept plan.Expr
+	keep := func(e plan.Expr) {
+		kept = append(kept, e)
+		if partialKept == nil && !p.table.Total(e, n.Input.Schema()) {
+			partialKept = e
+		}
+	}
 	for i, e := range n.Exprs {
 		name := plan.OutputName(e)
 		replaces := in.Index(name) >= 0
@@ -426,7 +440,7 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 		switch {
 		case above[i]&needValue != 0, above[i] != 0 && !replaces:
 			// Read above, or an appended column whose place must stay.
-			kept = append(kept, e)
+			keep(e)
 			if keepPlace {
 				childReq.set(name, needPosition)
 			} else {
@@ -436,10 +450,21 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 		}
 		d := p.budgeted(p.table.PruneEntry(n, e), n, path, e)
 		p.record(d, p.nextItem(), n, path, e)
+		if !d.Allowed && guardDead {
+			gd, raises := p.table.GuardDeadEntry(n, e, partialKept)
+			gd = p.budgeted(gd, n, path, e)
+			p.record(gd, p.nextItem(), n, path, e)
+			if gd.Allowed {
+				d.Allowed = true
+				if raises {
+					guarded = append(guarded, plan.Unalias(e))
+				}
+			}
+		}
 		if d.Allowed {
 			p.Count(counterPrunedProjections, 1)
 		} else {
-			kept = append(kept, e)
+			keep(e)
 		}
 		if above[i] != 0 && replaces {
 			// Only its place is needed: the input's column keeps it.
@@ -451,6 +476,16 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 	for _, e := range kept {
 		eachColumn(e, func(c string) { childReq[c] |= needValue })
 	}
+	for _, e := range guarded {
+		eachColumn(e, func(c string) { childReq[c] |= needValue })
+	}
+	// guard puts the dead entries' guard, if any, on the node's input.
+	guard := func(child plan.Node) plan.Node {
+		if len(guarded) == 0 {
+			return child
+		}
+		return &plan.GuardNode{Input: child, Exprs: guarded}
+	}
 	f := prFrame{node: n, input: n.Input}
 	if len(kept) == 0 {
 		d := p.budgeted(p.table.PruneEmpty(n), n, path, nil)
@@ -460,12 +495,12 @@ func (p *pruning) withColumns(n *plan.WithColumnsNode, req names, ordered bool, 
 		p.record(d, p.nextItem(), n, path, nil)
 		if d.Allowed {
 			p.Count(counterDroppedNodes, 1)
-			f.rebuild = func(child plan.Node) plan.Node { return child }
+			f.rebuild = guard
 			return f, names(childReq)
 		}
 	}
 	if len(kept) != len(n.Exprs) {
-		f.rebuild = func(child plan.Node) plan.Node { return &plan.WithColumnsNode{Input: child, Exprs: kept} }
+		f.rebuild = func(child plan.Node) plan.Node { return &plan.WithColumnsNode{Input: guard(child), Exprs: kept} }
 	}
 	return f, names(childReq)
 }

@@ -19,8 +19,11 @@ import (
 // It walks the plan once from the root with the set of column names each
 // node must produce (the root: its whole schema, which never changes).
 // Dead project and with_columns entries go only if total and deterministic
-// (pr.project, pr.with_columns); an emptied with_columns goes too unless it
-// owns a window (pr.with_columns.empty);
+// (pr.project, pr.with_columns); with error_guards enabled, a dead partial
+// with_columns entry with a cheap error condition, listed before every
+// kept partial entry, leaves too, a guard of it going below the node
+// (pr.with_columns.guard, docs/adr/0004-error-guards.md); an emptied
+// with_columns goes too unless it owns a window (pr.with_columns.empty);
 // requirements pass through filters, sorts, limits and slices with their own
 // columns added (pr.passthrough), distinct adds its subset (pr.distinct), a
 // window its over() columns (pr.window); an aggregate needs exactly its key

@@ -79,3 +79,47 @@ func TestWindowFunctions(t *testing.T) {
 		})
 	}
 }
+
+// TestArgMinMax checks arg_min and arg_max in an aggregate node and under
+// over() against hand-worked positions (every row of the group counted,
+// the first occurrence on ties, nulls skipped, NaN above +Inf, -0.0 below
+// +0.0), on the executor and the reference.
+func TestArgMinMax(t *testing.T) {
+	W := windowT(t)
+	k, x, f, s := c("k"), c("x"), c("f"), c("s")
+	// k=1: rows 0, 2, 3, 5; k=2: rows 1, 4.
+	// x: k=1 [5, 2, -1, null] k=2 [null, 7]; f: k=1 [1.5, -0.0, 0.0, 2.0]
+	// k=2 [NaN, null]; s: k=1 [b, null, a, b] k=2 [a, c].
+	allNull := mustTable(t, "n", []plan.Field{{Name: "k", Type: plan.Int64}, {Name: "x", Type: plan.Int64, Nullable: true}},
+		ints(1, 1, 2), ints(nil, nil, 4))
+	cases := []struct {
+		name string
+		p    plan.Node
+		want want
+	}{
+		{"group_by", plan.Scan(W).GroupBy(k).Agg(x.ArgMin().Alias("a"), x.ArgMax().Alias("b"), f.ArgMin().Alias("c"),
+			f.ArgMax().Alias("d"), s.ArgMin().Alias("e"), s.ArgMax().Alias("g")).Node(),
+			want{cols: []col{{"k", ints(1, 2)}, {"a", ints(2, 1)}, {"b", ints(0, 1)}, {"c", ints(1, 0)}, {"d", ints(3, 0)},
+				{"e", ints(2, 0)}, {"g", ints(0, 1)}}}},
+		{"all null and empty", plan.Scan(allNull).GroupBy(k).Agg(x.ArgMax().Alias("a")).Node(),
+			want{cols: []col{{"k", ints(1, 2)}, {"a", ints(nil, 0)}}}},
+		{"no rows", plan.Scan(allNull).Filter(k.Gt(lt(int64(5)))).Agg(x.ArgMin().Alias("a")).Node(),
+			want{cols: []col{{"a", ints(nil)}}}},
+		{"over", plan.Scan(W).WithColumns(f.ArgMax().Over(k).Alias("w")).Select(c("w")).Node(),
+			want{cols: []col{{"w", ints(3, 0, 3, 3, 0, 3)}}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			check(t, tc.p, tc.want)
+			res, err := reference.Collect(context.Background(), tc.p, reference.Options{})
+			if err != nil {
+				t.Fatalf("reference: %v", err)
+			}
+			for i, cl := range tc.want.cols {
+				if !sameValues(res.Columns[i], cl.vals) {
+					t.Errorf("reference %s: %s, want %s", cl.name, render(res.Columns[i]), render(cl.vals))
+				}
+			}
+		})
+	}
+}

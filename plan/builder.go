@@ -427,6 +427,14 @@ func (e E) All() E { return call(FuncAll, e) }
 // Over evaluates the aggregate e per partition of the keys.
 func (e E) Over(partitionBy ...E) E { return E{&Over{Agg: e.x, PartitionBy: unwrap(partitionBy)}} }
 
+// ArgMin is the index within the group (from 0, counting every row) of the
+// first row holding the group's minimum non-null value; null when none.
+func (e E) ArgMin() E { return call(FuncArgMin, e) }
+
+// ArgMax is the index within the group (from 0, counting every row) of the
+// first row holding the group's maximum non-null value; null when none.
+func (e E) ArgMax() E { return call(FuncArgMax, e) }
+
 // OverOrdered evaluates the window function e per partition of the keys,
 // each partition's rows in the window order the order keys give (ties in
 // input order): `cum_sum(a).over(k, order_by=[t desc])` is

@@ -126,6 +126,7 @@ func TestFuncTable(t *testing.T) {
 	}
 	windows := map[Func]string{FuncCumSum: "cum_sum", FuncCumCount: "cum_count", FuncCumMin: "cum_min",
 		FuncCumMax: "cum_max", FuncRowNumber: "row_number", FuncRank: "rank", FuncShift: "shift"}
+	names[FuncArgMin], names[FuncArgMax] = "arg_min", "arg_max"
 	for f, name := range windows {
 		names[f] = name
 	}
@@ -133,7 +134,7 @@ func TestFuncTable(t *testing.T) {
 		t.Fatalf("Funcs() lists %d functions, the test knows %d", len(Funcs()), len(names))
 	}
 	aggs := map[Func]bool{FuncSum: true, FuncMean: true, FuncMin: true, FuncMax: true, FuncCount: true, FuncLen: true, FuncFirst: true, FuncLast: true, FuncNUnique: true,
-		FuncMedian: true, FuncQuantile: true, FuncVar: true, FuncStd: true, FuncAny: true, FuncAll: true}
+		FuncMedian: true, FuncQuantile: true, FuncVar: true, FuncStd: true, FuncAny: true, FuncAll: true, FuncArgMin: true, FuncArgMax: true}
 	for _, f := range Funcs() {
 		if f.String() != names[f] {
 			t.Errorf("%d.String() = %q, want %q", f, f.String(), names[f])

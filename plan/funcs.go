@@ -93,6 +93,10 @@ const (
 	FuncRank
 	FuncShift
 
+	// Aggregates added after the window functions.
+	FuncArgMin
+	FuncArgMax
+
 	funcCount
 )
 
@@ -181,6 +185,9 @@ var funcs = [funcCount]funcInfo{
 	FuncRowNumber:    {name: "row_number", minArgs: 0, maxArgs: 0, window: true},
 	FuncRank:         {name: "rank", minArgs: 2, maxArgs: 2, window: true},
 	FuncShift:        {name: "shift", minArgs: 2, maxArgs: 3, window: true},
+
+	FuncArgMin: {name: "arg_min", minArgs: 1, maxArgs: 1, aggregate: true},
+	FuncArgMax: {name: "arg_max", minArgs: 1, maxArgs: 1, aggregate: true},
 }
 
 // Infix precedences, loosest first.

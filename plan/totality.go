@@ -65,7 +65,7 @@ func FuncCanRaise(f Func, operands []Type) bool {
 		return false // every date and datetime has its fields
 	case FuncCumSum:
 		return len(operands) != 1 || operands[0].IsInteger()
-	case FuncCumCount, FuncCumMin, FuncCumMax, FuncRowNumber, FuncRank, FuncShift:
+	case FuncCumCount, FuncCumMin, FuncCumMax, FuncRowNumber, FuncRank, FuncShift, FuncArgMin, FuncArgMax:
 		return false
 	}
 	return true // an unknown function: assume the worst
@@ -158,7 +158,7 @@ func callResultType(f Func, types []Type) (Type, bool) {
 	case FuncEq, FuncNe, FuncLt, FuncLe, FuncGt, FuncGe, FuncAnd, FuncOr, FuncNot, FuncIsNull, FuncIsNotNull, FuncIsNaN,
 		FuncStartsWith, FuncEndsWith, FuncContains, FuncLike, FuncIsIn, FuncBetween:
 		return Bool, true
-	case FuncStrLen, FuncStrLenBytes, FuncCount, FuncLen, FuncCumCount, FuncRowNumber, FuncRank:
+	case FuncStrLen, FuncStrLenBytes, FuncCount, FuncLen, FuncCumCount, FuncRowNumber, FuncRank, FuncArgMin, FuncArgMax:
 		return Int64, true
 	case FuncCumMin, FuncCumMax, FuncShift:
 		return types[0], true

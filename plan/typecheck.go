@@ -356,6 +356,8 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 		return t, nulls[0], nil
 	case FuncCumCount, FuncRowNumber:
 		return Int64, false, nil
+	case FuncArgMin, FuncArgMax:
+		return Int64, true, nil
 	case FuncCumMin, FuncCumMax:
 		return types[0], nulls[0], nil
 	case FuncRank:

@@ -135,6 +135,28 @@ func reduce(call *plan.Call, arg []plan.Value, rows []int, argType plan.Type) (p
 			return arg[rows[0]], ""
 		}
 		return arg[rows[len(rows)-1]], ""
+	case plan.FuncArgMin, plan.FuncArgMax:
+		// The position in the group (every row counted) of the first row
+		// holding the best non-null value in the total order.
+		var best plan.Value
+		at := -1
+		for i, r := range rows {
+			x := arg[r]
+			if x.IsNull() {
+				continue
+			}
+			if at < 0 {
+				best, at = x, i
+				continue
+			}
+			if c := compareOrdered(x, best); fn == plan.FuncArgMin && c < 0 || fn == plan.FuncArgMax && c > 0 {
+				best, at = x, i
+			}
+		}
+		if at < 0 {
+			return plan.NullValue(plan.Int64), ""
+		}
+		return plan.Int64Value(int64(at)), ""
 	case plan.FuncMin, plan.FuncMax:
 		best, found := plan.NullValue(argType), false
 		for _, r := range rows {

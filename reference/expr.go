@@ -537,7 +537,7 @@ func staticType(e plan.Expr, s plan.Schema) plan.Type {
 				t = promoteType(t, arg(i))
 			}
 			return t
-		case plan.FuncCumCount, plan.FuncRowNumber, plan.FuncRank:
+		case plan.FuncCumCount, plan.FuncRowNumber, plan.FuncRank, plan.FuncArgMin, plan.FuncArgMax:
 			return plan.Int64
 		case plan.FuncCumMin, plan.FuncCumMax, plan.FuncShift:
 			return arg(0)

@@ -89,6 +89,9 @@ func aggregate(mem memory.Allocator, agg Agg, exprText string, arg arrow.Array, 
 	if fn == plan.FuncLen {
 		return aggLen(mem, ids, groups), nil
 	}
+	if fn == plan.FuncArgMin || fn == plan.FuncArgMax {
+		return aggArgBest(mem, fn == plan.FuncArgMin, exprText, arg, ids, groups)
+	}
 	if isNarrowArray(arg) {
 		if out, ok, err := narrowAggregate(mem, agg, exprText, arg, ids, groups); ok {
 			return out, err
@@ -459,4 +462,36 @@ func aggNUnique(mem memory.Allocator, arg arrow.Array, ids []int32, groups int) 
 		out.vals[g], lo = n, hi
 	}
 	return out.finish(arrow.PrimitiveTypes.Int64, nil), nil
+}
+
+// aggArgBest is arg_min (min) or arg_max: per group, the position within
+// the group (every row counted, from 0) of the first row, in row order,
+// holding the best non-null value by the sort's total order (floats -Inf
+// < ... < -0.0 < +0.0 < ... < +Inf < NaN, all NaNs equal; strings by
+// bytes; false < true); null for a group with no non-null value. It is
+// sequential in row order (a position needs every earlier row of the
+// group), so the parallel aggregate does not split it.
+func aggArgBest(mem memory.Allocator, min bool, exprText string, arg arrow.Array, ids []int32, groups int) (arrow.Array, error) {
+	c := &sortCol{valid: validityOf(arg)}
+	if err := c.fill(arg); err != nil {
+		return nil, fmt.Errorf("aggregate %s: %w", exprText, err)
+	}
+	out := newFixedOut[int64](mem, groups)
+	seen := make([]int64, groups) // rows of the group so far
+	best := make([]int32, groups)
+	has := make([]bool, groups)
+	for i, g := range ids {
+		pos := seen[g]
+		seen[g]++
+		if c.valid.null(i) {
+			continue
+		}
+		r := int32(i)
+		if !has[g] {
+			best[g], has[g], out.vals[g] = r, true, pos
+		} else if d := c.cmpVals(r, best[g]); min && d < 0 || !min && d > 0 {
+			best[g], out.vals[g] = r, pos
+		}
+	}
+	return out.finish(arrow.PrimitiveTypes.Int64, hasBitmap(mem, has)), nil
 }

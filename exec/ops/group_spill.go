@@ -172,6 +172,7 @@ func AggregateBytes(fn plan.Func, arg arrow.Array, groups int) int64 {
 	valid := round64((g + 7) / 8)
 	switch {
 	case fn == plan.FuncLen, fn == plan.FuncCount, fn == plan.FuncSum, fn == plan.FuncMean, fn == plan.FuncNUnique,
+		fn == plan.FuncArgMin, fn == plan.FuncArgMax,
 		fn == plan.FuncMedian, fn == plan.FuncQuantile, fn == plan.FuncVar, fn == plan.FuncStd, arg == nil:
 		return valid + round64(8*g)
 	case fn == plan.FuncAny, fn == plan.FuncAll:
@@ -222,6 +223,8 @@ func reduceRowBytes(fn plan.Func) int64 {
 		return 24
 	case plan.FuncVar, plan.FuncStd:
 		return 8
+	case plan.FuncArgMin, plan.FuncArgMax:
+		return 8 // the order word of every row
 	}
 	return 0
 }

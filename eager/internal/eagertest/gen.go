@@ -274,7 +274,7 @@ func (g *planGen) windowCall(s plan.Schema) plan.Expr {
 // aggCall draws an aggregate call over a row expression.
 func (g *planGen) aggCall(s plan.Schema) plan.Expr {
 	fns := []plan.Func{plan.FuncSum, plan.FuncMean, plan.FuncMin, plan.FuncMax, plan.FuncCount, plan.FuncLen, plan.FuncFirst, plan.FuncLast,
-		plan.FuncNUnique, plan.FuncMedian, plan.FuncQuantile, plan.FuncVar, plan.FuncStd, plan.FuncAny, plan.FuncAll}
+		plan.FuncNUnique, plan.FuncMedian, plan.FuncQuantile, plan.FuncVar, plan.FuncStd, plan.FuncAny, plan.FuncAll, plan.FuncArgMin, plan.FuncArgMax}
 	fn := fns[g.r.Intn(len(fns))]
 	if fn == plan.FuncLen {
 		return &plan.Call{Fn: fn}

@@ -511,7 +511,7 @@ func (g *gen) aggFor(t plan.Type) (plan.Func, plan.Type) {
 	switch t {
 	case plan.Int64:
 		opts = []opt{{plan.FuncSum, plan.Int64}, {plan.FuncSum, plan.Int32}, {plan.FuncCount, plan.Invalid}, {plan.FuncLen, plan.Invalid},
-			{plan.FuncNUnique, plan.Invalid}}
+			{plan.FuncNUnique, plan.Invalid}, {plan.FuncArgMin, plan.Invalid}, {plan.FuncArgMax, plan.Invalid}}
 	case plan.Float64:
 		opts = []opt{{plan.FuncSum, plan.Float64}, {plan.FuncMean, numericTypes[g.r.Intn(3)]},
 			{statAggs[g.r.Intn(len(statAggs))], numericTypes[g.r.Intn(3)]}}
@@ -587,8 +587,14 @@ func (g *gen) aggCall(c ectx) plan.Expr {
 		return g.aggCallOf(c, fn, plan.Invalid)
 	case x < 82:
 		return g.aggCallOf(c, plan.FuncCount, plan.Invalid)
-	case x < 90:
+	case x < 86:
 		return g.aggCallOf(c, plan.FuncNUnique, plan.Invalid)
+	case x < 90:
+		fn := plan.FuncArgMin
+		if g.r.Intn(2) == 0 {
+			fn = plan.FuncArgMax
+		}
+		return g.aggCallOf(c, fn, plan.Invalid)
 	default:
 		return call(plan.FuncLen)
 	}

@@ -156,6 +156,10 @@ func (c *guardCompiler) walk(e Expr, inBranch bool) {
 			c.bad = true // temporal or narrow integer arithmetic: no cheap test
 			return
 		}
+		if x.Fn == FuncListSum && t != Float64 {
+			c.bad = true // list.sum's overflow: no cheap test
+			return
+		}
 		if x.Fn == FuncIf {
 			c.walk(x.Args[0], false)
 			c.walk(x.Args[1], true)
@@ -202,6 +206,8 @@ func (c *guardCompiler) canRaise(e Expr) bool {
 		case *Call:
 			if x.Fn.IsAggregate() || x.Fn.IsWindow() {
 				raises = true
+			} else if x.Fn == FuncListSum && c.typeOf(x) != Float64 {
+				raises = true // an integer list.sum overflows
 			} else if isIntArith(x.Fn) {
 				if t := c.typeOf(x); !t.IsFloat() {
 					raises = true // integer and temporal arithmetic leave their range

@@ -508,7 +508,7 @@ func (p *prover) walk(e Expr) (Type, Interval, bool, Expr) {
 			return t, iv, total, out
 		}
 		p.partial = true
-		if !isProofInt(t) {
+		if !isProofInt(t) || x.Fn == FuncListSum {
 			p.fail("`" + x.String() + "` can raise")
 			return t, Interval{}, false, out
 		}

@@ -32,7 +32,9 @@ import (
 //     data:inf, data:min_int64, data:max_int64, data:min_int32,
 //     data:max_int32, data:empty_table, data:empty_string, data:non_ascii,
 //     data:epoch_date, data:leap_day, data:min_date, data:max_date,
-//     data:min_datetime, data:max_datetime, data:extreme_duration.
+//     data:min_datetime, data:max_datetime, data:extreme_duration,
+//     data:empty_list, data:null_list, data:list_of_nulls, data:null_struct,
+//     data:struct_of_nulls.
 func Features(c Case) []string {
 	f := map[string]bool{}
 	dataFeatures(c, f)
@@ -283,6 +285,16 @@ func dataFeatures(c Case, f map[string]bool) {
 				if v.IsNull() {
 					nulls++
 					f["data:null"] = true
+					switch {
+					case v.Type().IsList():
+						f["data:null_list"] = true
+					case v.Type().IsStruct():
+						f["data:null_struct"] = true
+					}
+					continue
+				}
+				if t := v.Type(); t.IsNested() {
+					nestedFeatures(v, f)
 					continue
 				}
 				switch v.Type() {
@@ -345,5 +357,26 @@ func dataFeatures(c Case, f map[string]bool) {
 				f["data:all_null_column"] = true
 			}
 		}
+	}
+}
+
+// nestedFeatures records the adversarial shapes of a non-null list or
+// struct value (a null one is data:null_list or data:null_struct, which
+// dataFeatures' caller sees as a null of a nested type).
+func nestedFeatures(v plan.Value, f map[string]bool) {
+	el := v.Elems()
+	nulls := 0
+	for _, e := range el {
+		if e.IsNull() {
+			nulls++
+		}
+	}
+	switch {
+	case v.Type().IsList() && len(el) == 0:
+		f["data:empty_list"] = true
+	case v.Type().IsList() && nulls == len(el):
+		f["data:list_of_nulls"] = true
+	case v.Type().IsStruct() && nulls == len(el):
+		f["data:struct_of_nulls"] = true
 	}
 }

@@ -240,7 +240,8 @@ func TestGenerateDistribution(t *testing.T) {
 		"data:null", "data:all_null_column", "data:nan_payload", "data:neg_zero", "data:inf", "data:min_int64",
 		"data:max_int64", "data:min_int32", "data:max_int32", "data:empty_table", "data:empty_string", "data:non_ascii",
 		"data:epoch_date", "data:leap_day", "data:min_date", "data:max_date", "data:min_datetime", "data:max_datetime",
-		"data:extreme_duration")
+		"data:extreme_duration", "data:empty_list", "data:null_list", "data:list_of_nulls", "data:null_struct",
+		"data:struct_of_nulls")
 	for _, w := range want {
 		if counts[w] == 0 {
 			t.Errorf("feature %s never generated in %d cases", w, n)

@@ -231,7 +231,7 @@ func (x *evalCtx) listSum(e *plan.Call, in *input, l *array.List, lv, cv *view) 
 	n := l.Len()
 	vbuf, valid := newBitmap(x.mem, n)
 	nulls := 0
-	isFloat := cv.f64 != nil
+	isFloat := cv.typ == plan.Float64
 	rt := plan.Int64
 	if isFloat {
 		rt = plan.Float64

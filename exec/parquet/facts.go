@@ -28,14 +28,14 @@ func (s *Source) ColumnFacts(column string) (plan.ColumnFacts, bool) {
 // parquetFacts reads the facts of every int32, int64 and float64 column of
 // the file from its row-group statistics (see Source.ColumnFacts).
 // The file's columns are flat: field i is leaf i.
-func parquetFacts(rdr *file.Reader, schema plan.Schema) map[string]plan.ColumnFacts {
+func parquetFacts(rdr *file.Reader, schema plan.Schema, leaves [][]int) map[string]plan.ColumnFacts {
 	md := rdr.MetaData()
 	out := map[string]plan.ColumnFacts{}
 	for i, field := range schema.Fields() {
 		if field.Type != plan.Int32 && field.Type != plan.Int64 && field.Type != plan.Float64 {
 			continue
 		}
-		if f, ok := chunkFacts(md, i, field.Type); ok {
+		if f, ok := chunkFacts(md, leaves[i][0], field.Type); ok {
 			out[field.Name] = f
 		}
 	}

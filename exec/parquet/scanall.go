@@ -49,9 +49,9 @@ func (s *Source) ScanAll(ctx context.Context, mem memory.Allocator) (rec arrow.R
 	for g := range groups {
 		groups[g] = g
 	}
-	leaves := make([]int, s.schema.Len())
-	for i := range leaves {
-		leaves[i] = i
+	var leaves []int
+	for _, l := range s.leaves {
+		leaves = append(leaves, l...)
 	}
 	if err := s.verifyChecksums(rdr, groups, leaves, ops.Parallel{}); err != nil {
 		return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
@@ -84,6 +84,13 @@ func (s *Source) ScanAll(ctx context.Context, mem memory.Allocator) (rec arrow.R
 			if col, err = array.Concatenate(chunks, mem); err != nil {
 				return nil, fmt.Errorf("parquet file %q: column %q: %w", s.path, as.Field(i).Name, err)
 			}
+		}
+		if dt := as.Field(i).Type; dt.ID() == arrow.LIST || dt.ID() == arrow.STRUCT {
+			// arrow-go names a list's element "element": the same layout
+			// under dfopt's canonical type.
+			c := retype(col, dt)
+			col.Release()
+			col = c
 		}
 		if dt := as.Field(i).Type; dt.ID() == arrow.DURATION && col.DataType().ID() == arrow.INT64 {
 			// A duration column is stored as INT64 (WriteTable).

@@ -39,6 +39,12 @@ type Source struct {
 	// facts are the columns' facts from the row-group statistics when the
 	// file was opened (ColumnFacts).
 	facts map[string]plan.ColumnFacts
+	// leaves lists each column's Parquet leaf columns, in order: one for
+	// a scalar column, one per element or field for a list or struct.
+	leaves [][]int
+	// nested is whether some column is a list or struct; such a file is
+	// decoded by arrow-go's reader (readNested) instead of the page decoder.
+	nested bool
 
 	rowGroupsRead    atomic.Int64
 	rowGroupsSkipped atomic.Int64
@@ -96,7 +102,36 @@ func OpenFile(name, path string) (*Source, error) {
 	if err != nil {
 		return nil, step.SourceError(name, err, "parquet file %q: unsupported schema", path)
 	}
-	return &Source{name: name, path: path, schema: ps, rows: rdr.NumRows(), facts: parquetFacts(rdr, ps)}, nil
+	leaves, err := leafColumns(rdr, ps)
+	if err != nil {
+		return nil, step.SourceError(name, err, "parquet file %q: unsupported schema", path)
+	}
+	nested := false
+	for _, f := range ps.Fields() {
+		nested = nested || f.Type.IsNested()
+	}
+	return &Source{name: name, path: path, schema: ps, rows: rdr.NumRows(), facts: parquetFacts(rdr, ps, leaves),
+		leaves: leaves, nested: nested}, nil
+}
+
+// leafColumns maps each column of schema to its Parquet leaf columns, by
+// the name of each leaf's root field.
+func leafColumns(rdr *file.Reader, schema plan.Schema) ([][]int, error) {
+	ps := rdr.MetaData().Schema
+	out := make([][]int, schema.Len())
+	for i := 0; i < ps.NumColumns(); i++ {
+		j := schema.Index(ps.ColumnRoot(i).Name())
+		if j < 0 {
+			return nil, fmt.Errorf("leaf column %d belongs to no column of the schema", i)
+		}
+		out[j] = append(out[j], i)
+	}
+	for j, l := range out {
+		if len(l) == 0 {
+			return nil, fmt.Errorf("column %q has no leaf column", schema.Field(j).Name)
+		}
+	}
+	return out, nil
 }
 
 // openParquet opens the file and pqarrow's view of it (the Arrow schema).
@@ -247,8 +282,27 @@ func (s *Source) Scan(ctx context.Context, req exec.ScanRequest) (array.RecordRe
 		}
 		return rr, nil
 	}
-	if err := s.verifyChecksums(rdr, groups, idx, ops.Parallel{Workers: req.Parallelism}); err != nil {
+	var leaves []int
+	for _, j := range idx {
+		leaves = append(leaves, s.leaves[j]...)
+	}
+	if err := s.verifyChecksums(rdr, groups, leaves, ops.Parallel{Workers: req.Parallelism}); err != nil {
 		return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
+	}
+	if s.nested {
+		rec, err := s.readNested(ctx, fr, schema, leaves, groups, mem)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
+		}
+		rr, err := array.NewRecordReader(schema, []arrow.RecordBatch{rec})
+		rec.Release()
+		if err != nil {
+			return nil, err
+		}
+		return rr, nil
 	}
 	cols, err := pqColumns(rdr, s.schema, idx)
 	if err != nil {
@@ -375,7 +429,7 @@ func (s *Source) selectRowGroups(rdr *file.Reader, pushed []plan.PushedPredicate
 		rg := md.RowGroup(g)
 		skip := false
 		for _, c := range tests {
-			cc, err := rg.ColumnChunk(c.column)
+			cc, err := rg.ColumnChunk(s.leaves[c.column][0])
 			if err != nil {
 				return nil, err
 			}

@@ -94,7 +94,15 @@ func (g *gen) anyCol(sc *scope) (plan.Field, bool) {
 	if len(sc.fields) == 0 {
 		return plan.Field{}, false
 	}
-	return sc.fields[g.r.Intn(len(sc.fields))], true
+	i := g.r.Intn(len(sc.fields))
+	for k := range sc.fields {
+		// Lists and structs are read only by the nested template
+		// (nested.go): never a generic operand or key.
+		if f := sc.fields[(i+k)%len(sc.fields)]; !f.Type.IsNested() {
+			return f, true
+		}
+	}
+	return plan.Field{}, false
 }
 
 // numericTypes and allTypes are the type pools of the generators.

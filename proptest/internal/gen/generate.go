@@ -15,10 +15,12 @@ type gen struct {
 	// ra draws the hand-written assumptions of scans (withAssumptions):
 	// a stream of its own, so that they leave every other draw, and so
 	// every other part of a seed's case, as it was without them.
-	ra        *rand.Rand
-	cfg       Config
-	tables    []*plan.Table
-	scans     map[*plan.Table]frame
+	ra     *rand.Rand
+	cfg    Config
+	tables []*plan.Table
+	scans  map[*plan.Table]frame
+	// nested is the nested template's table (nested.go), nil until drawn.
+	nested    *plan.Table
 	nodesLeft int
 	fresh     int
 	// fallbacks counts nodes the generator built but could not resolve
@@ -135,6 +137,7 @@ const (
 	mPushdown    // a filter over nodes its conjuncts may cross (pp.*)
 	mStandard    // the standard tier's crossings: keys, joins (standard.go)
 	mOrder       // tail, reverse, row_index (order.go)
+	mNested      // list and struct columns and their functions (nested.go)
 	moveCount
 )
 
@@ -142,7 +145,7 @@ const (
 var moveWeights = [moveCount]int{
 	mFilter: 15, mProject: 5, mWithColumns: 4, mSort: 6, mLimit: 5, mSlice: 5, mAggregate: 8,
 	mJoin: 9, mUnion: 7, mDistinct: 6, mExtension: 6, mWindow: 5, mFusion: 17, mDead: 4,
-	mShared: 5, mFilterChain: 12, mPushdown: 7, mStandard: 4, mOrder: 3,
+	mShared: 5, mFilterChain: 12, mPushdown: 7, mStandard: 4, mOrder: 3, mNested: 3,
 }
 
 var moveTotal = func() int {
@@ -155,14 +158,14 @@ var moveTotal = func() int {
 
 // filterChildMoves are the shapes a filter is deliberately put above, one
 // per pushdown legality cell (crossing and barrier alike). The barriers
-// and sorts come twice: the pushdown template (mPushdown) already puts
+// come twice and sorts three times: the pushdown template (mPushdown) already puts
 // many filters over projections and with_columns, and a barrier cell's
 // mutant is killed only by a filter right over its node. Extensions come
 // twice as well: each of their four pushdown cells needs a filter over the
 // one operator that lacks its property.
 var filterChildMoves = []move{mScan, mFilter, mProject, mWithColumns, mSort, mSort, mLimit, mLimit,
 	mSlice, mSlice, mAggregate, mAggregate, mJoin, mJoin, mUnion, mDistinct, mDistinct, mExtension,
-	mExtension, mWindow, mWindow, mShared, mFusion, mOrder, mOrder}
+	mExtension, mWindow, mWindow, mShared, mFusion, mOrder, mOrder, mNested, mSort}
 
 func (g *gen) pickMove() move {
 	x := g.r.Intn(moveTotal)
@@ -196,6 +199,9 @@ func (g *gen) nodeOf(m move, depth int) frame {
 		return f
 	}
 	if f, ok := g.simplifyShape(m, depth); ok { // simplify.go: constants, flips, boolean identities
+		return f
+	}
+	if f, ok := g.nestedShape(m, depth); ok { // nested.go: lists and structs
 		return f
 	}
 	switch m {
@@ -238,13 +244,29 @@ func (g *gen) nodeOf(m move, depth int) frame {
 		return g.standardCrossings(depth)
 	case mOrder:
 		return g.order(depth)
+	case mNested:
+		// No room for the nested table (Config.MaxTables): a filter
+		// instead, the move that crosses the most cells.
+		return g.filter(g.filterChild(depth))
 	}
 	return g.scan()
 }
 
 // scan reads a random table. The scan node of a table is built once, so
 // two scans of one table in a plan are the same node.
-func (g *gen) scan() frame { return g.scanOf(g.tables[g.r.Intn(len(g.tables))]) }
+func (g *gen) scan() frame { return g.scanOf(g.scannable(g.r.Intn(len(g.tables)))) }
+
+// scannable returns table i, or when that is the nested template's table
+// (whose lists and structs the other moves cannot handle), the next other
+// table. The random draw stays the same whether or not the plan has one.
+func (g *gen) scannable(i int) *plan.Table {
+	for k := 0; k < len(g.tables); k++ {
+		if t := g.tables[(i+k)%len(g.tables)]; t != g.nested {
+			return t
+		}
+	}
+	return g.tables[i]
+}
 
 // pushdownScan reads a random table that accepts pushed conjuncts (pp.scan),
 // or any table when none does.

@@ -175,7 +175,7 @@ func (g *gen) unequalJoin(depth int) frame {
 	avail := depth - 2
 	big := g.scan()
 	for _, t := range g.tables {
-		if t.Rows() > big.rows && g.r.Intn(2) == 0 {
+		if t != g.nested && t.Rows() > big.rows && g.r.Intn(2) == 0 {
 			big = g.scanOf(t)
 		}
 	}

@@ -68,6 +68,9 @@ func (g *gen) pickProfile(f plan.Field) profile {
 	if f.Name == "k" {
 		return profLowCard
 	}
+	if f.Type.IsNested() {
+		return []profile{profSmall, profWild}[g.r.Intn(2)]
+	}
 	x := g.r.Intn(100)
 	switch {
 	case x < 35:
@@ -105,6 +108,9 @@ func (g *gen) nullRate(nullable bool) float64 {
 
 // value draws one non-null value of type t under profile p.
 func (g *gen) value(t plan.Type, p profile) plan.Value {
+	if t.IsNested() {
+		return g.nestedValue(t, p)
+	}
 	r := g.r
 	switch t {
 	case plan.Bool:

@@ -48,8 +48,25 @@ var CanonicalNaN = math.Float64bits(math.NaN())
 
 // Canonical returns v as a plan file carries it: a NaN payload replaced
 // by math.NaN(), and each byte of a string that is not valid UTF-8
-// replaced by U+FFFD (JSON carries only UTF-8).
+// replaced by U+FFFD (JSON carries only UTF-8); the elements of a list
+// and the fields of a struct likewise.
 func Canonical(v plan.Value) plan.Value {
+	if t := v.Type(); t.IsNested() && !v.IsNull() {
+		el := v.Elems()
+		out := make([]plan.Value, len(el))
+		changed := false
+		for i, e := range el {
+			out[i] = Canonical(e)
+			changed = changed || !out[i].Identical(e)
+		}
+		if !changed {
+			return v
+		}
+		if t.IsList() {
+			return plan.ListValue(t, out)
+		}
+		return plan.StructValue(t, out)
+	}
 	if !v.IsNull() && v.Type() == plan.Float64 && math.IsNaN(v.Float()) {
 		return plan.Float64Value(math.NaN())
 	}

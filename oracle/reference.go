@@ -166,6 +166,25 @@ func parquetPlanType(t arrow.DataType) (plan.Type, bool) {
 		if t.(*arrow.DurationType).Unit == arrow.Microsecond {
 			return plan.Duration, true
 		}
+	case arrow.LIST:
+		// Whatever the reader names the element ("element"), the list's
+		// plan type is its element's.
+		if el, ok := parquetPlanType(t.(*arrow.ListType).Elem()); ok {
+			lt, err := plan.ListOf(el)
+			return lt, err == nil
+		}
+	case arrow.STRUCT:
+		st := t.(*arrow.StructType)
+		fs := make([]plan.StructField, st.NumFields())
+		for i, f := range st.Fields() {
+			ft, ok := parquetPlanType(f.Type)
+			if !ok {
+				return plan.Invalid, false
+			}
+			fs[i] = plan.StructField{Name: f.Name, Type: ft}
+		}
+		s, err := plan.StructOf(fs...)
+		return s, err == nil
 	}
 	return plan.Invalid, false
 }

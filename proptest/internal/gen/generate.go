@@ -158,14 +158,14 @@ var moveTotal = func() int {
 
 // filterChildMoves are the shapes a filter is deliberately put above, one
 // per pushdown legality cell (crossing and barrier alike). The barriers
-// come twice and sorts three times: the pushdown template (mPushdown) already puts
+// come twice and sorts four times: the pushdown template (mPushdown) already puts
 // many filters over projections and with_columns, and a barrier cell's
 // mutant is killed only by a filter right over its node. Extensions come
 // twice as well: each of their four pushdown cells needs a filter over the
 // one operator that lacks its property.
 var filterChildMoves = []move{mScan, mFilter, mProject, mWithColumns, mSort, mSort, mLimit, mLimit,
 	mSlice, mSlice, mAggregate, mAggregate, mJoin, mJoin, mUnion, mDistinct, mDistinct, mExtension,
-	mExtension, mWindow, mWindow, mShared, mFusion, mOrder, mOrder, mNested, mSort}
+	mExtension, mWindow, mWindow, mShared, mFusion, mOrder, mOrder, mNested, mSort, mSort}
 
 func (g *gen) pickMove() move {
 	x := g.r.Intn(moveTotal)
@@ -245,9 +245,9 @@ func (g *gen) nodeOf(m move, depth int) frame {
 	case mOrder:
 		return g.order(depth)
 	case mNested:
-		// No room for the nested table (Config.MaxTables): a filter
-		// instead, the move that crosses the most cells.
-		return g.filter(g.filterChild(depth))
+		// No room for the nested table (Config.MaxTables): a filter over
+		// a sort instead (pp.sort).
+		return g.filter(g.nodeOf(mSort, depth-1))
 	}
 	return g.scan()
 }

@@ -139,8 +139,10 @@ func generateInChild(t *testing.T, dir, sf string) string {
 // byte-identical, have the expected row counts (lineitem's is the official
 // dbgen's 60,175) in row groups of 4096 rows, the schemas of Schema, dates
 // as Parquet DATE, dfopt's own Parquet source must read them (dates as
-// date), every foreign key must resolve, and every TPC-H plan file must give
-// one result optimized, as written and in its SQL style.
+// date), every foreign key must resolve, every TPC-H plan file must give
+// one result optimized, as written and in its SQL style, and every plan
+// file of both styles must pass the oracle's four ways over subsets of
+// the tables (checkPlansOracle).
 func TestGenerateSmall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("each run builds dbgen's 300 MB text pool")
@@ -197,6 +199,7 @@ func TestGenerateSmall(t *testing.T) {
 	checkDateLogicalType(t, filepath.Join(dirs[0], "lineitem.parquet"), "l_shipdate")
 	checkDfoptReads(t, dirs[0], 10)
 	checkPlansAgree(t, dirs[0])
+	checkPlansOracle(t, tables)
 
 	keys := func(table, col string) map[int64]bool {
 		m := map[int64]bool{}

@@ -58,7 +58,8 @@ func (c Checksum) String() string {
 	return strings.Join(parts, " ")
 }
 
-// ChecksumRecord sums the numeric columns of rec.
+// ChecksumRecord sums the numeric columns of rec, and its date columns
+// as day numbers (days since 1970-01-01), as the TPC-H results hold dates.
 func ChecksumRecord(rec arrow.RecordBatch) (Checksum, error) {
 	var out Checksum
 	for i, f := range rec.Schema().Fields() {
@@ -73,6 +74,14 @@ func ChecksumRecord(rec arrow.RecordBatch) (Checksum, error) {
 			}
 			out = append(out, ColumnSum{Name: f.Name, Int: acc.big(), Nulls: int64(a.NullN())})
 		case *array.Int32:
+			var acc int128
+			for j := 0; j < a.Len(); j++ {
+				if a.IsValid(j) {
+					acc.add(int64(a.Value(j)))
+				}
+			}
+			out = append(out, ColumnSum{Name: f.Name, Int: acc.big(), Nulls: int64(a.NullN())})
+		case *array.Date32:
 			var acc int128
 			for j := 0; j < a.Len(); j++ {
 				if a.IsValid(j) {

@@ -36,6 +36,11 @@ type Query struct {
 	Flags rules.Flags
 	// NoOpt collects Plan as written, without rules.Optimize.
 	NoOpt bool
+	// MemoryLimit, when above 0, bounds each collect's memory
+	// (exec.Options.MemoryLimit): a plan that needs more fails with
+	// resource_exhausted instead of exhausting the machine (dfopt bench
+	// -worth sets it for the plans a rule's flag off leaves unoptimized).
+	MemoryLimit int64
 }
 
 // Suite is a set of loaded queries and the tables they share. In memory

@@ -74,7 +74,7 @@ func (q *Query) Once(ctx context.Context, mem memory.Allocator) (*exec.Result, S
 		root, s.Counters = res.Plan, res.Counters
 		s.Optimize = time.Since(start)
 	}
-	out, err := exec.Collect(ctx, root, exec.Options{Mem: mem})
+	out, err := exec.Collect(ctx, root, exec.Options{Mem: mem, MemoryLimit: q.MemoryLimit})
 	s.Total = time.Since(start)
 	if cpu1, ok := cputime.Process(); ok && cpuOK {
 		s.CPU = cpu1 - cpu0

@@ -144,6 +144,11 @@ func TestBenchBadInvocations(t *testing.T) {
 		{"missing data", []string{"bench", q1, "--data", t.TempDir()}, exitBadArgs, "t.parquet"},
 		{"missing data in memory", []string{"bench", q1, "--memory", "--data", t.TempDir()}, exitBadArgs, "t.parquet"},
 		{"unknown flag", []string{"bench", q1, "--fast"}, exitBadArgs, "-fast"},
+		{"zero threads", []string{"bench", q1, "--threads", "1,0", "--data", data}, exitBadArgs, "--threads: \"0\""},
+		{"threads not a number", []string{"bench", q1, "--threads", "two", "--data", data}, exitBadArgs, "--threads: \"two\""},
+		{"worth without the optimizer", []string{"bench", q1, "--worth", "--no-opt", "--data", data}, exitBadArgs, "--worth needs the optimizer"},
+		{"worth timeout not positive", []string{"bench", q1, "--worth", "--worth-timeout", "0s", "--data", data}, exitBadArgs, "--worth-timeout"},
+		{"worth memory limit", []string{"bench", q1, "--worth", "--worth-memory-limit", "lots", "--data", data}, exitBadArgs, "--worth-memory-limit"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -152,5 +157,62 @@ func TestBenchBadInvocations(t *testing.T) {
 				t.Errorf("status %d, stderr %q; want %d and %q", status, stderr, tc.status, tc.stderr)
 			}
 		})
+	}
+}
+
+// TestBenchThreadsAndWorth: --threads runs the suite once per thread
+// count (each pass its own header and summary), and --worth prints a
+// line per flag whose plan differs from the default's, with the rows the
+// default gave, and the worth table after each pass: a row per such flag,
+// a column per query.
+func TestBenchThreadsAndWorth(t *testing.T) {
+	data := benchTestData(t)
+	stdout, stderr, status := runCLI("bench", benchQueryFile("q1"), benchQueryFile("q5"), "-n", "1", "--data", data, "--threads", "1,2", "--worth")
+	if status != exitOK {
+		t.Fatalf("status %d, stderr %s", status, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	var headers, tables, worth []string
+	rows := map[string]string{}
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "bench: mode="):
+			headers = append(headers, l)
+		case strings.HasPrefix(l, "worth: mode="):
+			tables = append(tables, l)
+		case strings.HasPrefix(l, "worth "):
+			worth = append(worth, l)
+		case strings.HasPrefix(l, "q"):
+			name, rest, _ := strings.Cut(l, " ")
+			if i := strings.Index(rest, " rows="); i >= 0 {
+				rows[name] = strings.Fields(rest[i:])[0]
+			}
+		}
+	}
+	if len(headers) != 2 || !strings.Contains(headers[0], " gomaxprocs=1") || !strings.Contains(headers[1], " gomaxprocs=2") {
+		t.Fatalf("pass headers %q, want gomaxprocs=1 then 2", headers)
+	}
+	if len(tables) != 2 {
+		t.Fatalf("worth tables %q, want one per pass", tables)
+	}
+	if len(worth) == 0 {
+		t.Fatalf("no worth line:\n%s", stdout)
+	}
+	for _, w := range worth {
+		f := strings.Fields(w)
+		if len(f) < 3 || !strings.HasPrefix(f[2], "flag=") {
+			t.Fatalf("worth line %q", w)
+		}
+		if strings.Contains(w, "off_median_s=") && !strings.HasSuffix(w, " "+rows[f[1]]) {
+			t.Errorf("worth line %q: want the default's %s", w, rows[f[1]])
+		}
+	}
+	i := strings.Index(stdout, "worth: mode=")
+	table := strings.Split(stdout[i:], "\n")
+	if !strings.HasPrefix(table[1], "flag off") || !strings.Contains(table[1], "q1") || !strings.Contains(table[1], "q5") {
+		t.Errorf("worth table header %q", table[1])
+	}
+	if !strings.Contains(stdout[i:], "predicate_pushdown") {
+		t.Errorf("the worth table has no predicate_pushdown row:\n%s", stdout[i:])
 	}
 }

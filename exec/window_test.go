@@ -123,3 +123,66 @@ func TestArgMinMax(t *testing.T) {
 		})
 	}
 }
+
+// TestCalendarSteps checks truncate and offset_by against dates worked out
+// by hand (month ends, leap days, negative steps, weeks from Monday, the
+// ends of the ranges), on the executor and the reference.
+func TestCalendarSteps(t *testing.T) {
+	day := func(s string) plan.Value {
+		d, ok := plan.ParseDate(s)
+		if !ok {
+			t.Fatalf("bad date %s", s)
+		}
+		return plan.DateValue(d)
+	}
+	dt := func(s string) plan.Value {
+		v, ok := plan.ParseDatetime(s)
+		if !ok {
+			t.Fatalf("bad datetime %s", s)
+		}
+		return plan.DatetimeValue(v)
+	}
+	dates := []plan.Value{day("2024-01-31"), day("2023-03-31"), day("2024-02-29"), plan.NullValue(plan.Date), day("1969-12-31"), day("2024-05-15")}
+	times := []plan.Value{dt("2024-01-31T13:45:10.5"), dt("1969-12-31T23:59:59.999999"), dt("2024-02-29T00:00:00"), plan.NullValue(plan.Datetime), dt("2024-05-15T06:00:00"), dt("2020-03-01T12:00:00")}
+	T := mustTable(t, "c", []plan.Field{{Name: "d", Type: plan.Date, Nullable: true}, {Name: "t", Type: plan.Datetime, Nullable: true}}, dates, times)
+	minDate := mustTable(t, "m", []plan.Field{{Name: "d", Type: plan.Date}}, []plan.Value{plan.DateValue(math.MinInt32)})
+	d, ts := c("d"), c("t")
+	cases := []struct {
+		name string
+		e    plan.E
+		src  *plan.Table
+		want want
+	}{
+		{"offset 1mo month end", d.OffsetBy("1mo"), T, want{cols: []col{{"w", []plan.Value{day("2024-02-29"), day("2023-04-30"), day("2024-03-29"), plan.NullValue(plan.Date), day("1970-01-31"), day("2024-06-15")}}}}},
+		{"offset -1y leap", d.OffsetBy("-1y"), T, want{cols: []col{{"w", []plan.Value{day("2023-01-31"), day("2022-03-31"), day("2023-02-28"), plan.NullValue(plan.Date), day("1968-12-31"), day("2023-05-15")}}}}},
+		{"offset 1q2w3d", d.OffsetBy("1q2w3d"), T, want{cols: []col{{"w", []plan.Value{day("2024-05-17"), day("2023-07-17"), day("2024-06-15"), plan.NullValue(plan.Date), day("1970-04-17"), day("2024-09-01")}}}}},
+		{"truncate 1mo", d.Truncate("1mo"), T, want{cols: []col{{"w", []plan.Value{day("2024-01-01"), day("2023-03-01"), day("2024-02-01"), plan.NullValue(plan.Date), day("1969-12-01"), day("2024-05-01")}}}}},
+		{"truncate 1w", d.Truncate("1w"), T, want{cols: []col{{"w", []plan.Value{day("2024-01-29"), day("2023-03-27"), day("2024-02-26"), plan.NullValue(plan.Date), day("1969-12-29"), day("2024-05-13")}}}}},
+		{"truncate 1q", d.Truncate("1q"), T, want{cols: []col{{"w", []plan.Value{day("2024-01-01"), day("2023-01-01"), day("2024-01-01"), plan.NullValue(plan.Date), day("1969-10-01"), day("2024-04-01")}}}}},
+		{"truncate 1y datetime", ts.Truncate("1y"), T, want{cols: []col{{"w", []plan.Value{dt("2024-01-01T00:00:00"), dt("1969-01-01T00:00:00"), dt("2024-01-01T00:00:00"), plan.NullValue(plan.Datetime), dt("2024-01-01T00:00:00"), dt("2020-01-01T00:00:00")}}}}},
+		{"truncate 2h", ts.Truncate("2h"), T, want{cols: []col{{"w", []plan.Value{dt("2024-01-31T12:00:00"), dt("1969-12-31T22:00:00"), dt("2024-02-29T00:00:00"), plan.NullValue(plan.Datetime), dt("2024-05-15T06:00:00"), dt("2020-03-01T12:00:00")}}}}},
+		{"offset 1mo1d1h datetime", ts.OffsetBy("1mo1d1h"), T, want{cols: []col{{"w", []plan.Value{dt("2024-03-01T14:45:10.5"), dt("1970-02-02T00:59:59.999999"), dt("2024-03-30T01:00:00"), plan.NullValue(plan.Datetime), dt("2024-06-16T07:00:00"), dt("2020-04-02T13:00:00")}}}}},
+		{"truncate out of range", d.Truncate("1mo"), minDate, want{errKind: plan.TemporalOutOfRange, errExpr: `truncate(d, "1mo")`}},
+		{"offset out of range", d.OffsetBy("-1d"), minDate, want{errKind: plan.TemporalOutOfRange, errExpr: `offset_by(d, "-1d")`}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := plan.Scan(tc.src).Select(tc.e.Alias("w")).Node()
+			check(t, p, tc.want)
+			res, err := reference.Collect(context.Background(), p, reference.Options{})
+			if tc.want.errKind != "" {
+				pe, _ := plan.AsError(err)
+				if pe == nil || pe.Kind != tc.want.errKind || pe.Expr != tc.want.errExpr {
+					t.Fatalf("reference: error %v, want %s %q", err, tc.want.errKind, tc.want.errExpr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("reference: %v", err)
+			}
+			if !sameValues(res.Columns[0], tc.want.cols[0].vals) {
+				t.Errorf("reference: %s, want %s", render(res.Columns[0]), render(tc.want.cols[0].vals))
+			}
+		})
+	}
+}

@@ -435,6 +435,15 @@ func (e E) ArgMin() E { return call(FuncArgMin, e) }
 // first row holding the group's maximum non-null value; null when none.
 func (e E) ArgMax() E { return call(FuncArgMax, e) }
 
+// Truncate rounds a date or datetime down to the start of its window of
+// the calendar step every ("1mo", "1w", "2h"; docs/semantics.md, Calendar
+// steps).
+func (e E) Truncate(every string) E { return call(FuncTruncate, e, Lit(every)) }
+
+// OffsetBy adds the calendar step every ("1mo", "-1y2d") to a date or
+// datetime, months on the calendar with the month-end rule.
+func (e E) OffsetBy(every string) E { return call(FuncOffsetBy, e, Lit(every)) }
+
 // OverOrdered evaluates the window function e per partition of the keys,
 // each partition's rows in the window order the order keys give (ties in
 // input order): `cum_sum(a).over(k, order_by=[t desc])` is

@@ -127,6 +127,7 @@ func TestFuncTable(t *testing.T) {
 	windows := map[Func]string{FuncCumSum: "cum_sum", FuncCumCount: "cum_count", FuncCumMin: "cum_min",
 		FuncCumMax: "cum_max", FuncRowNumber: "row_number", FuncRank: "rank", FuncShift: "shift"}
 	names[FuncArgMin], names[FuncArgMax] = "arg_min", "arg_max"
+	names[FuncTruncate], names[FuncOffsetBy] = "truncate", "offset_by"
 	for f, name := range windows {
 		names[f] = name
 	}

@@ -97,6 +97,10 @@ const (
 	FuncArgMin
 	FuncArgMax
 
+	// Calendar steps (docs/semantics.md, Calendar steps).
+	FuncTruncate
+	FuncOffsetBy
+
 	funcCount
 )
 
@@ -188,6 +192,9 @@ var funcs = [funcCount]funcInfo{
 
 	FuncArgMin: {name: "arg_min", minArgs: 1, maxArgs: 1, aggregate: true},
 	FuncArgMax: {name: "arg_max", minArgs: 1, maxArgs: 1, aggregate: true},
+
+	FuncTruncate: {name: "truncate", minArgs: 2, maxArgs: 2},
+	FuncOffsetBy: {name: "offset_by", minArgs: 2, maxArgs: 2},
 }
 
 // Infix precedences, loosest first.

@@ -160,6 +160,10 @@ func (c *guardCompiler) walk(e Expr, inBranch bool) {
 			c.bad = true // list.sum's overflow: no cheap test
 			return
 		}
+		if x.Fn == FuncTruncate || x.Fn == FuncOffsetBy {
+			c.bad = true // temporal_out_of_range: no cheap test
+			return
+		}
 		if x.Fn == FuncIf {
 			c.walk(x.Args[0], false)
 			c.walk(x.Args[1], true)
@@ -204,7 +208,7 @@ func (c *guardCompiler) canRaise(e Expr) bool {
 				raises = true
 			}
 		case *Call:
-			if x.Fn.IsAggregate() || x.Fn.IsWindow() {
+			if x.Fn.IsAggregate() || x.Fn.IsWindow() || x.Fn == FuncTruncate || x.Fn == FuncOffsetBy {
 				raises = true
 			} else if x.Fn == FuncListSum && c.typeOf(x) != Float64 {
 				raises = true // an integer list.sum overflows

@@ -65,6 +65,8 @@ func FuncCanRaise(f Func, operands []Type) bool {
 		return false // every date and datetime has its fields
 	case FuncCumSum:
 		return len(operands) != 1 || operands[0].IsInteger()
+	case FuncTruncate, FuncOffsetBy:
+		return true // temporal_out_of_range at the ends of the ranges
 	case FuncCumCount, FuncCumMin, FuncCumMax, FuncRowNumber, FuncRank, FuncShift, FuncArgMin, FuncArgMax:
 		return false
 	}
@@ -160,7 +162,7 @@ func callResultType(f Func, types []Type) (Type, bool) {
 		return Bool, true
 	case FuncStrLen, FuncStrLenBytes, FuncCount, FuncLen, FuncCumCount, FuncRowNumber, FuncRank, FuncArgMin, FuncArgMax:
 		return Int64, true
-	case FuncCumMin, FuncCumMax, FuncShift:
+	case FuncCumMin, FuncCumMax, FuncShift, FuncTruncate, FuncOffsetBy:
 		return types[0], true
 	case FuncCumSum:
 		switch types[0] {

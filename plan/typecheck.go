@@ -358,6 +358,14 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 		return Int64, false, nil
 	case FuncArgMin, FuncArgMax:
 		return Int64, true, nil
+	case FuncTruncate, FuncOffsetBy:
+		if types[0] != Date && types[0] != Datetime {
+			return Invalid, false, unary("a date or datetime")
+		}
+		if _, err := EveryParam(e, types[0]); err != nil {
+			return Invalid, false, err
+		}
+		return types[0], nulls[0], nil
 	case FuncCumMin, FuncCumMax:
 		return types[0], nulls[0], nil
 	case FuncRank:

@@ -359,6 +359,27 @@ func (v *env) evalCall(e *plan.Call, rows []int) ([]plan.Value, *plan.Error) {
 			out[k] = plan.BoolValue(!x.IsNull() && f != f)
 		}
 		return out, nil
+	case plan.FuncTruncate, plan.FuncOffsetBy:
+		if len(args) != 2 {
+			break
+		}
+		t := staticType(e.Args[0], v.in.Schema)
+		step, perr := plan.EveryParam(e, t)
+		if perr != nil {
+			return nil, &plan.Error{Kind: plan.InvalidPlan, Expr: e.String(), Row: -1, Msg: "reference: " + perr.Error()}
+		}
+		for k, x := range args[0] {
+			if x.IsNull() {
+				out[k] = plan.NullValue(t)
+				continue
+			}
+			r, ok := calendarStep(e.Fn, x, step)
+			if !ok {
+				return nil, v.fail(plan.TemporalOutOfRange, e, rows, k, fmt.Sprintf("reference: %s of %s leaves the range of %s", e.Fn, temporalText(x), t))
+			}
+			out[k] = r
+		}
+		return out, nil
 	case plan.FuncYear, plan.FuncMonth, plan.FuncDay, plan.FuncWeekday, plan.FuncHour, plan.FuncMinute, plan.FuncSecond:
 		if len(args) != 1 {
 			break
@@ -539,7 +560,7 @@ func staticType(e plan.Expr, s plan.Schema) plan.Type {
 			return t
 		case plan.FuncCumCount, plan.FuncRowNumber, plan.FuncRank, plan.FuncArgMin, plan.FuncArgMax:
 			return plan.Int64
-		case plan.FuncCumMin, plan.FuncCumMax, plan.FuncShift:
+		case plan.FuncCumMin, plan.FuncCumMax, plan.FuncShift, plan.FuncTruncate, plan.FuncOffsetBy:
 			return arg(0)
 		case plan.FuncCumSum:
 			if arg(0) == plan.Float64 {

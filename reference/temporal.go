@@ -299,3 +299,88 @@ func castTemporal(v plan.Value, to plan.Type) (r plan.Value, ok, handled bool) {
 	}
 	return plan.Value{}, false, true
 }
+
+// calendarStep is truncate or offset_by of a non-null date or datetime, on
+// Go's proleptic Gregorian calendar (time.Time in UTC), written from
+// docs/semantics.md (Calendar steps): ok is false when the result leaves
+// the type's range.
+func calendarStep(fn plan.Func, x plan.Value, e plan.Every) (plan.Value, bool) {
+	c := clock(x)
+	var r time.Time
+	micros := big.NewInt(0) // µs added after the calendar part
+	if fn == plan.FuncOffsetBy {
+		// Months on the calendar, the day clamped to the target month's
+		// length; then weeks and days; then µs.
+		total := int64(c.Year())*12 + int64(c.Month()-1) + e.Months
+		y := total / 12
+		m := total % 12
+		if m < 0 {
+			m += 12
+			y--
+		}
+		last := time.Date(int(y), time.Month(m+1)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+		d := min(c.Day(), last)
+		r = time.Date(int(y), time.Month(m+1), d, c.Hour(), c.Minute(), c.Second(), c.Nanosecond(), time.UTC)
+		r = r.AddDate(0, 0, int(7*e.Weeks+e.Days))
+		micros.SetInt64(e.Micros)
+	} else {
+		midnight := time.Date(c.Year(), c.Month(), c.Day(), 0, 0, 0, 0, time.UTC)
+		switch {
+		case e.Months > 0:
+			mi := (int64(c.Year())-1970)*12 + int64(c.Month()-1)
+			q := mi / e.Months
+			if mi%e.Months < 0 {
+				q--
+			}
+			mi = q * e.Months
+			y, m := mi/12, mi%12
+			if m < 0 {
+				m += 12
+				y--
+			}
+			r = time.Date(int(1970+y), time.Month(m+1), 1, 0, 0, 0, 0, time.UTC)
+		case e.Weeks > 0:
+			// Weeks start on Monday; 1970-01-05 was one.
+			monday := time.Date(1970, 1, 5, 0, 0, 0, 0, time.UTC)
+			days := (midnight.Unix() - monday.Unix()) / 86400 // exact: both are midnights
+			span := 7 * e.Weeks
+			q := days / span
+			if days%span < 0 {
+				q--
+			}
+			r = monday.AddDate(0, 0, int(q*span))
+		case e.Days > 0:
+			days := midnight.Unix() / 86400
+			q := days / e.Days
+			if days%e.Days < 0 {
+				q--
+			}
+			r = time.Unix(q*e.Days*86400, 0).UTC()
+		default:
+			// A step below a day: µs since the epoch, rounded down.
+			us := new(big.Int).SetInt64(x.Int())
+			step := big.NewInt(e.Micros)
+			q := new(big.Int).Div(us, step) // Euclidean: rounds down for a positive step
+			return bigTemporal(x.Type(), new(big.Int).Mul(q, step))
+		}
+	}
+	us := new(big.Int).Mul(big.NewInt(r.Unix()), big.NewInt(1_000_000))
+	us.Add(us, big.NewInt(int64(r.Nanosecond()/1000)))
+	us.Add(us, micros)
+	if x.Type() == plan.Date {
+		days := new(big.Int).Div(us, big.NewInt(86_400_000_000))
+		if !days.IsInt64() || days.Int64() < math.MinInt32 || days.Int64() > math.MaxInt32 {
+			return plan.Value{}, false
+		}
+		return plan.DateValue(int32(days.Int64())), true
+	}
+	return bigTemporal(plan.Datetime, us)
+}
+
+// bigTemporal is the datetime of us µs, or false outside int64.
+func bigTemporal(t plan.Type, us *big.Int) (plan.Value, bool) {
+	if !us.IsInt64() {
+		return plan.Value{}, false
+	}
+	return plan.DatetimeValue(us.Int64()), true
+}

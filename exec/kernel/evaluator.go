@@ -366,6 +366,8 @@ func (x *evalCtx) call(e *plan.Call, in *input, args []datum) (datum, error) {
 		return x.coalesce(e, in, args)
 	case plan.FuncYear, plan.FuncMonth, plan.FuncDay, plan.FuncWeekday, plan.FuncHour, plan.FuncMinute, plan.FuncSecond:
 		return x.temporalField(e, in, args[0])
+	case plan.FuncTruncate, plan.FuncOffsetBy:
+		return x.calendarStep(e, in, args[0])
 	case plan.FuncLower, plan.FuncUpper, plan.FuncSubstring, plan.FuncReplace, plan.FuncReplaceAll, plan.FuncStrip:
 		return x.strMap(e, in, args)
 	case plan.FuncStartsWith, plan.FuncEndsWith, plan.FuncContains, plan.FuncLike:

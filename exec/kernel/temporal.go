@@ -303,3 +303,75 @@ func (c *caster) temporal(from, to plan.Type) (datum, error) {
 	}
 	return c.finish(to, buf)
 }
+
+// calendarStep evaluates truncate and offset_by of a date or datetime
+// (borrowed) by plan.Truncate and plan.OffsetBy: null where the operand is
+// null, temporal_out_of_range at the first valid row whose result leaves
+// the type's range.
+func (x *evalCtx) calendarStep(e *plan.Call, in *input, a datum) (datum, error) {
+	step, err := plan.EveryParam(e, a.typ)
+	if err != nil {
+		return datum{}, internalError(e, err.Error())
+	}
+	if a.isNullScalar() {
+		return nullDatum(a.typ), nil
+	}
+	f := plan.OffsetBy
+	if e.Fn == plan.FuncTruncate {
+		f = plan.Truncate
+	}
+	fail := func(i int, v plan.Value) error {
+		return x.fail(plan.TemporalOutOfRange, e, in, i, fmt.Sprintf("%s of %s leaves the range of %s", e.Fn, v, a.typ), nil)
+	}
+	v := viewOf(a)
+	if v.scalar {
+		sv := v.valueAt(0)
+		r, ok := f(a.typ, sv.Int(), step)
+		if !ok {
+			if in.n == 0 {
+				return nullDatum(a.typ), nil
+			}
+			return datum{}, fail(0, sv)
+		}
+		if a.typ == plan.Date {
+			return scalarDatum(plan.DateValue(int32(r))), nil
+		}
+		return scalarDatum(plan.DatetimeValue(r)), nil
+	}
+	n := in.n
+	valid := shareValidity(x.mem, &v)
+	if a.typ == plan.Date {
+		buf, out := newFixed[int32](x.mem, n)
+		for i := range out {
+			if !v.isValid(i) {
+				continue
+			}
+			r, ok := f(plan.Date, int64(v.i32[i]), step)
+			if !ok {
+				buf.Release()
+				if valid != nil {
+					valid.Release()
+				}
+				return datum{}, fail(i, v.valueAt(i))
+			}
+			out[i] = int32(r)
+		}
+		return freshDatum(a.typ, makeArray(a.typ, n, v.nulls, valid, buf)), nil
+	}
+	buf, out := newFixed[int64](x.mem, n)
+	for i := range out {
+		if !v.isValid(i) {
+			continue
+		}
+		r, ok := f(plan.Datetime, v.i64[i], step)
+		if !ok {
+			buf.Release()
+			if valid != nil {
+				valid.Release()
+			}
+			return datum{}, fail(i, v.valueAt(i))
+		}
+		out[i] = r
+	}
+	return freshDatum(a.typ, makeArray(a.typ, n, v.nulls, valid, buf)), nil
+}

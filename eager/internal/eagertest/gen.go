@@ -419,10 +419,44 @@ func (g *planGen) expr(s plan.Schema, t plan.Type, depth int) plan.Expr {
 		}
 		return g.cast(s, t, d)
 	case 5:
+		if t == plan.Int32 && g.chance(0.3) {
+			return g.calendarField(s, d)
+		}
 		return g.cast(s, t, d)
 	default:
 		return g.cond(s, t, d)
 	}
+}
+
+// calendarDays are dates (days since 1970-01-01) where calendar steps turn:
+// month ends, leap days (2000-02-29, 2024-02-29), the day before the
+// epoch, and the ends of date32's range.
+var calendarDays = []int32{0, -1, 11016, 11017, 11046, 19782, 19753, 10987, math.MinInt32, math.MaxInt32, 2932896}
+
+// calendarField draws year, month or day of truncate or offset_by of a
+// date or datetime chosen by a condition between two such dates (so the
+// kernel sees arrays, nulls where the condition's operands are null, and
+// temporal_out_of_range at the range ends).
+func (g *planGen) calendarField(s plan.Schema, d int) plan.Expr {
+	dt := g.chance(0.5)
+	val := func() plan.Expr {
+		day := calendarDays[g.r.Intn(len(calendarDays))]
+		if dt {
+			us := int64(day) * plan.MicrosPerDay
+			if day < plan.MinDatetimeDay || day > plan.MaxDatetimeDay {
+				us = []int64{math.MinInt64, math.MaxInt64}[g.r.Intn(2)]
+			}
+			return &plan.Literal{Value: plan.DatetimeValue(us + int64(g.r.Intn(3))*1_800_000_001)}
+		}
+		return &plan.Literal{Value: plan.DateValue(day)}
+	}
+	x := call(plan.FuncIf, g.expr(s, plan.Bool, d), val(), val())
+	fn, steps := plan.FuncOffsetBy, []string{"1mo", "-1mo", "1y", "1q2w", "-1d", "13mo", "1h"}
+	if g.chance(0.5) {
+		fn, steps = plan.FuncTruncate, []string{"1mo", "1q", "1y", "1w", "3d", "2h", "1y1d"}
+	}
+	step := call(fn, x, &plan.Literal{Value: plan.StringValue(steps[g.r.Intn(len(steps))])})
+	return call([]plan.Func{plan.FuncYear, plan.FuncMonth, plan.FuncDay}[g.r.Intn(3)], step)
 }
 
 func call(fn plan.Func, args ...plan.Expr) plan.Expr { return &plan.Call{Fn: fn, Args: args} }

@@ -97,6 +97,9 @@ func (g *gen) temporalExpr(c ectx, t plan.Type, depth int) plan.Expr {
 				}
 				return call(plan.FuncSub, g.expr(sub, t, depth-1), g.leaf(sub, t))
 			}
+			if g.r.Intn(3) == 0 {
+				return g.calendarStep(sub, t, depth)
+			}
 			d := g.leaf(sub, plan.Duration) // a bare duration: the specials overflow
 			switch g.r.Intn(3) {
 			case 0:
@@ -147,4 +150,31 @@ func castSource(from, t plan.Type) plan.Type {
 		return from
 	}
 	return t
+}
+
+// Calendar steps (docs/semantics.md, Calendar steps): offset_by's month
+// steps meet the month ends and leap days of the small profile (dates
+// around 2000-02-29) and the range ends of the specials; truncate's one
+// part steps, weeks and sub-day units on datetimes.
+var (
+	offsetSteps   = []string{"1mo", "-1mo", "1y", "-1y", "1q", "1w", "-2w", "1d", "3d", "1y1mo", "2mo1d", "12mo", "-1y6mo", "999999999y"}
+	truncateSteps = []string{"1mo", "3mo", "1q", "1y", "1w", "2w", "1d", "7d"}
+	clockSteps    = []string{"2h", "1h30m", "-1s", "1ms", "15m", "1us", "1d12h"}
+	clockTruncate = []string{"1h", "2h", "15m", "1s", "1ms", "1us", "7us"}
+)
+
+// calendarStep generates truncate(x, every) or offset_by(x, every) of a
+// date or datetime t.
+func (g *gen) calendarStep(c ectx, t plan.Type, depth int) plan.Expr {
+	x := g.expr(c, t, depth-1)
+	pick := func(a, b []string) string {
+		if t == plan.Datetime && g.r.Intn(2) == 0 {
+			return b[g.r.Intn(len(b))]
+		}
+		return a[g.r.Intn(len(a))]
+	}
+	if g.r.Intn(2) == 0 {
+		return call(plan.FuncTruncate, x, lit(plan.StringValue(pick(truncateSteps, clockTruncate))))
+	}
+	return call(plan.FuncOffsetBy, x, lit(plan.StringValue(pick(offsetSteps, clockSteps))))
 }

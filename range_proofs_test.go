@@ -79,7 +79,10 @@ func optimizeProofPlan(t *testing.T, src plan.Source) plan.Node {
 // the projection, which would drop that row and succeed — a wrong answer.
 // The executor checks the facts the plan relied on while it scans and
 // fails with a source_error naming the source, the column, the fact and
-// the value; so does the reference interpreter, independently.
+// the value; so does the reference interpreter, independently. The liar
+// embeds an exec.ArrowSource, whose own computed facts would excuse the
+// check (step.Checks): the exemption goes by the source's concrete type,
+// so the facts the wrapper states are checked.
 func TestRangeProofLyingSource(t *testing.T) {
 	data := rangeTable(t, "host", []int64{5, 1 << 62, -7}, []int64{1, 0, 2})
 	rec, err := kernel.TableRecord(memory.DefaultAllocator, data)

@@ -171,7 +171,14 @@ func checkPlansAgree(t *testing.T, dir string) {
 			t.Errorf("%s optimized and as written differ: %s", df, why)
 		}
 		sql := filepath.Join("queries", "sql", filepath.Base(df))
-		if _, err := os.Stat(sql); err != nil {
+		_, err := os.Stat(sql)
+		if why, awaited := awaitingSQLTwin[filepath.Base(df)]; awaited {
+			if err == nil {
+				t.Errorf("%s now has its SQL-style twin: take it off awaitingSQLTwin (%s)", df, why)
+			}
+			continue
+		}
+		if err != nil {
 			t.Errorf("%s has no SQL-style twin: %v", df, err)
 			continue
 		}
@@ -179,6 +186,13 @@ func checkPlansAgree(t *testing.T, dir string) {
 			t.Errorf("%s and %s differ: %s", df, sql, why)
 		}
 	}
+}
+
+// awaitingSQLTwin lists the dataframe-style plan files whose SQL-style
+// twin cannot be written yet, and why; checkPlansAgree fails when a listed
+// file has one.
+var awaitingSQLTwin = map[string]string{
+	"q21.json": "its EXISTS and NOT EXISTS correlate on l2.l_suppkey <> l1.l_suppkey, which needs a semi and an anti join with a residual predicate",
 }
 
 // rowsDiffer says how two results differ ("" when they agree): row and

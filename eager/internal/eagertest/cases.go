@@ -122,6 +122,21 @@ func windowCases() []Case {
 			Err: errAt(plan.Overflow, "min(a).over(b) - 1", 2)},
 		{Name: "window/input-column-named-like-a-temporary", Node: scan(tW).Select(col("__over_0").Min().Over(col("k")).Sub(lit(1)).Alias("z")).Node(),
 			Err: errOf(plan.Overflow, "min(__over_0).over(k) - 1")},
+		// Window functions (docs/semantics.md, Window functions and ordered
+		// windows): k=1 holds rows 0 (a 10) and 2 (30), k=2 rows 1 (20) and
+		// 4 (null), k=null row 3 (40).
+		{Name: "window/cum-sum-ordered-desc-nulls-first", Node: scan(tT).Select(col("a").CumSum().OverOrdered([]plan.E{col("k")}, plan.Desc(col("a"))).Alias("c")).Node(),
+			Want: [][]plan.Value{row(i64(40)), row(i64(20)), row(i64(30)), row(i64(40)), row(nI64)}},
+		{Name: "window/rank-min", Node: scan(tT).Select(col("a").Rank("min").Over(col("k")).Alias("r")).Node(),
+			Want: [][]plan.Value{row(i64(1)), row(i64(1)), row(i64(2)), row(i64(1)), row(nI64)}},
+		{Name: "window/shift-lead-default", Node: scan(tT).Select(col("a").ShiftOr(-1, lit(int64(0))).Over(col("k")).Alias("n")).Node(),
+			Want: [][]plan.Value{row(i64(30)), row(nI64), row(i64(0)), row(i64(0)), row(i64(0))}},
+		{Name: "window/arg-max-over", Node: scan(tT).Select(col("a").ArgMax().Over(col("k")).Alias("m")).Node(),
+			Want: [][]plan.Value{row(i64(1)), row(i64(0)), row(i64(1)), row(i64(0)), row(i64(0))}},
+		{Name: "window/order-by-on-an-aggregate", Node: scan(tT).Select(col("a").Sum().OverOrdered([]plan.E{col("k")}, plan.Asc(col("a")))).Node(),
+			Err: errOf(plan.InvalidPlan, "sum(a).over(k, order_by=[a])")},
+		{Name: "window/cum-sum-outside-over", Node: scan(tT).Select(col("a").CumSum()).Node(),
+			Err: errOf(plan.InvalidPlan, "cum_sum(a)")},
 		{Name: "window/sum-overflow", Node: scan(tBig).WithColumns(col("a").Sum().Over(col("k")).Alias("s")).Node(),
 			Err: errAt(plan.Overflow, "sum(a)", 0)},
 		{Name: "window/argument-error-before-keys", Node: scan(tD).Select(col("a").Div(col("b")).Sum().Over(col("a").Mul(lit(2))).Alias("z")).Node(),

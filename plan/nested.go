@@ -83,11 +83,23 @@ func intern(d nestedType) (Type, error) {
 // isScalar reports whether t is one of the scalar types of Types().
 func isScalar(t Type) bool { return t > Invalid && int(t) < len(typeNames) }
 
+// nestable reports whether a list may hold, or a struct field be, a value
+// of type t: bool, int32, int64, float64, string, date, datetime or
+// duration (docs/semantics.md, Lists and structs; the narrow and unsigned
+// integers and float32 are not yet element types).
+func nestable(t Type) bool {
+	switch t {
+	case Bool, Int32, Int64, Float64, String, Date, Datetime, Duration:
+		return true
+	}
+	return false
+}
+
 // ListOf returns the type list<elem>. elem must be a scalar type: a list
 // of lists or of structs is an error.
 func ListOf(elem Type) (Type, error) {
-	if !isScalar(elem) {
-		return Invalid, fmt.Errorf("list<%s>: a list's elements must be of a scalar type (bool, int32, int64, float64, string, date, datetime, duration)", elem)
+	if !nestable(elem) {
+		return Invalid, fmt.Errorf("list<%s>: a list's elements must be bool, int32, int64, float64, string, date, datetime or duration", elem)
 	}
 	return intern(nestedType{list: true, elem: elem, text: "list<" + elem.String() + ">"})
 }
@@ -109,8 +121,8 @@ func StructOf(fields ...StructField) (Type, error) {
 			return Invalid, fmt.Errorf("struct field %q named twice", f.Name)
 		}
 		seen[f.Name] = true
-		if !isScalar(f.Type) {
-			return Invalid, fmt.Errorf("struct field %q: a field must be of a scalar type (bool, int32, int64, float64, string, date, datetime, duration), not %s", f.Name, f.Type)
+		if !nestable(f.Type) {
+			return Invalid, fmt.Errorf("struct field %q: a field must be bool, int32, int64, float64, string, date, datetime or duration, not %s", f.Name, f.Type)
 		}
 		if i > 0 {
 			b.WriteString(", ")

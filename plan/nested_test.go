@@ -143,3 +143,59 @@ func TestNestedTypecheck(t *testing.T) {
 		t.Errorf("count(l): %v", err)
 	}
 }
+
+// TestResolveNestedKeys: a list or struct is never a key (docs/semantics.md,
+// Lists and structs); each key position is a type_error naming the key and
+// its path, and lists and structs still pass through every row-moving node.
+func TestResolveNestedKeys(t *testing.T) {
+	lt := MustListOf(Int64)
+	stt := MustStructOf(StructField{Name: "a", Type: Int64})
+	tab, err := NewTable("n", MustSchema(Field{"k", Int64, true}, Field{"l", lt, true}, Field{"s", stt, true}),
+		[][]Value{{Int64Value(1)}, {ListValue(lt, nil)}, {NullValue(stt)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := Scan(tab)
+	l, k := Col("l"), Col("k")
+	const schema = "[k: int64?, l: list<int64>?, s: struct{a: int64}?]"
+	runResolveCases(t, []resolveCase{
+		{name: "carried through sort, filter, join, union, limit", plan: n.Filter(l.ListLen().Gt(Lit(int64(0)))).SortBy("k").
+			Union(n).Head(2).Join(n.Select(k.Alias("r")), LeftJoin, []E{k}, []E{Col("r")}).Node(),
+			schema: "[k: int64?, l: list<int64>?, s: struct{a: int64}?, r: int64?]"},
+		{name: "distinct on scalars", plan: n.Distinct("k").Node(), schema: schema},
+		{name: "sort key", plan: n.Sort(SortKey{Expr: l.Expr()}).Node(),
+			err: &wantErr{kind: TypeError, path: "plan.keys[0].expr", expr: "l", msg: "sort key `l` is a list (list<int64>)"}},
+		{name: "group key", plan: n.GroupBy(Col("s")).Agg(Len()).Node(),
+			err: &wantErr{kind: TypeError, path: "plan.keys[0]", expr: "s", msg: "group key `s` is a struct"}},
+		{name: "join key", plan: n.Join(n, InnerJoin, []E{l}, []E{l}).Node(),
+			err: &wantErr{kind: TypeError, path: "plan.left_on[0]", expr: "l", msg: "join key `l` is a list"}},
+		{name: "distinct subset", plan: n.Distinct("k", "l").Node(),
+			err: &wantErr{kind: TypeError, path: "plan.subset[1]", expr: "l", msg: "distinct key `l` is a list"}},
+		{name: "distinct of every column", plan: n.Distinct().Node(),
+			err: &wantErr{kind: TypeError, path: "plan.subset", expr: "l", msg: "a distinct without a subset keys on every column"}},
+		{name: "window partition", plan: n.Select(k.Sum().Over(Col("s"))).Node(),
+			err: &wantErr{kind: TypeError, path: "plan.exprs[0]", expr: "s", msg: "partition key `s` is a struct"}},
+		{name: "aggregate", plan: n.Agg(l.Count()).Node(),
+			err: &wantErr{kind: TypeError, path: "plan.aggs[0]", expr: "count(l)", msg: "cannot be aggregated"}},
+		{name: "comparison", plan: n.Filter(Col("s").Eq(Col("s"))).Node(),
+			err: &wantErr{kind: TypeError, path: "plan.predicates[0]", expr: "s == s", msg: "carried, not compared"}},
+	})
+}
+
+// TestNestedElementTypes: the element and field types are the eight of
+// docs/semantics.md; the narrow and unsigned integers and float32 are not
+// (yet) among them.
+func TestNestedElementTypes(t *testing.T) {
+	for _, e := range Types() {
+		want := nestable(e)
+		if _, err := ListOf(e); (err == nil) != want {
+			t.Errorf("ListOf(%s): %v, want ok=%v", e, err, want)
+		}
+		if _, err := StructOf(StructField{Name: "a", Type: e}); (err == nil) != want {
+			t.Errorf("StructOf(a: %s): %v, want ok=%v", e, err, want)
+		}
+	}
+	if _, err := ParseNestedType("list<int8>"); err == nil || !strings.Contains(err.Error(), "must be bool, int32") {
+		t.Errorf("list<int8>: %v", err)
+	}
+}

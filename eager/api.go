@@ -174,6 +174,25 @@ func (df *DataFrame) Join(right *DataFrame, how plan.JoinKind, leftOn, rightOn [
 	})
 }
 
+// JoinWith is Join with the join's options (docs/semantics.md, join
+// options): coalesce, nulls_equal, validate and a semi or anti join's
+// residual over the pair schema.
+func (df *DataFrame) JoinWith(right *DataFrame, how plan.JoinKind, leftOn, rightOn []plan.Expr, suffix string, o plan.JoinOptions) (*DataFrame, error) {
+	return df.apply([]*DataFrame{right}, func(in []plan.Node) plan.Node {
+		return &plan.JoinNode{Left: in[0], Right: in[1], How: how, LeftOn: leftOn, RightOn: rightOn, Suffix: suffix,
+			Coalesce: o.Coalesce, NullsEqual: o.NullsEqual, Validate: o.Validate, Residual: o.Residual.Expr()}
+	})
+}
+
+// ConcatDiagonal is the diagonal union: df's rows, then each other frame's,
+// the frames' columns in order of first appearance and a column a frame
+// lacks null in its rows; a name must have one type in every frame.
+func (df *DataFrame) ConcatDiagonal(others ...*DataFrame) (*DataFrame, error) {
+	return df.apply(others, func(in []plan.Node) plan.Node {
+		return &plan.UnionNode{Inputs: in, Diagonal: true}
+	})
+}
+
 // Concat is the union: df's rows, then each other frame's, in order. The
 // frames must have the same column names and types; a column is nullable
 // when it is in any input.

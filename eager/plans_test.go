@@ -113,10 +113,17 @@ func viaMethods(s *eager.Session, n plan.Node) (*eager.DataFrame, error) {
 	case *plan.AggregateNode:
 		return ins[0].GroupBy(n.Keys...).Agg(n.Aggs...)
 	case *plan.JoinNode:
+		if n.HasOptions() {
+			return ins[0].JoinWith(ins[1], n.How, n.LeftOn, n.RightOn, n.Suffix, plan.JoinOptions{Coalesce: n.Coalesce,
+				NullsEqual: n.NullsEqual, Validate: n.Validate, Residual: plan.Wrap(n.Residual)})
+		}
 		return ins[0].Join(ins[1], n.How, n.LeftOn, n.RightOn, n.Suffix)
 	case *plan.UnionNode:
 		if len(ins) == 0 {
 			return s.FromPlan(n)
+		}
+		if n.Diagonal {
+			return ins[0].ConcatDiagonal(ins[1:]...)
 		}
 		return ins[0].Concat(ins[1:]...)
 	case *plan.DistinctNode:

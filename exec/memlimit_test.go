@@ -158,7 +158,7 @@ func TestMemoryLimitJoinSpills(t *testing.T) {
 		switch kind {
 		case plan.SemiJoin, plan.AntiJoin:
 			n = j.Select(c("id"), c("k"), c("f")).Node()
-		case plan.InnerJoin, plan.LeftJoin: // the right key k is dropped
+		case plan.InnerJoin, plan.LeftJoin, plan.RightJoin: // one key column k (merged)
 			n = j.Select(c("id"), c("k"), c("f"), c("id_right"), c("f_right")).Node()
 		default:
 			n = j.Select(c("id"), c("k"), c("f"), c("id_right"), c("k_right"), c("f_right")).Node()

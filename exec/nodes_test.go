@@ -202,6 +202,9 @@ func TestJoin(t *testing.T) {
 	E := mustTable(t, "le", []plan.Field{{Name: "id", Type: plan.Int64, Nullable: true}, {Name: "lv", Type: plan.String, Nullable: true}}, ints(), strs())
 	lid, lv, rid, rv := ints(1, 2, 2, nil, 3), strs("a", "b", "c", "d", "e"), ints(2, 1, 2, nil, 4), ints(10, 20, 30, 40, 50)
 	join := func(how plan.JoinKind) plan.Node { return plan.Scan(L).JoinOn(plan.Scan(R), how, "id").Node() }
+	joinOpts := func(how plan.JoinKind, o plan.JoinOptions) plan.Node {
+		return plan.Scan(L).JoinOn(plan.Scan(R), how, "id").WithJoinOptions(o).Node()
+	}
 	cases := []struct {
 		name string
 		plan plan.Node
@@ -210,10 +213,36 @@ func TestJoin(t *testing.T) {
 		{"inner", join(plan.InnerJoin), want{cols: []col{{"id", pick(lid, 0, 1, 1, 2, 2)}, {"lv", pick(lv, 0, 1, 1, 2, 2)}, {"rv", pick(rv, 1, 0, 2, 0, 2)}}}},
 		{"left", join(plan.LeftJoin), want{cols: []col{{"id", pick(lid, 0, 1, 1, 2, 2, 3, 4)}, {"lv", pick(lv, 0, 1, 1, 2, 2, 3, 4)},
 			{"rv", pick(rv, 1, 0, 2, 0, 2, -1, -1)}}}},
-		{"right", join(plan.RightJoin), want{cols: []col{{"id", pick(lid, 1, 2, 0, 1, 2, -1, -1)}, {"lv", pick(lv, 1, 2, 0, 1, 2, -1, -1)},
+		{"right", join(plan.RightJoin), want{cols: []col{{"lv", pick(lv, 1, 2, 0, 1, 2, -1, -1)},
+			{"id", pick(rid, 0, 0, 1, 2, 2, 3, 4)}, {"rv", pick(rv, 0, 0, 1, 2, 2, 3, 4)}}}},
+		{"right keep", joinOpts(plan.RightJoin, plan.JoinOptions{Coalesce: plan.CoalesceKeep}), want{cols: []col{{"id", pick(lid, 1, 2, 0, 1, 2, -1, -1)}, {"lv", pick(lv, 1, 2, 0, 1, 2, -1, -1)},
 			{"id_right", pick(rid, 0, 0, 1, 2, 2, 3, 4)}, {"rv", pick(rv, 0, 0, 1, 2, 2, 3, 4)}}}},
+		{"full coalesce", joinOpts(plan.FullJoin, plan.JoinOptions{Coalesce: plan.CoalesceMerge}), want{cols: []col{{"id", append(pick(lid, 0, 1, 1, 2, 2, 3, 4), pick(rid, 3, 4)...)}, {"lv", pick(lv, 0, 1, 1, 2, 2, 3, 4, -1, -1)},
+			{"rv", pick(rv, 1, 0, 2, 0, 2, -1, -1, 3, 4)}}}},
 		{"full", join(plan.FullJoin), want{cols: []col{{"id", pick(lid, 0, 1, 1, 2, 2, 3, 4, -1, -1)}, {"lv", pick(lv, 0, 1, 1, 2, 2, 3, 4, -1, -1)},
 			{"id_right", pick(rid, 1, 0, 2, 0, 2, -1, -1, 3, 4)}, {"rv", pick(rv, 1, 0, 2, 0, 2, -1, -1, 3, 4)}}}},
+		{"inner nulls_equal pairs the null keys", joinOpts(plan.InnerJoin, plan.JoinOptions{NullsEqual: true}), want{cols: []col{{"id", pick(lid, 0, 1, 1, 2, 2, 3)},
+			{"lv", pick(lv, 0, 1, 1, 2, 2, 3)}, {"rv", pick(rv, 1, 0, 2, 0, 2, 3)}}}},
+		{"anti nulls_equal drops the null key", joinOpts(plan.AntiJoin, plan.JoinOptions{NullsEqual: true}), want{cols: []col{{"id", pick(lid, 4)}, {"lv", pick(lv, 4)}}}},
+		{"validate m:1 raises on the right duplicate", joinOpts(plan.InnerJoin, plan.JoinOptions{Validate: plan.ValidateManyToOne}),
+			want{errKind: plan.ValidationError, errExpr: "id"}},
+		{"validate 1:m raises on the left duplicate", joinOpts(plan.InnerJoin, plan.JoinOptions{Validate: plan.ValidateOneToMany}),
+			want{errKind: plan.ValidationError, errExpr: "id"}},
+		{"validate 1:m ignores null keys", plan.Scan(L).Filter(c("lv").Ne(lt("b"))).JoinOn(plan.Scan(R), plan.LeftJoin, "id").WithJoinOptions(plan.JoinOptions{Validate: plan.ValidateOneToMany}).Select(c("lv")).Node(),
+			want{cols: []col{{"lv", strs("a", "c", "c", "d", "e")}}}},
+		{"validate 1:m counts null keys under nulls_equal", plan.Scan(L).Union(plan.Scan(L).Filter(c("id").IsNull())).Filter(c("lv").Ne(lt("b"))).JoinOn(plan.Scan(R), plan.LeftJoin, "id").
+			WithJoinOptions(plan.JoinOptions{Validate: plan.ValidateOneToMany, NullsEqual: true}).Node(),
+			want{errKind: plan.ValidationError, errExpr: "id"}},
+		{"semi residual", joinOpts(plan.SemiJoin, plan.JoinOptions{Residual: plan.E.Gt(c("rv"), lt(25))}), want{cols: []col{{"id", pick(lid, 1, 2)}, {"lv", pick(lv, 1, 2)}}}},
+		{"anti residual", joinOpts(plan.AntiJoin, plan.JoinOptions{Residual: plan.E.Gt(c("rv"), lt(25))}), want{cols: []col{{"id", pick(lid, 0, 3, 4)}, {"lv", pick(lv, 0, 3, 4)}}}},
+		{"residual reads the suffixed right key", joinOpts(plan.SemiJoin, plan.JoinOptions{Residual: c("id_right").Eq(c("id"))}), want{cols: []col{{"id", pick(lid, 0, 1, 2)}, {"lv", pick(lv, 0, 1, 2)}}}},
+		{"residual null does not count", joinOpts(plan.AntiJoin, plan.JoinOptions{Residual: plan.Null(plan.Bool)}), want{cols: []col{{"id", lid}, {"lv", lv}}}},
+		{"residual error on a matched pair", joinOpts(plan.SemiJoin, plan.JoinOptions{Residual: lt(1).Div(c("rv").Sub(lt(30))).Gt(lt(0))}),
+			want{errKind: plan.DivideByZero}},
+		{"residual never meets an unmatched pair", joinOpts(plan.SemiJoin, plan.JoinOptions{Residual: lt(1).Div(c("rv").Sub(lt(50))).Ne(lt(-100))}),
+			want{cols: []col{{"id", pick(lid, 0, 1, 2)}, {"lv", pick(lv, 0, 1, 2)}}}},
+		{"diagonal union", plan.Scan(L).UnionDiagonal(plan.Scan(R)).Node(), want{cols: []col{{"id", append(append([]plan.Value(nil), lid...), rid...)},
+			{"lv", append(append([]plan.Value(nil), lv...), pick(lv, -1, -1, -1, -1, -1)...)}, {"rv", append(pick(rv, -1, -1, -1, -1, -1), rv...)}}}},
 		{"semi", join(plan.SemiJoin), want{cols: []col{{"id", pick(lid, 0, 1, 2)}, {"lv", pick(lv, 0, 1, 2)}}}},
 		{"anti keeps null keys", join(plan.AntiJoin), want{cols: []col{{"id", pick(lid, 3, 4)}, {"lv", pick(lv, 3, 4)}}}},
 		{"cross", plan.Scan(L).Head(2).CrossJoin(plan.Scan(R).Head(2)).Node(), want{cols: []col{{"id", pick(lid, 0, 0, 1, 1)},

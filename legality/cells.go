@@ -128,6 +128,12 @@ const (
 	PPJoinFullLeftSide   CellID = "pp.join.full.left_side"
 	PPJoinFullRightSide  CellID = "pp.join.full.right_side"
 	PPJoinKeyEquivalence CellID = "pp.join.key_equivalence"
+	// The join option cells (arm join_pushdown): a conjunct never enters
+	// an input whose key uniqueness validate checks (PPJoinValidate), and
+	// moves into a semi or anti join's left input only when the residual
+	// cannot raise (PPJoinResidual).
+	PPJoinValidate CellID = "pp.join.validate"
+	PPJoinResidual CellID = "pp.join.residual"
 	// PRUnionInputs passes the requirement into every union input (arm
 	// union_pruning).
 	PRUnionInputs CellID = "pr.union.inputs"
@@ -225,6 +231,12 @@ var coreCells = []Cell{
 		Reason: "a full join supplies nulls on the left: l{k: 1, a: 0} full join r{k: 1} . filter(a > 0) keeps nothing; moved into l, r's row k = 1 matches nothing and appears with a null a"},
 	{ID: PPJoinFullRightSide, Rule: RulePredicatePushdown, Node: "join", Verdict: Barrier,
 		Reason: "a full join supplies nulls on the right: l{k: 1} full join r{k: 1, v: 0} . filter(v > 0) keeps nothing; moved into r, l's row k = 1 matches nothing and appears with a null v"},
+	{ID: PPJoinValidate, Rule: RulePredicatePushdown, Node: "join", Verdict: CrossesIf,
+		Condition: "standard tier (arm join_pushdown), on a join with validate other than m:m: a conjunct (or a key-equivalent copy) moves into an input only when validate does not check that input's keys (1:m checks the left, m:1 the right, 1:1 both)",
+		Reason:    "l{k: 1, 1; a: 0, 1} join r{k: 1} on k validate=1:m . filter(a == 1): the plan raises validation_error on the repeated left key k = 1; moved into l, the filter removes the first row and the violation vanishes"},
+	{ID: PPJoinResidual, Rule: RulePredicatePushdown, Node: "join", Verdict: CrossesIf,
+		Condition: "standard tier (arm join_pushdown), on a semi or anti join with a residual: the residual is total and deterministic (a conjunct moving into the left input removes left rows, and with them the key-matched pairs the residual would be evaluated on)",
+		Reason:    "l{k: 1; a: 1} semi join r{k: 1; b: 0} on k residual=[a / b > 0] . filter(a == 2): the residual divides by zero on the one key-matched pair; moved into l, the filter removes the left row, no pair is left and the divide_by_zero vanishes"},
 	{ID: PPJoinKeyEquivalence, Rule: RulePredicatePushdown, Node: "join", Verdict: CrossesIf,
 		Condition: "standard tier (arm join_pushdown): on an inner join, a conjunct moving into one input that reads only its plain key columns also filters the other input by their partners (and still moves into its own) when each pair joins two plain columns of one type, paired with nothing else, and the conjunct reads each float64 key only as a direct operand of a comparison, is_nan, is_null or is_not_null, and holds no range proof (range_proofs bounds the conjunct's own columns, not their partners)",
 		Reason:    "l{k: int64} inner join r{k: float64} on k . filter(k > 9007199254740992): 2^53 + 1 on the left matches 9007199254740992.0 on the right (compared as float64), but the copy k > 9007199254740992 removes that right row"},
@@ -308,7 +320,7 @@ var coreCells = []Cell{
 		Equivalent:   "the condition holds wherever the cell is consulted (an aggregate's input always narrows to its key and aggregate columns, and len() needs none), so crosses decides the same",
 		NeverRefuses: "an aggregate's input always narrows to its key and aggregate columns"},
 	{ID: PRJoin, Rule: RuleProjectionPruning, Node: "join", Verdict: CrossesIf,
-		Condition:    "each input must produce only its key columns, the columns read above and every left column a kept right column shares a name with (so no suffix changes); the requirement passes into the inputs",
+		Condition:    "each input must produce only its key columns, the columns read above (a merged key column counting as read on both sides), the columns a semi or anti join's residual reads and every left column a kept right column (or a residual's suffixed right column) shares a name with (so no suffix changes); the requirement passes into the inputs",
 		Reason:       "join(l{k, v}, r{k, v}) . select(v_right): dropping l.v would rename r.v to v",
 		NeverRefuses: "the columns each input keeps are computed, so the cell never refuses"},
 	{ID: PRPassthrough, Rule: RuleProjectionPruning, Node: "filter, sort, limit, slice", Verdict: Crosses,

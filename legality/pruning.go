@@ -131,6 +131,56 @@ func (t *Table) PruneJoin(j *plan.JoinNode, required map[string]bool) (d Decisio
 		}
 	}
 	semi := j.How == plan.SemiJoin || j.How == plan.AntiJoin
+	if lay, ok := plan.LayoutOf(j); ok {
+		// The output as the join lays it out: each required column keeps
+		// its input column (a merged key both), a suffixed right column
+		// the left column it collides with, and a residual's columns
+		// stay on both sides under the names it reads them by.
+		for _, c := range lay.Columns {
+			if !required[c.Name] {
+				continue
+			}
+			if c.Side == plan.SideLeft {
+				keepL[ls.Field(c.Ordinal).Name] = true
+				if c.CoalescedWith >= 0 {
+					keepR[rs.Field(c.CoalescedWith).Name] = true
+				}
+			} else {
+				keepR[rs.Field(c.Ordinal).Name] = true
+				if c.CoalescedWith >= 0 {
+					keepL[ls.Field(c.CoalescedWith).Name] = true
+				}
+			}
+		}
+		if d.Verdict != Crosses {
+			for _, c := range lay.Columns {
+				if c.Side == plan.SideRight && keepR[rs.Field(c.Ordinal).Name] && c.Name != rs.Field(c.Ordinal).Name && leftNames[rs.Field(c.Ordinal).Name] {
+					keepL[rs.Field(c.Ordinal).Name] = true
+				}
+			}
+			if j.Residual != nil && len(lay.PairNames) == ls.Len()+rs.Len() {
+				reads := map[string]bool{}
+				for _, n := range plan.Columns(j.Residual) {
+					reads[n] = true
+				}
+				for i, n := range lay.PairNames {
+					if !reads[n] {
+						continue
+					}
+					if i < ls.Len() {
+						keepL[ls.Field(i).Name] = true
+						continue
+					}
+					rn := rs.Field(i - ls.Len()).Name
+					keepR[rn] = true
+					if n != rn && leftNames[rn] {
+						keepL[rn] = true
+					}
+				}
+			}
+		}
+		return d, ordered(ls.Names(), keepL), ordered(rs.Names(), keepR)
+	}
 	dropped := plan.DroppedRightKeys(j)
 	if !semi {
 		suffix := j.EffectiveSuffix()

@@ -242,7 +242,24 @@ func newJoinView(j *plan.JoinNode) *joinView {
 		v.side[name], v.input[name] = 0, name
 	}
 	rightOut := map[string]string{}
-	if j.How != plan.SemiJoin && j.How != plan.AntiJoin {
+	if lay, ok := plan.LayoutOf(j); ok {
+		// The output names as the join lays them out: a merged key of a
+		// full join reads both inputs (no side), a right join's merged key
+		// is the right one.
+		v.side, v.input = map[string]int{}, map[string]string{}
+		for _, c := range lay.Columns {
+			if j.How == plan.FullJoin && c.CoalescedWith >= 0 {
+				continue
+			}
+			if c.Side == plan.SideLeft {
+				v.side[c.Name], v.input[c.Name] = 0, ls.Field(c.Ordinal).Name
+				continue
+			}
+			name := rs.Field(c.Ordinal).Name
+			v.side[c.Name], v.input[c.Name] = 1, name
+			rightOut[name] = c.Name
+		}
+	} else if j.How != plan.SemiJoin && j.How != plan.AntiJoin {
 		dropped := plan.DroppedRightKeys(j)
 		suffix := j.EffectiveSuffix()
 		for _, name := range rs.Names() {
@@ -279,7 +296,9 @@ func newJoinView(j *plan.JoinNode) *joinView {
 			continue
 		}
 		same := lf.Type == rf.Type
-		pair(0, l.Name, r.Name, same)
+		if _, ok := v.side[l.Name]; ok && v.side[l.Name] == 0 {
+			pair(0, l.Name, r.Name, same)
+		}
 		if out, ok := rightOut[r.Name]; ok {
 			pair(1, out, l.Name, same)
 		}
@@ -355,6 +374,17 @@ func (t *Table) PushdownJoin(j *plan.JoinNode) *NodeCheck {
 		}
 		return t.firstImmovable(j.RightOn, j.Right.Schema())
 	})
+	if c.decision.Allowed && j.Residual != nil {
+		c.decision = t.decide(PPJoinResidual, func() (bool, string) {
+			if !t.Total(j.Residual, residualSchema(j)) {
+				return false, "the residual `" + j.Residual.String() + "` is partial"
+			}
+			if !plan.IsDeterministic(j.Residual) {
+				return false, "the residual `" + j.Residual.String() + "` is not deterministic"
+			}
+			return true, ""
+		})
+	}
 	out := j.Schema()
 	c.conjunct = func(e plan.Expr) Decision {
 		side := v.sideOf(e)
@@ -370,14 +400,47 @@ func (t *Table) PushdownJoin(j *plan.JoinNode) *NodeCheck {
 			d.Detail = "reads only the " + sideName(side) + " input, which supplies nulls"
 			return d
 		}
-		return t.decide(PPJoinPreserved, func() (bool, string) {
+		d := t.decide(PPJoinPreserved, func() (bool, string) {
 			if !t.Total(e, out) {
 				return false, "`" + e.String() + "` is partial"
 			}
 			return true, ""
 		})
+		if d.Allowed && j.Validate != plan.ValidateManyToMany {
+			d = t.validateDecision(j, side)
+		}
+		return d
 	}
 	return c
+}
+
+// validateDecision decides pp.join.validate for a conjunct (or a copy)
+// entering input side of a join whose validate is not m:m.
+func (t *Table) validateDecision(j *plan.JoinNode, side int) Decision {
+	return t.decide(PPJoinValidate, func() (bool, string) {
+		if (side == 0 && j.Validate.ChecksLeft()) || (side == 1 && j.Validate.ChecksRight()) {
+			return false, "validate=" + j.Validate.String() + " checks the " + sideName(side) + " input's keys, which a filter there could make unique"
+		}
+		return true, ""
+	})
+}
+
+// residualSchema is the schema a resolved semi or anti join's residual
+// reads (plan.JoinLayout's pair names over the inputs' fields).
+func residualSchema(j *plan.JoinNode) plan.Schema {
+	lay, ok := plan.LayoutOf(j)
+	fields := append(j.Left.Schema().Fields(), j.Right.Schema().Fields()...)
+	if !ok || len(lay.PairNames) != len(fields) {
+		return plan.Schema{}
+	}
+	for i := range fields {
+		fields[i].Name = lay.PairNames[i]
+	}
+	s, err := plan.NewSchema(fields...)
+	if err != nil {
+		return plan.Schema{}
+	}
+	return s
 }
 
 func sideName(side int) string {
@@ -457,6 +520,11 @@ func (c *NodeCheck) KeyCopy(e plan.Expr, side int) (renames map[string]plan.Expr
 		in = v.j.Left.Schema()
 	} else {
 		in = v.j.Right.Schema()
+	}
+	if v.j.Validate != plan.ValidateManyToMany {
+		if dv := c.t.validateDecision(v.j, 1-side); !dv.Allowed {
+			return nil, dv, true
+		}
 	}
 	d = c.t.decide(PPJoinKeyEquivalence, func() (bool, string) {
 		floats := map[string]bool{}

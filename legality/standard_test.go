@@ -324,3 +324,52 @@ func TestInlineCheckStandard(t *testing.T) {
 		t.Error("x, still in the with_columns, left the schema")
 	}
 }
+
+// TestPushdownJoinOptions: validate keeps conjuncts (and key copies) out of
+// the inputs it checks, a partial residual keeps every conjunct above a
+// semi or anti join, a full join's merged key reads both inputs, a right
+// join's merged key is the right input's, and pruning keeps a residual's
+// columns with the left column a suffixed one collides with.
+func TestPushdownJoinOptions(t *testing.T) {
+	l := tableOf(t, "l", typed("k", plan.Int64, "v", plan.Int64, "a", plan.Int64))
+	r := tableOf(t, "r", typed("k", plan.Int64, "v", plan.Int64, "b", plan.Int64))
+	join := func(how plan.JoinKind, o plan.JoinOptions) *plan.JoinNode {
+		return resolved(t, l.JoinOn(r, how, "k").WithJoinOptions(o)).(*plan.JoinNode)
+	}
+	for _, c := range []struct {
+		name    string
+		j       *plan.JoinNode
+		e       plan.E
+		allowed bool
+		cell    CellID
+	}{
+		{"1:m keeps a left conjunct above", join(plan.InnerJoin, plan.JoinOptions{Validate: plan.ValidateOneToMany}), col("a").Gt(plan.Lit(1)), false, PPJoinValidate},
+		{"1:m lets a right conjunct down", join(plan.InnerJoin, plan.JoinOptions{Validate: plan.ValidateOneToMany}), col("b").Gt(plan.Lit(1)), true, PPJoinValidate},
+		{"m:1 keeps a right conjunct above", join(plan.LeftJoin, plan.JoinOptions{Validate: plan.ValidateManyToOne}), col("a").Gt(plan.Lit(1)), true, PPJoinValidate},
+		{"1:1 keeps both", join(plan.InnerJoin, plan.JoinOptions{Validate: plan.ValidateOneToOne}), col("b").Gt(plan.Lit(1)), false, PPJoinValidate},
+		{"m:m is not asked", join(plan.InnerJoin, plan.JoinOptions{}), col("b").Gt(plan.Lit(1)), true, PPJoinPreserved},
+		{"a full coalesce key reads both inputs", join(plan.FullJoin, plan.JoinOptions{Coalesce: plan.CoalesceMerge}), col("k").Gt(plan.Lit(1)), false, PPJoin},
+		{"a right join's merged key is the right's", join(plan.RightJoin, plan.JoinOptions{}), col("k").Gt(plan.Lit(1)), true, PPJoinPreserved},
+	} {
+		if d := standard.PushdownJoin(c.j).Conjunct(c.e.Expr()); d.Allowed != c.allowed || d.Cell != c.cell {
+			t.Errorf("%s: %v, want allowed=%v by %s", c.name, d, c.allowed, c.cell)
+		}
+	}
+	oneToMany := join(plan.InnerJoin, plan.JoinOptions{Validate: plan.ValidateManyToOne})
+	if _, d, asked := standard.PushdownJoin(oneToMany).KeyCopy(col("k").Gt(plan.Lit(1)).Expr(), 0); !asked || d.Allowed || d.Cell != PPJoinValidate {
+		t.Errorf("KeyCopy into a validated right input: %v %v", d, asked)
+	}
+	partial := join(plan.SemiJoin, plan.JoinOptions{Residual: col("a").Div(col("b")).Gt(plan.Lit(0))})
+	if d := standard.PushdownJoin(partial).Decision(); d.Allowed || d.Cell != PPJoinResidual {
+		t.Errorf("partial residual: %v", d)
+	}
+	total := join(plan.AntiJoin, plan.JoinOptions{Residual: col("a").Ne(col("v_right"))})
+	if d := standard.PushdownJoin(total).Decision(); !d.Allowed || d.Cell != PPJoinResidual {
+		t.Errorf("total residual: %v", d)
+	}
+	// Every left column stays (nil): k the key, a and v read by the residual.
+	d, keepL, keepR := standard.PruneJoin(total, map[string]bool{"k": true})
+	if !d.Allowed || keepL != nil || !slices.Equal(keepR, []string{"k", "v"}) {
+		t.Errorf("pruning under a residual: %v %v %v", d, keepL, keepR)
+	}
+}

@@ -133,6 +133,29 @@ func (f Frame) WithSuffix(suffix string) Frame {
 	return f
 }
 
+// JoinOptions are a join's options (docs/semantics.md, join options); the
+// zero value is the plain join.
+type JoinOptions struct {
+	Coalesce   JoinCoalesce
+	NullsEqual bool
+	Validate   JoinValidate
+	// Residual is a semi or anti join's per-pair predicate over the pair
+	// schema (colliding right names suffixed); the zero E means none.
+	Residual E
+}
+
+// WithJoinOptions sets the options of the join just built (it must be the
+// last step); it is a no-op on anything else.
+func (f Frame) WithJoinOptions(o JoinOptions) Frame {
+	if j, ok := f.node.(*JoinNode); ok && !j.Resolved() {
+		c := *j
+		c.Coalesce, c.NullsEqual, c.Validate = o.Coalesce, o.NullsEqual, o.Validate
+		c.Residual = o.Residual.x
+		return Frame{node: &c}
+	}
+	return f
+}
+
 // CrossJoin pairs every left row with every right row.
 func (f Frame) CrossJoin(right Frame) Frame {
 	return Frame{node: &JoinNode{Left: f.node, Right: right.node, How: CrossJoin}}
@@ -156,6 +179,15 @@ func (f Frame) Union(others ...Frame) Frame {
 		inputs = append(inputs, o.node)
 	}
 	return Frame{node: &UnionNode{Inputs: inputs}}
+}
+
+// UnionDiagonal concatenates f and others, which may have different column
+// sets: the output has every column in order of first appearance, and an
+// input lacking one contributes nulls.
+func (f Frame) UnionDiagonal(others ...Frame) Frame {
+	u := f.Union(others...)
+	u.node.(*UnionNode).Diagonal = true
+	return u
 }
 
 // Extension applies a host-defined operator to f and any further inputs.

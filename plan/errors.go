@@ -32,12 +32,16 @@ const (
 	// (exec.Options.MemoryLimit) with work that cannot spill to disk; the
 	// error names the node.
 	ResourceExhausted ErrorKind = "resource_exhausted"
+	// ValidationError is a join input whose keys break the join's validate
+	// option (docs/semantics.md, join options): Expr is that side's key
+	// list as written.
+	ValidationError ErrorKind = "validation_error"
 )
 
 // ErrorKinds lists every kind, for plan files and generators.
 func ErrorKinds() []ErrorKind {
 	return []ErrorKind{DivideByZero, Overflow, InvalidCast, TemporalOutOfRange, UDFError, TypeError, UnknownColumn,
-		DuplicateColumn, InvalidPlan, SourceError, Cancelled, ResourceExhausted}
+		DuplicateColumn, InvalidPlan, SourceError, Cancelled, ResourceExhausted, ValidationError}
 }
 
 // Error is an error as a value: what went wrong (Kind), in which expression

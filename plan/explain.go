@@ -93,7 +93,11 @@ func NodeExprs(n Node) []Expr {
 	case *AggregateNode:
 		return append(append([]Expr(nil), n.Keys...), n.Aggs...)
 	case *JoinNode:
-		return append(append([]Expr(nil), n.LeftOn...), n.RightOn...)
+		out := append(append([]Expr(nil), n.LeftOn...), n.RightOn...)
+		if n.Residual != nil {
+			out = append(out, n.Residual)
+		}
+		return out
 	case *WindowNode:
 		return n.Exprs
 	}

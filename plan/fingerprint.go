@@ -264,9 +264,24 @@ func fingerprintNode(n Node) (uint64, bool, bool) {
 			// the hint are what they were before it existed.
 			h = h.byte(0xb1)
 		}
+		if n.HasOptions() {
+			// Mixed in only when some option is set, so the fingerprints
+			// of plans without options are what they were before.
+			h = h.byte(0xb2).byte(byte(n.Coalesce)).byte(byte(n.Validate))
+			if n.NullsEqual {
+				h = h.byte(1)
+			}
+			if n.Residual != nil {
+				h = h.exprs([]Expr{n.Residual})
+				exprsDet([]Expr{n.Residual})
+			}
+		}
 		exprsDet(n.LeftOn)
 		exprsDet(n.RightOn)
 	case *UnionNode:
+		if n.Diagonal {
+			h = h.byte(0xd1)
+		}
 	case *DistinctNode:
 		h = h.u64(uint64(len(n.Subset)))
 		for _, c := range n.Subset {
@@ -443,9 +458,11 @@ func sameParams(a, b Node) bool {
 	case *JoinNode:
 		b := b.(*JoinNode)
 		return a.How == b.How && a.EffectiveSuffix() == b.EffectiveSuffix() && a.BuildLeft == b.BuildLeft &&
-			exprsEqual(a.LeftOn, b.LeftOn) && exprsEqual(a.RightOn, b.RightOn)
+			exprsEqual(a.LeftOn, b.LeftOn) && exprsEqual(a.RightOn, b.RightOn) &&
+			a.Coalesce == b.Coalesce && a.NullsEqual == b.NullsEqual && a.Validate == b.Validate &&
+			(a.Residual == nil) == (b.Residual == nil) && (a.Residual == nil || ExprEqual(a.Residual, b.Residual))
 	case *UnionNode:
-		return true
+		return a.Diagonal == b.(*UnionNode).Diagonal
 	case *DistinctNode:
 		return slices.Equal(a.Subset, b.(*DistinctNode).Subset)
 	case *WindowNode:

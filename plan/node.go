@@ -303,12 +303,178 @@ type JoinNode struct {
 	// only, the one kind the executor builds on either side. It is part of
 	// the plan (fingerprints, Equal, plan files, explain).
 	BuildLeft bool
+	// Coalesce says whether mergeable key pairs (two plain columns of one
+	// name) become one output column (docs/semantics.md, join options).
+	Coalesce JoinCoalesce
+	// NullsEqual makes a null key match a null key.
+	NullsEqual bool
+	// Validate asserts the uniqueness of one or both inputs' keys; a
+	// violation raises validation_error.
+	Validate JoinValidate
+	// Residual, on a semi or anti join only, is a boolean predicate over
+	// the pair schema (left columns, then right columns, colliding right
+	// names suffixed) that a key-matched pair must satisfy to count.
+	Residual Expr
+
+	layout *JoinLayout // set by Resolve on the node it seals
 }
 
-// UnionNode concatenates inputs with identical column names and types.
+// JoinCoalesce says what becomes of a join's mergeable key pairs.
+type JoinCoalesce uint8
+
+// The coalesce states; the zero value is CoalesceAuto.
+const (
+	// CoalesceAuto merges the pairs of every kind but full, whose pairs it
+	// keeps.
+	CoalesceAuto JoinCoalesce = iota
+	// CoalesceMerge merges the pairs of every kind, full included.
+	CoalesceMerge
+	// CoalesceKeep keeps both columns of every pair.
+	CoalesceKeep
+)
+
+var coalesceNames = [...]string{"auto", "coalesce", "keep"}
+
+// String returns the state as written in plan files.
+func (c JoinCoalesce) String() string {
+	if int(c) < len(coalesceNames) {
+		return coalesceNames[c]
+	}
+	return "invalid"
+}
+
+// ParseJoinCoalesce maps a plan-file coalesce state to its JoinCoalesce.
+func ParseJoinCoalesce(s string) (JoinCoalesce, bool) {
+	for i, n := range coalesceNames {
+		if n == s {
+			return JoinCoalesce(i), true
+		}
+	}
+	return 0, false
+}
+
+// JoinValidate is the key uniqueness a join asserts of its inputs.
+type JoinValidate uint8
+
+// The validations; the zero value is ValidateManyToMany (no check).
+const (
+	// ValidateManyToMany checks nothing.
+	ValidateManyToMany JoinValidate = iota
+	// ValidateOneToOne checks the left input, then the right.
+	ValidateOneToOne
+	// ValidateOneToMany checks the left input.
+	ValidateOneToMany
+	// ValidateManyToOne checks the right input.
+	ValidateManyToOne
+)
+
+var validateNames = [...]string{"m:m", "1:1", "1:m", "m:1"}
+
+// String returns the validation as written in plan files.
+func (v JoinValidate) String() string {
+	if int(v) < len(validateNames) {
+		return validateNames[v]
+	}
+	return "invalid"
+}
+
+// ParseJoinValidate maps a plan-file validation to its JoinValidate.
+func ParseJoinValidate(s string) (JoinValidate, bool) {
+	for i, n := range validateNames {
+		if n == s {
+			return JoinValidate(i), true
+		}
+	}
+	return 0, false
+}
+
+// ChecksLeft reports whether the validation asserts unique left keys.
+func (v JoinValidate) ChecksLeft() bool { return v == ValidateOneToOne || v == ValidateOneToMany }
+
+// ChecksRight reports whether the validation asserts unique right keys.
+func (v JoinValidate) ChecksRight() bool { return v == ValidateOneToOne || v == ValidateManyToOne }
+
+// JoinSide names a join input.
+type JoinSide uint8
+
+// The join sides.
+const (
+	SideLeft JoinSide = iota
+	SideRight
+)
+
+// String returns "left" or "right".
+func (s JoinSide) String() string {
+	if s == SideRight {
+		return "right"
+	}
+	return "left"
+}
+
+// JoinColumn is where one output column of a join comes from.
+type JoinColumn struct {
+	// Name is the output name (suffixed when it collides).
+	Name string
+	// Side and Ordinal locate the column in that side's schema.
+	Side    JoinSide
+	Ordinal int
+	// CoalescedWith is the ordinal, in the other side's schema, of the
+	// key column merged into this one, or -1. Where an output row has no
+	// row of Side (a full join's unmatched right rows), the value is that
+	// column's, converted to Type; without a merged column it is null.
+	CoalescedWith int
+	// Type is the output column's type (a merged full-join key has the
+	// keys' compare type).
+	Type Type
+}
+
+// JoinLayout is the shape of a resolved join's output, computed once by
+// Resolve so that no executor re-derives it: the output columns in order
+// and the compare type of each key pair.
+type JoinLayout struct {
+	Columns []JoinColumn
+	// KeyTypes[i] is the type LeftOn[i] and RightOn[i] compare in.
+	KeyTypes []Type
+	// PairNames are the names of the pair schema a residual reads: the
+	// left columns, then the right columns, colliding right names
+	// suffixed (nil for a join whose residual is nil).
+	PairNames []string
+}
+
+// LayoutOf returns a resolved join's layout, ok=false when n is not
+// resolved (a copy of a resolved node struct included).
+func LayoutOf(n *JoinNode) (*JoinLayout, bool) {
+	if n == nil || !n.valid() || n.layout == nil {
+		return nil, false
+	}
+	return n.layout, true
+}
+
+// Merges reports whether the join merges its mergeable key pairs (the
+// coalesce state resolved for its kind).
+func (n *JoinNode) Merges() bool {
+	switch n.Coalesce {
+	case CoalesceMerge:
+		return true
+	case CoalesceKeep:
+		return false
+	}
+	return n.How != FullJoin
+}
+
+// HasOptions reports whether any option differs from its zero value.
+func (n *JoinNode) HasOptions() bool {
+	return n.Coalesce != CoalesceAuto || n.NullsEqual || n.Validate != ValidateManyToMany || n.Residual != nil
+}
+
+// UnionNode concatenates inputs with identical column names and types, or,
+// when Diagonal, inputs with different column sets (missing columns filled
+// with nulls, columns in first-appearance order).
 type UnionNode struct {
 	nodeMeta
 	Inputs []Node
+	// Diagonal accepts inputs with different column sets.
+	Diagonal bool
 }
 
 // DistinctNode keeps the first row of each distinct Subset key (all columns
@@ -482,12 +648,13 @@ func (n *AggregateNode) WithChildren(ch []Node) Node {
 
 // WithChildren returns an unresolved copy over the two children.
 func (n *JoinNode) WithChildren(ch []Node) Node {
-	return &JoinNode{Left: ch[0], Right: ch[1], How: n.How, LeftOn: n.LeftOn, RightOn: n.RightOn, Suffix: n.Suffix, BuildLeft: n.BuildLeft}
+	return &JoinNode{Left: ch[0], Right: ch[1], How: n.How, LeftOn: n.LeftOn, RightOn: n.RightOn, Suffix: n.Suffix, BuildLeft: n.BuildLeft,
+		Coalesce: n.Coalesce, NullsEqual: n.NullsEqual, Validate: n.Validate, Residual: n.Residual}
 }
 
 // WithChildren returns an unresolved copy over the children.
 func (n *UnionNode) WithChildren(ch []Node) Node {
-	return &UnionNode{Inputs: append([]Node(nil), ch...)}
+	return &UnionNode{Inputs: append([]Node(nil), ch...), Diagonal: n.Diagonal}
 }
 
 // WithChildren returns an unresolved copy over children[0].
@@ -608,11 +775,28 @@ func (n *JoinNode) Label() string {
 	if n.BuildLeft {
 		b.WriteString(" build=left")
 	}
+	if n.Coalesce != CoalesceAuto {
+		b.WriteString(" coalesce=" + n.Coalesce.String())
+	}
+	if n.NullsEqual {
+		b.WriteString(" nulls_equal")
+	}
+	if n.Validate != ValidateManyToMany {
+		b.WriteString(" validate=" + n.Validate.String())
+	}
+	if n.Residual != nil {
+		b.WriteString(" residual=[" + render(n.Residual, 0) + "]")
+	}
 	return b.String()
 }
 
-// Label renders "union".
-func (n *UnionNode) Label() string { return "union" }
+// Label renders "union", or "union diagonal".
+func (n *UnionNode) Label() string {
+	if n.Diagonal {
+		return "union diagonal"
+	}
+	return "union"
+}
 
 // Label renders "distinct [a, b]", or "distinct" over all columns.
 func (n *DistinctNode) Label() string {

@@ -660,40 +660,105 @@ func resolveJoin(n *JoinNode, p *Path) (Schema, error) {
 				Msg: fmt.Sprintf("join: right key `%s` (%s) cannot be compared with left key `%s` (%s)", n.RightOn[i], rf.Type, n.LeftOn[i], lf.Type)}
 		}
 	}
-	if n.How == SemiJoin || n.How == AntiJoin {
-		return ls, nil
+	keyTypes := make([]Type, len(n.LeftOn))
+	for i := range n.LeftOn {
+		lf, _ := TypeOf(n.LeftOn[i], ls)
+		rf, _ := TypeOf(n.RightOn[i], rs)
+		keyTypes[i], _ = JoinKeyType(lf.Type, rf.Type)
 	}
-	out := ls.Fields()
-	if n.How == RightJoin || n.How == FullJoin {
-		for i := range out {
-			out[i].Nullable = true
+	if err := checkJoinOptions(n, p); err != nil {
+		return Schema{}, err
+	}
+	lay, err := computeJoinLayout(n, ls, rs, keyTypes, p)
+	if err != nil {
+		return Schema{}, err
+	}
+	if n.Residual != nil {
+		rp := p.Child(".residual")
+		if err := noWindowOrAggregate(n.Residual, rp, "join residual"); err != nil {
+			return Schema{}, err
 		}
-	}
-	// A right column is renamed only when its name is a left column's; the
-	// suffixed name must then be free among the left columns and all kept
-	// right columns, whatever their order (an error otherwise, as in Polars).
-	names := make(map[string]bool, len(out)+rs.Len())
-	left := make(map[string]bool, len(out))
-	for _, f := range out {
-		names[f.Name] = true
-		left[f.Name] = true
-	}
-	dropped := DroppedRightKeys(n)
-	right := make(map[string]bool, rs.Len())
-	for _, name := range rs.Names() {
-		if !dropped[name] {
-			right[name] = true
+		pair, err := pairSchema(ls, rs, n.EffectiveSuffix(), p)
+		if err != nil {
+			return Schema{}, err
 		}
-	}
-	suffix := n.EffectiveSuffix()
-	for i := 0; i < rs.Len(); i++ {
-		f := rs.Field(i)
-		if dropped[f.Name] {
-			continue
+		f, err := TypeOf(n.Residual, pair)
+		if err != nil {
+			return Schema{}, exprError(err, rp)
 		}
-		if n.How == LeftJoin || n.How == FullJoin {
+		if f.Type != Bool {
+			return Schema{}, &Error{Kind: TypeError, Expr: n.Residual.String(), Row: -1, Path: rp.String(),
+				Msg: fmt.Sprintf("join: the residual `%s` is %s, not bool", n.Residual, f.Type)}
+		}
+		lay.PairNames = pair.Names()
+	}
+	n.layout = lay
+	out := make([]Field, len(lay.Columns))
+	for i, c := range lay.Columns {
+		side := ls
+		if c.Side == SideRight {
+			side = rs
+		}
+		f := side.Field(c.Ordinal)
+		f.Name, f.Type = c.Name, c.Type
+		switch {
+		case n.How == FullJoin && c.CoalescedWith >= 0:
+			f.Nullable = f.Nullable || (c.Side == SideLeft && rs.Field(c.CoalescedWith).Nullable) ||
+				(c.Side == SideRight && ls.Field(c.CoalescedWith).Nullable)
+		case c.Side == SideLeft && (n.How == RightJoin || n.How == FullJoin):
+			f.Nullable = true
+		case c.Side == SideRight && (n.How == LeftJoin || n.How == FullJoin):
 			f.Nullable = true
 		}
+		out[i] = f
+	}
+	return NewSchema(out...)
+}
+
+// checkJoinOptions rejects option values the join's kind does not take.
+func checkJoinOptions(n *JoinNode, p *Path) error {
+	if int(n.Coalesce) >= len(coalesceNames) {
+		return &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".coalesce").String(), Msg: "join: invalid coalesce state"}
+	}
+	if int(n.Validate) >= len(validateNames) {
+		return &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".validate").String(), Msg: "join: invalid validation"}
+	}
+	if n.How == CrossJoin {
+		switch {
+		case n.Coalesce != CoalesceAuto:
+			return &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".coalesce").String(), Msg: "join: a cross join has no keys to coalesce"}
+		case n.NullsEqual:
+			return &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".nulls_equal").String(), Msg: "join: a cross join has no keys to compare"}
+		case n.Validate != ValidateManyToMany:
+			return &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".validate").String(), Msg: "join: a cross join has no keys to validate"}
+		}
+	}
+	if n.Residual != nil && n.How != SemiJoin && n.How != AntiJoin {
+		return &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".residual").String(),
+			Msg: fmt.Sprintf("join: a residual applies to semi and anti joins only, not to the %s join here", n.How)}
+	}
+	return nil
+}
+
+// pairSchema is the schema a semi or anti join's residual reads: the left
+// columns, then the right columns, a right name that is a left name
+// suffixed (and then free, or an error as for the output).
+func pairSchema(ls, rs Schema, suffix string, p *Path) (Schema, error) {
+	out := ls.Fields()
+	left := make(map[string]bool, len(out))
+	for _, f := range out {
+		left[f.Name] = true
+	}
+	right := make(map[string]bool, rs.Len())
+	for _, name := range rs.Names() {
+		right[name] = true
+	}
+	names := make(map[string]bool, len(out)+rs.Len())
+	for k := range left {
+		names[k] = true
+	}
+	for i := 0; i < rs.Len(); i++ {
+		f := rs.Field(i)
 		if left[f.Name] {
 			f.Name += suffix
 			if names[f.Name] || right[f.Name] {
@@ -707,11 +772,118 @@ func resolveJoin(n *JoinNode, p *Path) (Schema, error) {
 	return NewSchema(out...)
 }
 
-// DroppedRightKeys returns the right columns an inner or left join drops
-// because they are plain key columns named like their plain left key (they
-// equal the left key on every output row).
+// mergedKeys returns, for each left ordinal, the right ordinal of the key
+// column it merges with (and the reverse), for the join's mergeable pairs
+// when the join merges them: two plain column references of one name.
+func mergedKeys(n *JoinNode, ls, rs Schema) (l2r, r2l map[int]int) {
+	if !n.Merges() || n.How == CrossJoin || n.How == SemiJoin || n.How == AntiJoin {
+		return nil, nil
+	}
+	l2r, r2l = map[int]int{}, map[int]int{}
+	for i := range n.LeftOn {
+		l, lok := n.LeftOn[i].(*Column)
+		r, rok := n.RightOn[i].(*Column)
+		if !lok || !rok || l.Name != r.Name {
+			continue
+		}
+		li, ri := ls.Index(l.Name), rs.Index(r.Name)
+		if li < 0 || ri < 0 {
+			continue
+		}
+		if _, dup := l2r[li]; dup {
+			continue
+		}
+		if _, dup := r2l[ri]; dup {
+			continue
+		}
+		l2r[li], r2l[ri] = ri, li
+	}
+	return l2r, r2l
+}
+
+// computeJoinLayout lays out the join's output (docs/semantics.md, join
+// options): the left columns, then the right ones, a merged key pair as
+// one column (the left's for inner and left, the right's for right, the
+// left's place with the compare type for full), colliding right names
+// suffixed, the suffixed name then free among all output names.
+func computeJoinLayout(n *JoinNode, ls, rs Schema, keyTypes []Type, p *Path) (*JoinLayout, error) {
+	lay := &JoinLayout{KeyTypes: keyTypes}
+	l2r, r2l := mergedKeys(n, ls, rs)
+	keyType := func(li int) Type {
+		name := ls.Field(li).Name
+		for i, k := range n.LeftOn {
+			if c, ok := k.(*Column); ok && c.Name == name {
+				return keyTypes[i]
+			}
+		}
+		return ls.Field(li).Type
+	}
+	for i := 0; i < ls.Len(); i++ {
+		f := ls.Field(i)
+		ri, merged := l2r[i]
+		switch {
+		case merged && n.How == RightJoin:
+			continue // the right key column stands for it
+		case merged && n.How == FullJoin:
+			lay.Columns = append(lay.Columns, JoinColumn{Name: f.Name, Side: SideLeft, Ordinal: i, CoalescedWith: ri, Type: keyType(i)})
+		case merged:
+			lay.Columns = append(lay.Columns, JoinColumn{Name: f.Name, Side: SideLeft, Ordinal: i, CoalescedWith: ri, Type: f.Type})
+		default:
+			lay.Columns = append(lay.Columns, JoinColumn{Name: f.Name, Side: SideLeft, Ordinal: i, CoalescedWith: -1, Type: f.Type})
+		}
+	}
+	if n.How == SemiJoin || n.How == AntiJoin {
+		return lay, nil
+	}
+	// A right column is renamed only when its name is a left output
+	// column's; the suffixed name must then be free among the left
+	// columns and all kept right columns, whatever their order (an error
+	// otherwise, as in Polars).
+	names := make(map[string]bool, len(lay.Columns)+rs.Len())
+	left := make(map[string]bool, len(lay.Columns))
+	for _, c := range lay.Columns {
+		names[c.Name] = true
+		left[c.Name] = true
+	}
+	kept := func(i int) bool {
+		_, merged := r2l[i]
+		return !merged || n.How == RightJoin
+	}
+	right := make(map[string]bool, rs.Len())
+	for i, name := range rs.Names() {
+		if kept(i) {
+			right[name] = true
+		}
+	}
+	suffix := n.EffectiveSuffix()
+	for i := 0; i < rs.Len(); i++ {
+		if !kept(i) {
+			continue
+		}
+		f := rs.Field(i)
+		c := JoinColumn{Name: f.Name, Side: SideRight, Ordinal: i, CoalescedWith: -1, Type: f.Type}
+		if li, merged := r2l[i]; merged {
+			c.CoalescedWith = li
+		}
+		if left[c.Name] {
+			c.Name += suffix
+			if names[c.Name] || right[c.Name] {
+				return nil, &Error{Kind: DuplicateColumn, Expr: quoteName(c.Name), Row: -1, Path: p.Child(".suffix").String(),
+					Msg: fmt.Sprintf("join: right column %q collides with %q even after the suffix %q", f.Name, c.Name, suffix)}
+			}
+		}
+		names[c.Name] = true
+		lay.Columns = append(lay.Columns, c)
+	}
+	return lay, nil
+}
+
+// DroppedRightKeys returns the right columns the join's layout drops
+// because they are merged into a left key column (an inner, left or full
+// join merging its mergeable pairs: they equal the left key on every
+// output row that has a left row).
 func DroppedRightKeys(n *JoinNode) map[string]bool {
-	if n.How != InnerJoin && n.How != LeftJoin {
+	if !n.Merges() || (n.How != InnerJoin && n.How != LeftJoin && n.How != FullJoin) {
 		return nil
 	}
 	dropped := map[string]bool{}
@@ -787,6 +959,9 @@ func resolveUnion(n *UnionNode, p *Path) (Schema, error) {
 	if len(n.Inputs) == 0 {
 		return Schema{}, &Error{Kind: InvalidPlan, Row: -1, Path: p.Child(".inputs").String(), Msg: "union: no inputs"}
 	}
+	if n.Diagonal {
+		return resolveDiagonalUnion(n, p)
+	}
 	out := n.Inputs[0].Schema().Fields()
 	for i := 1; i < len(n.Inputs); i++ {
 		s := n.Inputs[i].Schema()
@@ -801,6 +976,40 @@ func resolveUnion(n *UnionNode, p *Path) (Schema, error) {
 					Msg: fmt.Sprintf("union: input %d column %d is %s, input 0 has %s", i, j, f, out[j])}
 			}
 			out[j].Nullable = out[j].Nullable || f.Nullable
+		}
+	}
+	return NewSchema(out...)
+}
+
+// resolveDiagonalUnion lays out a diagonal union: every column of every
+// input in order of first appearance, one type per name, nullable when
+// some input lacks it or has it nullable.
+func resolveDiagonalUnion(n *UnionNode, p *Path) (Schema, error) {
+	var out []Field
+	at := map[string]int{}
+	for i, in := range n.Inputs {
+		s := in.Schema()
+		for j := 0; j < s.Len(); j++ {
+			f := s.Field(j)
+			k, ok := at[f.Name]
+			if !ok {
+				at[f.Name] = len(out)
+				out = append(out, f)
+				continue
+			}
+			if out[k].Type != f.Type {
+				return Schema{}, &Error{Kind: TypeError, Expr: quoteName(f.Name), Row: -1, Path: p.Index("inputs", i).String(),
+					Msg: fmt.Sprintf("union diagonal: input %d column %q is %s, an earlier input has %s", i, f.Name, f.Type, out[k].Type)}
+			}
+			out[k].Nullable = out[k].Nullable || f.Nullable
+		}
+	}
+	for _, in := range n.Inputs {
+		s := in.Schema()
+		for k := range out {
+			if s.Index(out[k].Name) < 0 {
+				out[k].Nullable = true
+			}
 		}
 	}
 	return NewSchema(out...)

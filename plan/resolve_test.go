@@ -2,6 +2,7 @@ package plan
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -250,7 +251,38 @@ func TestResolveJoin(t *testing.T) {
 	runResolveCases(t, []resolveCase{
 		{name: "inner drops the right key", plan: tt.JoinOn(u, InnerJoin, "k").Node(), schema: "[" + left + ", a_right: float64?, v: string]"},
 		{name: "left drops the right key, right side nullable", plan: tt.JoinOn(u, LeftJoin, "k").Node(), schema: "[" + left + ", a_right: float64?, v: string?]"},
-		{name: "right keeps the right key, left side nullable", plan: tt.JoinOn(u, RightJoin, "k").Node(), schema: "[" + leftNull + ", k_right: int64, a_right: float64?, v: string]"},
+		{name: "right merges into the right key, left side nullable", plan: tt.JoinOn(u, RightJoin, "k").Node(),
+			schema: "[a: int64?, b: int64?, i: int32?, f: float64?, s: string?, p: bool?, q: bool?, k: int64, a_right: float64?, v: string]"},
+		{name: "right keep keeps both", plan: tt.JoinOn(u, RightJoin, "k").WithJoinOptions(JoinOptions{Coalesce: CoalesceKeep}).Node(),
+			schema: "[" + leftNull + ", k_right: int64, a_right: float64?, v: string]"},
+		{name: "inner keep keeps both", plan: tt.JoinOn(u, InnerJoin, "k").WithJoinOptions(JoinOptions{Coalesce: CoalesceKeep}).Node(),
+			schema: "[" + left + ", k_right: int64, a_right: float64?, v: string]"},
+		{name: "full coalesce merges in the left place", plan: tt.JoinOn(u, FullJoin, "k").WithJoinOptions(JoinOptions{Coalesce: CoalesceMerge}).Node(),
+			schema: "[a: int64?, b: int64?, i: int32?, f: float64?, s: string?, p: bool?, k: int64, q: bool?, a_right: float64?, v: string?]"},
+		{name: "full coalesce of int32 with int64 has the compare type", plan: tt.Select(Col("i").Alias("k")).JoinOn(u, FullJoin, "k").WithJoinOptions(JoinOptions{Coalesce: CoalesceMerge}).Node(),
+			schema: "[k: int64?, a: float64?, v: string?]"},
+		{name: "options on a plain join", plan: tt.JoinOn(u, LeftJoin, "k").WithJoinOptions(JoinOptions{NullsEqual: true, Validate: ValidateOneToOne}).Node(),
+			schema: "[" + left + ", a_right: float64?, v: string?]"},
+		{name: "residual on semi reads the pair schema", plan: tt.JoinOn(u, SemiJoin, "k").WithJoinOptions(JoinOptions{Residual: Col("a_right").Gt(Col("f"))}).Node(),
+			schema: "[" + left + "]"},
+		{name: "residual on inner", plan: tt.JoinOn(u, InnerJoin, "k").WithJoinOptions(JoinOptions{Residual: Col("a_right").Gt(Col("f"))}).Node(),
+			err: &wantErr{kind: InvalidPlan, path: "plan.residual", msg: "join: a residual applies to semi and anti joins only, not to the inner join here"}},
+		{name: "residual not bool", plan: tt.JoinOn(u, AntiJoin, "k").WithJoinOptions(JoinOptions{Residual: Col("a_right")}).Node(),
+			err: &wantErr{kind: TypeError, path: "plan.residual", expr: "a_right", msg: "join: the residual `a_right` is float64, not bool"}},
+		{name: "residual unknown column", plan: tt.JoinOn(u, AntiJoin, "k").WithJoinOptions(JoinOptions{Residual: Col("zz").Gt(Col("f"))}).Node(),
+			err: &wantErr{kind: UnknownColumn, path: "plan.residual", expr: "zz"}},
+		{name: "residual with an aggregate", plan: tt.JoinOn(u, AntiJoin, "k").WithJoinOptions(JoinOptions{Residual: Col("a").Sum().Gt(Col("f"))}).Node(),
+			err: &wantErr{kind: InvalidPlan, path: "plan.residual"}},
+		{name: "cross with nulls_equal", plan: tt.CrossJoin(u).WithJoinOptions(JoinOptions{NullsEqual: true}).Node(),
+			err: &wantErr{kind: InvalidPlan, path: "plan.nulls_equal", msg: "join: a cross join has no keys to compare"}},
+		{name: "cross with validate", plan: tt.CrossJoin(u).WithJoinOptions(JoinOptions{Validate: ValidateOneToMany}).Node(),
+			err: &wantErr{kind: InvalidPlan, path: "plan.validate"}},
+		{name: "cross with coalesce", plan: tt.CrossJoin(u).WithJoinOptions(JoinOptions{Coalesce: CoalesceKeep}).Node(),
+			err: &wantErr{kind: InvalidPlan, path: "plan.coalesce"}},
+		{name: "diagonal union", plan: x1.UnionDiagonal(x3, u.Select(k, Col("v"))).Node(),
+			schema: "[k: int64, x: int64?, x_right: int64?, v: string?]"},
+		{name: "diagonal union type clash", plan: x1.UnionDiagonal(u.Select(Col("v").Alias("x"))).Node(),
+			err: &wantErr{kind: TypeError, path: "plan.inputs[1]", expr: "x", msg: `union diagonal: input 1 column "x" is string, an earlier input has int64`}},
 		{name: "full keeps both, all nullable", plan: tt.JoinOn(u, FullJoin, "k").Node(), schema: "[" + leftNull + ", k_right: int64?, a_right: float64?, v: string?]"},
 		{name: "semi", plan: tt.JoinOn(u, SemiJoin, "k").Node(), schema: "[" + left + "]"},
 		{name: "anti", plan: tt.JoinOn(u, AntiJoin, "k").Node(), schema: "[" + left + "]"},
@@ -647,5 +679,50 @@ func TestResolveCopiedNode(t *testing.T) {
 	f.Predicates = []Expr{Col("a").Expr()} // not bool
 	if _, err := Resolve(&f); err == nil {
 		t.Error("Resolve accepted a copied filter whose new predicate is not bool")
+	}
+}
+
+func TestJoinLayout(t *testing.T) {
+	l := Scan(table(t, "l", "k:int32?", "a:int64"))
+	r := Scan(table(t, "r", "a:float64", "k:int64"))
+	cases := []struct {
+		name string
+		plan Frame
+		want string
+	}{
+		{"inner merges into the left key", l.JoinOn(r, InnerJoin, "k"), "k=left[0]~1:int32 a=left[1]:int64 a_right=right[0]:float64 keys=[int64]"},
+		{"right merges into the right key", l.JoinOn(r, RightJoin, "k"), "a=left[1]:int64 a_right=right[0]:float64 k=right[1]~0:int64 keys=[int64]"},
+		{"full keeps both", l.JoinOn(r, FullJoin, "k"), "k=left[0]:int32 a=left[1]:int64 a_right=right[0]:float64 k_right=right[1]:int64 keys=[int64]"},
+		{"full coalesce", l.JoinOn(r, FullJoin, "k").WithJoinOptions(JoinOptions{Coalesce: CoalesceMerge}), "k=left[0]~1:int64 a=left[1]:int64 a_right=right[0]:float64 keys=[int64]"},
+		{"keep", l.JoinOn(r, LeftJoin, "k").WithJoinOptions(JoinOptions{Coalesce: CoalesceKeep}), "k=left[0]:int32 a=left[1]:int64 a_right=right[0]:float64 k_right=right[1]:int64 keys=[int64]"},
+		{"semi", l.JoinOn(r, SemiJoin, "k"), "k=left[0]:int32 a=left[1]:int64 keys=[int64]"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n, err := Resolve(c.plan.Node())
+			if err != nil {
+				t.Fatal(err)
+			}
+			lay, ok := LayoutOf(n.(*JoinNode))
+			if !ok {
+				t.Fatal("no layout on a resolved join")
+			}
+			var parts []string
+			for _, col := range lay.Columns {
+				s := fmt.Sprintf("%s=%s[%d]", col.Name, col.Side, col.Ordinal)
+				if col.CoalescedWith >= 0 {
+					s += fmt.Sprintf("~%d", col.CoalescedWith)
+				}
+				parts = append(parts, s+":"+col.Type.String())
+			}
+			got := strings.Join(parts, " ") + fmt.Sprintf(" keys=%v", lay.KeyTypes)
+			if got != c.want {
+				t.Errorf("layout\n got %s\nwant %s", got, c.want)
+			}
+			copied := *n.(*JoinNode)
+			if _, ok := LayoutOf(&copied); ok {
+				t.Error("a copy of a resolved join has a layout")
+			}
+		})
 	}
 }

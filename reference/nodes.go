@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -509,9 +510,11 @@ func evalPE(v *env, e plan.Expr) ([]plan.Value, error) {
 }
 
 // join evaluates the left keys over the left rows (list order), then the
-// right keys over the right rows, and pairs rows whose keys are all equal
-// in their promoted types (a null key matches nothing), in the order
-// docs/semantics.md gives for each kind.
+// right keys over the right rows, checks validate (left, then right), and
+// pairs rows whose keys are all equal in their promoted types (a null key
+// matches nothing, or, under nulls_equal, a null key), in the order
+// docs/semantics.md gives for each kind; a semi or anti join with a
+// residual counts a key-matched pair only where the residual is true.
 func (c *collector) join(n *plan.JoinNode, left, right *Result) (*Result, error) {
 	lk, err := c.exprs(n.LeftOn, left)
 	if err != nil {
@@ -526,18 +529,56 @@ func (c *collector) join(n *plan.JoinNode, left, right *Result) (*Result, error)
 		types[i] = promoteType(staticType(n.LeftOn[i], left.Schema), staticType(n.RightOn[i], right.Schema))
 	}
 	// encode writes a row's key tuple, in the promoted types, into buf; it
-	// reports false when a key is null (the row matches nothing).
+	// reports false when the row has no key (a null key without
+	// nulls_equal: the row matches nothing). Each part is tagged, so that
+	// under nulls_equal a null is a value of its own.
 	var buf []byte
 	encode := func(keys [][]plan.Value, r int) bool {
 		buf = buf[:0]
 		for i, k := range keys {
 			x := k[r]
 			if x.IsNull() {
-				return false
+				if !n.NullsEqual {
+					return false
+				}
+				buf = append(buf, 0)
+				continue
 			}
+			buf = append(buf, 1)
 			buf = appendKey(buf, promote(x, types[i]))
 		}
 		return true
+	}
+	// validate: a side asserted unique whose rows repeat a key.
+	check := func(side string, keys [][]plan.Value, rows int, exprs []plan.Expr) error {
+		seen := map[string]int{}
+		for r := 0; r < rows; r++ {
+			if !encode(keys, r) {
+				continue
+			}
+			first, dup := seen[string(buf)]
+			if !dup {
+				seen[string(buf)] = r
+				continue
+			}
+			texts := make([]string, len(exprs))
+			for i, x := range exprs {
+				texts[i] = plan.Written(x)
+			}
+			return &plan.Error{Kind: plan.ValidationError, Expr: strings.Join(texts, ", "), Row: int64(r),
+				Msg: fmt.Sprintf("join validate %s: the %s input repeats on row %d the key of row %d", n.Validate, side, r, first)}
+		}
+		return nil
+	}
+	if n.Validate == plan.ValidateOneToOne || n.Validate == plan.ValidateOneToMany {
+		if err := check("left", lk, left.Rows, n.LeftOn); err != nil {
+			return nil, err
+		}
+	}
+	if n.Validate == plan.ValidateOneToOne || n.Validate == plan.ValidateManyToOne {
+		if err := check("right", rk, right.Rows, n.RightOn); err != nil {
+			return nil, err
+		}
 	}
 	// index lists the rows of one side by key, each list in that side's
 	// order.
@@ -575,6 +616,11 @@ func (c *collector) join(n *plan.JoinNode, left, right *Result) (*Result, error)
 			}
 		}
 	}
+	if n.Residual != nil {
+		if rightOf, err = c.residualMatches(n, left, right, rightOf); err != nil {
+			return nil, err
+		}
+	}
 	li := make([]int, 0, max(left.Rows, right.Rows)) // pairs; -1 is the null side
 	ri := make([]int, 0, cap(li))
 	pair := func(l, r int) {
@@ -584,32 +630,6 @@ func (c *collector) join(n *plan.JoinNode, left, right *Result) (*Result, error)
 	if err := c.pairs(n.How, left.Rows, right.Rows, rightOf, leftOf, pair); err != nil {
 		return nil, err
 	}
-	// Output columns: the left's, then the right's but the right key
-	// columns an inner or left join drops (a plain key column named like
-	// its plain left key column); semi and anti joins keep the left's only.
-	var rightCols []int
-	if n.How != plan.SemiJoin && n.How != plan.AntiJoin {
-		dropped := map[string]bool{}
-		if n.How == plan.InnerJoin || n.How == plan.LeftJoin {
-			for i := range n.LeftOn {
-				l, lok := n.LeftOn[i].(*plan.Column)
-				r, rok := n.RightOn[i].(*plan.Column)
-				if lok && rok && l.Name == r.Name {
-					dropped[r.Name] = true
-				}
-			}
-		}
-		for j := 0; j < right.Schema.Len(); j++ {
-			if !dropped[right.Schema.Field(j).Name] {
-				rightCols = append(rightCols, j)
-			}
-		}
-	}
-	s := n.Schema()
-	if s.Len() != len(left.Columns)+len(rightCols) {
-		return nil, fmt.Errorf("%w: join: %d left and %d right columns for the schema %s", ErrInternal, len(left.Columns), len(rightCols), s)
-	}
-	cols := make([][]plan.Value, 0, s.Len())
 	gather := func(col []plan.Value, idx []int, t plan.Type) []plan.Value {
 		out := make([]plan.Value, len(idx))
 		for k, r := range idx {
@@ -621,13 +641,117 @@ func (c *collector) join(n *plan.JoinNode, left, right *Result) (*Result, error)
 		}
 		return out
 	}
-	for j, col := range left.Columns {
-		cols = append(cols, gather(col, li, left.Schema.Field(j).Type))
+	// Output columns (docs/semantics.md, join options): a mergeable key
+	// pair — two plain columns of one name — is merged unless the join
+	// keeps it (keep; auto on a full join). Merged, an inner or left join
+	// keeps the left column, a right join the right one, a full join puts
+	// in the left's place the left value or, where the row has no left
+	// row, the right value in the compare type. Semi and anti keep the
+	// left columns only.
+	merges := n.Coalesce == plan.CoalesceMerge || (n.Coalesce == plan.CoalesceAuto && n.How != plan.FullJoin)
+	leftMerged, rightMerged := map[string]plan.Type{}, map[string]bool{}
+	if merges && n.How != plan.CrossJoin {
+		for i := range n.LeftOn {
+			l, lok := n.LeftOn[i].(*plan.Column)
+			r, rok := n.RightOn[i].(*plan.Column)
+			if lok && rok && l.Name == r.Name {
+				if _, done := leftMerged[l.Name]; !done {
+					leftMerged[l.Name] = types[i]
+				}
+				rightMerged[r.Name] = true
+			}
+		}
 	}
-	for _, j := range rightCols {
-		cols = append(cols, gather(right.Columns[j], ri, right.Schema.Field(j).Type))
+	s := n.Schema()
+	cols := make([][]plan.Value, 0, s.Len())
+	for j, col := range left.Columns {
+		name := left.Schema.Field(j).Name
+		t, merged := leftMerged[name]
+		switch {
+		case merged && n.How == plan.RightJoin:
+			continue
+		case merged && n.How == plan.FullJoin:
+			rj := right.Schema.Index(name)
+			out := make([]plan.Value, len(li))
+			for k := range li {
+				if li[k] >= 0 {
+					out[k] = promote(col[li[k]], t)
+				} else {
+					out[k] = promote(right.Columns[rj][ri[k]], t)
+				}
+			}
+			cols = append(cols, out)
+		default:
+			cols = append(cols, gather(col, li, left.Schema.Field(j).Type))
+		}
+	}
+	if n.How != plan.SemiJoin && n.How != plan.AntiJoin {
+		for j := 0; j < right.Schema.Len(); j++ {
+			if rightMerged[right.Schema.Field(j).Name] && n.How != plan.RightJoin {
+				continue
+			}
+			cols = append(cols, gather(right.Columns[j], ri, right.Schema.Field(j).Type))
+		}
+	}
+	if s.Len() != len(cols) {
+		return nil, fmt.Errorf("%w: join: %d columns for the schema %s", ErrInternal, len(cols), s)
 	}
 	return &Result{Schema: s, Rows: len(li), Columns: cols}, nil
+}
+
+// residualMatches evaluates a semi or anti join's residual over every
+// key-matched pair (left rows in order, each with its matches in right
+// order) under the pair schema — the left columns, then the right ones, a
+// right name that is a left name suffixed — and returns the matches that
+// count: the pairs where it is true.
+func (c *collector) residualMatches(n *plan.JoinNode, left, right *Result, rightOf func(int) []int) (func(int) []int, error) {
+	suffix := n.Suffix
+	if suffix == "" {
+		suffix = plan.DefaultJoinSuffix
+	}
+	fields := left.Schema.Fields()
+	for _, f := range right.Schema.Fields() {
+		if left.Schema.Index(f.Name) >= 0 {
+			f.Name += suffix
+		}
+		fields = append(fields, f)
+	}
+	ps, err := plan.NewSchema(fields...)
+	if err != nil {
+		return nil, fmt.Errorf("%w: join residual: %v", ErrInternal, err)
+	}
+	var pl, pr []int
+	for l := 0; l < left.Rows; l++ {
+		for _, r := range rightOf(l) {
+			pl, pr = append(pl, l), append(pr, r)
+		}
+	}
+	cols := make([][]plan.Value, 0, len(fields))
+	for _, col := range left.Columns {
+		out := make([]plan.Value, len(pl))
+		for k, l := range pl {
+			out[k] = col[l]
+		}
+		cols = append(cols, out)
+	}
+	for _, col := range right.Columns {
+		out := make([]plan.Value, len(pr))
+		for k, r := range pr {
+			out[k] = col[r]
+		}
+		cols = append(cols, out)
+	}
+	vals, err := c.exprs([]plan.Expr{n.Residual}, &Result{Schema: ps, Rows: len(pl), Columns: cols})
+	if err != nil {
+		return nil, err
+	}
+	counted := make([][]int, left.Rows)
+	for k, v := range vals[0] {
+		if !v.IsNull() && v.Bool() {
+			counted[pl[k]] = append(counted[pl[k]], pr[k])
+		}
+	}
+	return func(l int) []int { return counted[l] }, nil
 }
 
 // pairs emits the (left, right) row pairs of a join in output order;
@@ -690,7 +814,7 @@ func union(n *plan.UnionNode, ins []*Result) (*Result, error) {
 	s := n.Schema()
 	rows := 0
 	for _, in := range ins {
-		if len(in.Columns) != s.Len() {
+		if len(in.Columns) != s.Len() && !n.Diagonal {
 			return nil, fmt.Errorf("%w: union: an input with %d columns for the schema %s", ErrInternal, len(in.Columns), s)
 		}
 		rows += in.Rows
@@ -699,7 +823,20 @@ func union(n *plan.UnionNode, ins []*Result) (*Result, error) {
 	for i := range cols {
 		cols[i] = make([]plan.Value, 0, rows)
 		for _, in := range ins {
-			cols[i] = append(cols[i], in.Columns[i]...)
+			if !n.Diagonal {
+				cols[i] = append(cols[i], in.Columns[i]...)
+				continue
+			}
+			// A diagonal union takes each column by name; an input
+			// without it gives nulls.
+			f := s.Field(i)
+			if j := in.Schema.Index(f.Name); j >= 0 {
+				cols[i] = append(cols[i], in.Columns[j]...)
+				continue
+			}
+			for r := 0; r < in.Rows; r++ {
+				cols[i] = append(cols[i], plan.NullValue(f.Type))
+			}
 		}
 	}
 	return &Result{Schema: s, Rows: rows, Columns: cols}, nil

@@ -225,12 +225,48 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 			l.keyword("left")
 			j.BuildLeft = true
 		}
+		// Join options, in the order the label prints them:
+		// coalesce=keep nulls_equal validate=1:m residual=[expr].
+		if l.peek().text == "coalesce" {
+			l.keyword("coalesce")
+			l.expect("=")
+			c, ok := plan.ParseJoinCoalesce(l.name())
+			if !ok {
+				return nil, fmt.Errorf("unknown coalesce")
+			}
+			j.Coalesce = c
+		}
+		if l.peek().text == "nulls_equal" {
+			l.keyword("nulls_equal")
+			j.NullsEqual = true
+		}
+		if l.peek().text == "validate" {
+			l.keyword("validate")
+			l.expect("=")
+			a := l.next().text
+			l.expect(":")
+			v, ok := plan.ParseJoinValidate(a + ":" + l.next().text)
+			if !ok {
+				return nil, fmt.Errorf("unknown validate")
+			}
+			j.Validate = v
+		}
+		if l.peek().text == "residual" {
+			l.keyword("residual")
+			l.expect("=")
+			l.expect("[")
+			j.Residual = l.expr()
+			l.expect("]")
+		}
 		n = j
 	case "union":
 		if len(children) < 2 {
 			return nil, fmt.Errorf("union takes at least 2 inputs, has %d", len(children))
 		}
-		n = &plan.UnionNode{Inputs: children}
+		n = &plan.UnionNode{Inputs: children, Diagonal: l.peek().text == "diagonal"}
+		if n.(*plan.UnionNode).Diagonal {
+			l.keyword("diagonal")
+		}
 	case "distinct":
 		in, err := one()
 		if err != nil {
@@ -364,7 +400,7 @@ func (l *lexer) tokenize() {
 // punctuation returns the operator or bracket s starts with ("" for none),
 // the longest first.
 func punctuation(s string) string {
-	for _, op := range []string{"==", "!=", "<=", ">=", "(", ")", "[", "]", ",", ".", "+", "-", "*", "/", "%", "<", ">", "="} {
+	for _, op := range []string{"==", "!=", "<=", ">=", "(", ")", "[", "]", ",", ".", "+", "-", "*", "/", "%", "<", ">", "=", ":"} {
 		if strings.HasPrefix(s, op) {
 			return op
 		}

@@ -23,8 +23,8 @@ var nodeFields = map[string]struct{ allowed, required []string }{
 	"reverse":      {[]string{"op", "input"}, []string{"input"}},
 	"row_index":    {[]string{"op", "input", "name", "offset"}, []string{"input", "name"}},
 	"aggregate":    {[]string{"op", "input", "keys", "aggs"}, []string{"input", "aggs"}},
-	"join":         {[]string{"op", "left", "right", "kind", "left_on", "right_on", "suffix", "build"}, []string{"left", "right", "kind"}},
-	"union":        {[]string{"op", "inputs"}, []string{"inputs"}},
+	"join":         {[]string{"op", "left", "right", "kind", "left_on", "right_on", "suffix", "build", "coalesce", "nulls_equal", "validate", "residual"}, []string{"left", "right", "kind"}},
+	"union":        {[]string{"op", "inputs", "mode"}, []string{"inputs"}},
 	"distinct":     {[]string{"op", "input", "subset"}, []string{"input"}},
 	"window":       {[]string{"op", "input", "exprs"}, []string{"input", "exprs"}},
 	"guard":        {[]string{"op", "input", "exprs"}, []string{"input", "exprs"}},
@@ -164,7 +164,21 @@ func (d *decoder) node(v *jvalue, p *path) (plan.Node, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		return &plan.UnionNode{Inputs: ins}, nil
+		u := &plan.UnionNode{Inputs: ins}
+		if mv := v.get("mode"); mv != nil {
+			mode, err := str(mv, p.field("mode"))
+			if err != nil {
+				return nil, err
+			}
+			switch mode {
+			case "diagonal":
+				u.Diagonal = true
+			case "strict":
+			default:
+				return nil, errAt(mv, p.field("mode"), "unknown union mode %q (known: diagonal, strict)", mode)
+			}
+		}
+		return u, nil
 	case "distinct":
 		var subset []string
 		if s := v.get("subset"); s != nil {
@@ -406,6 +420,36 @@ func (d *decoder) join(v *jvalue, p *path) (plan.Node, *Error) {
 		case "right":
 		default:
 			return nil, errAt(f, p.field("build"), "unknown build side %q (known: left, right)", side)
+		}
+	}
+	if f := v.get("coalesce"); f != nil {
+		c, err := str(f, p.field("coalesce"))
+		if err != nil {
+			return nil, err
+		}
+		var ok bool
+		if n.Coalesce, ok = plan.ParseJoinCoalesce(c); !ok {
+			return nil, errAt(f, p.field("coalesce"), "unknown coalesce %q (known: auto, coalesce, keep)", c)
+		}
+	}
+	if f := v.get("nulls_equal"); f != nil {
+		if n.NullsEqual, err = boolean(f, p.field("nulls_equal")); err != nil {
+			return nil, err
+		}
+	}
+	if f := v.get("validate"); f != nil {
+		c, err := str(f, p.field("validate"))
+		if err != nil {
+			return nil, err
+		}
+		var ok bool
+		if n.Validate, ok = plan.ParseJoinValidate(c); !ok {
+			return nil, errAt(f, p.field("validate"), "unknown validate %q (known: m:m, 1:1, 1:m, m:1)", c)
+		}
+	}
+	if f := v.get("residual"); f != nil {
+		if n.Residual, err = d.expr(f, p.field("residual")); err != nil {
+			return nil, err
 		}
 	}
 	return n, nil

@@ -179,7 +179,23 @@ func (e *encoder) node(n plan.Node, p *path) (*jvalue, error) {
 		if err != nil {
 			return nil, err
 		}
+		var coalesce, nullsEqual, validate, residual *jvalue
+		if n.Coalesce != plan.CoalesceAuto {
+			coalesce = jstr(n.Coalesce.String())
+		}
+		if n.NullsEqual {
+			nullsEqual = jtrue()
+		}
+		if n.Validate != plan.ValidateManyToMany {
+			validate = jstr(n.Validate.String())
+		}
+		if n.Residual != nil {
+			if residual, err = e.expr(n.Residual, p.field("residual")); err != nil {
+				return nil, err
+			}
+		}
 		return obj("op", op, "kind", jstr(kind), "left_on", leftOn, "right_on", rightOn, "suffix", suffix, "build", build,
+			"coalesce", coalesce, "nulls_equal", nullsEqual, "validate", validate, "residual", residual,
 			"left", left, "right", right), nil
 	case *plan.GuardNode:
 		es, err := e.exprs(n.Exprs, p.field("exprs"), true)
@@ -196,7 +212,11 @@ func (e *encoder) node(n plan.Node, p *path) (*jvalue, error) {
 		if err != nil {
 			return nil, err
 		}
-		return obj("op", op, "inputs", ins), nil
+		var mode *jvalue
+		if n.Diagonal {
+			mode = jstr("diagonal")
+		}
+		return obj("op", op, "mode", mode, "inputs", ins), nil
 	case *plan.DistinctNode:
 		var subset *jvalue
 		if len(n.Subset) > 0 {

@@ -221,6 +221,9 @@ func joinCases() []Case {
 	lr := func(k plan.JoinKind) plan.Node {
 		return scan(tL).Join(scan(tR), k, []plan.E{col("lk")}, []plan.E{col("rk")}).Node()
 	}
+	lrOpts := func(k plan.JoinKind, o plan.JoinOptions) plan.Node {
+		return scan(tL).Join(scan(tR), k, []plan.E{col("lk")}, []plan.E{col("rk")}).WithJoinOptions(o).Node()
+	}
 	L := func(k int64, v string) []plan.Value { return []plan.Value{i64(k), str(v)} }
 	cat := func(a, b []plan.Value) []plan.Value { return append(append([]plan.Value{}, a...), b...) }
 	nl := []plan.Value{nI64, nStr}
@@ -243,8 +246,17 @@ func joinCases() []Case {
 		{Name: "join/cross-empty-right", Node: scan(tL).CrossJoin(scan(tR).Head(0)).Node(), Want: [][]plan.Value{}},
 		{Name: "join/inner-drops-same-name-key", Node: scan(tA).JoinOn(scan(tB), plan.InnerJoin, "k").Node(), Want: [][]plan.Value{
 			row(i64(1), str("a1"), str("b1")), row(i64(3), str("a3"), str("b3"))}},
-		{Name: "join/right-keeps-both-keys", Node: scan(tA).JoinOn(scan(tB), plan.RightJoin, "k").Node(), Want: [][]plan.Value{
+		{Name: "join/right-merges-into-the-right-key", Node: scan(tA).JoinOn(scan(tB), plan.RightJoin, "k").Node(), Want: [][]plan.Value{
+			row(str("a3"), i64(3), str("b3")), row(str("a1"), i64(1), str("b1")), row(nStr, i64(9), str("b9"))}},
+		{Name: "join/right-keep-keeps-both-keys", Node: scan(tA).JoinOn(scan(tB), plan.RightJoin, "k").WithJoinOptions(plan.JoinOptions{Coalesce: plan.CoalesceKeep}).Node(), Want: [][]plan.Value{
 			row(i64(3), str("a3"), i64(3), str("b3")), row(i64(1), str("a1"), i64(1), str("b1")), row(nI64, nStr, i64(9), str("b9"))}},
+		{Name: "join/full-coalesce", Node: scan(tA).JoinOn(scan(tB), plan.FullJoin, "k").WithJoinOptions(plan.JoinOptions{Coalesce: plan.CoalesceMerge}).Select(col("k"), col("v_right")).Node(),
+			Want: [][]plan.Value{row(i64(1), str("b1")), row(i64(2), nStr), row(i64(3), str("b3")), row(i64(9), str("b9"))}},
+		{Name: "join/nulls-equal", Node: lrOpts(plan.SemiJoin, plan.JoinOptions{NullsEqual: true}), Want: [][]plan.Value{L(1, "a"), L(2, "b"), row(nI64, str("c")), L(2, "d")}},
+		{Name: "join/validate", Node: lrOpts(plan.InnerJoin, plan.JoinOptions{Validate: plan.ValidateManyToOne}), Err: errOf(plan.ValidationError, "rk")},
+		{Name: "join/anti-residual", Node: lrOpts(plan.AntiJoin, plan.JoinOptions{Residual: col("rv").Eq(lit("p"))}), Want: [][]plan.Value{L(1, "a"), row(nI64, str("c")), L(3, "e")}},
+		{Name: "union/diagonal", Node: scan(tL).Select(col("lv")).UnionDiagonal(scan(tL).Head(1)).Node(), Want: [][]plan.Value{
+			row(str("a"), nI64), row(str("b"), nI64), row(str("c"), nI64), row(str("d"), nI64), row(str("e"), nI64), row(str("a"), i64(1))}},
 		{Name: "join/custom-suffix", Node: scan(tA).JoinOn(scan(tB), plan.FullJoin, "k").WithSuffix("_b").Select(col("k_b"), col("v_b")).Node(),
 			Want: [][]plan.Value{row(i64(1), str("b1")), row(nI64, nStr), row(i64(3), str("b3")), row(i64(9), str("b9"))}},
 		{Name: "join/suffix-collision", Node: scan(tC).JoinOn(scan(tB), plan.InnerJoin, "k").Node(), Err: errOf(plan.DuplicateColumn, "v_right")},

@@ -762,18 +762,111 @@ func (g *gen) joinAs(left, right frame, how plan.JoinKind, depth int) frame {
 	}
 	rows := left.rows*right.rows + left.rows + right.rows
 	raw := &plan.JoinNode{Left: left.raw, Right: right.raw, How: how, LeftOn: lk, RightOn: rk, Suffix: suffix}
+	if how != plan.CrossJoin {
+		g.joinOptions(raw, left, right)
+	}
 	if out, err := g.tryFinish(raw, rows, left, right); err == nil {
 		return out
 	}
 	// A suffix collision (an input column already named like a suffixed
 	// one, common after nested self-joins): retry with other suffixes.
 	for _, s := range []string{"_j", "_2", "_x"} {
-		raw = &plan.JoinNode{Left: left.raw, Right: right.raw, How: how, LeftOn: lk, RightOn: rk, Suffix: s}
+		c := *raw
+		c.Suffix = s
+		raw = &c
 		if out, err := g.tryFinish(raw, rows, left, right); err == nil {
 			return out
 		}
 	}
+	// Without the options (a residual naming a suffixed column).
+	raw = &plan.JoinNode{Left: left.raw, Right: right.raw, How: how, LeftOn: lk, RightOn: rk, Suffix: raw.Suffix}
+	if out, err := g.tryFinish(raw, rows, left, right); err == nil {
+		return out
+	}
 	return g.finish(raw, rows, left, right)
+}
+
+// joinOptions draws a keyed join's options (docs/semantics.md, join
+// options): coalesce keep or coalesce, nulls_equal (the tables hold null
+// keys), validate (their keys repeat, so it often raises; pp.join.validate
+// keeps conjuncts out of the checked inputs) and, on a semi or anti join, a
+// residual over the pair schema: mostly a comparison of a left and a right
+// column (TPC-H Q21's l_suppkey_right != l_suppkey), sometimes any
+// predicate, partial ones included (pp.join.residual).
+func (g *gen) joinOptions(j *plan.JoinNode, left, right frame) {
+	switch x := g.r.Intn(100); {
+	case x < 8:
+		j.Coalesce = plan.CoalesceMerge
+	case x < 16:
+		j.Coalesce = plan.CoalesceKeep
+	}
+	j.NullsEqual = g.r.Intn(5) == 0
+	if g.r.Intn(6) == 0 {
+		j.Validate = []plan.JoinValidate{plan.ValidateOneToOne, plan.ValidateOneToMany, plan.ValidateManyToOne}[g.r.Intn(3)]
+	}
+	if (j.How != plan.SemiJoin && j.How != plan.AntiJoin) || g.r.Intn(5) >= 3 {
+		return
+	}
+	g.residual(j, left, right, false)
+}
+
+// residual draws a semi or anti join's residual over its pair schema: with
+// partial, a division of a left integer column by a right one (which
+// raises where the right one is 0) when the inputs have such columns.
+func (g *gen) residual(j *plan.JoinNode, left, right frame, partial bool) {
+	suffix := j.Suffix
+	if suffix == "" {
+		suffix = plan.DefaultJoinSuffix
+	}
+	ls := left.schema()
+	fields := ls.Fields()
+	nl := len(fields)
+	for _, f := range right.schema().Fields() {
+		if ls.Index(f.Name) >= 0 {
+			f.Name += suffix
+		}
+		fields = append(fields, f)
+	}
+	pc := ectx{sc: scopeOf(fields), mode: anyMode}
+	if partial {
+		var ls, rs []plan.Field
+		for i, f := range fields {
+			switch {
+			case f.Type != plan.Int64 && f.Type != plan.Int32:
+			case i < nl:
+				ls = append(ls, f)
+			default:
+				rs = append(rs, f)
+			}
+		}
+		if len(ls) > 0 && len(rs) > 0 {
+			a, b := ls[g.r.Intn(len(ls))], rs[g.r.Intn(len(rs))]
+			j.Residual = call(cmpFuncs[g.r.Intn(len(cmpFuncs))], call(plan.FuncDiv, col(a.Name), col(b.Name)), lit(plan.Int64Value(0)))
+			return
+		}
+		j.Residual = g.predicate(pc, anyMode)
+		return
+	}
+	if x := g.r.Intn(100); x < 55 {
+		type pair struct{ l, r plan.Field }
+		var pairs []pair
+		for _, lf := range fields[:nl] {
+			for _, rf := range fields[nl:] {
+				if _, ok := plan.JoinKeyType(lf.Type, rf.Type); ok {
+					pairs = append(pairs, pair{lf, rf})
+				}
+			}
+		}
+		if len(pairs) > 0 {
+			p := pairs[g.r.Intn(len(pairs))]
+			j.Residual = call(cmpFuncs[g.r.Intn(len(cmpFuncs))], col(p.r.Name), col(p.l.Name))
+			return
+		}
+	} else if x < 80 {
+		j.Residual = g.predicate(pc, anyMode)
+		return
+	}
+	j.Residual = g.predicate(pc, extTotal)
 }
 
 // boundJoin limits the larger input when the join could produce more than

@@ -56,6 +56,9 @@ func (g *gen) standardCrossings(depth int) frame {
 	if depth < 3 {
 		return g.node(depth)
 	}
+	if g.r.Intn(8) == 0 {
+		return g.joinOptionCrossing(depth)
+	}
 	switch x := g.r.Intn(6); {
 	case x < 3:
 		return g.zeroKeyed(depth)
@@ -220,4 +223,44 @@ func (g *gen) keyEquivalence(depth int) frame {
 		return g.filter(j)
 	}
 	return g.finish(&plan.FilterNode{Input: j.raw, Predicates: []plan.Expr{conj}}, j.rows, j)
+}
+
+// joinOptionCrossing filters a keyed join carrying options on one of its
+// columns:
+//
+//	filter(a > 3) . join(l, r, on=[k = k], validate=1:m)
+//	filter(a > 3) . join(l, r, on=[k = k], how=semi, residual=[a / b > 0])
+//
+// Half validate one or both inputs (whose keys repeat, so the join often
+// raises and a filter moved into a checked input could remove the
+// duplicate: pp.join.validate), half are semi or anti joins with a
+// residual, partial half the time (a filter moved into the left input
+// would keep the residual from meeting the pairs where it raises:
+// pp.join.residual).
+func (g *gen) joinOptionCrossing(depth int) frame {
+	left, right := g.node(depth-3), g.node(g.upTo(depth-3))
+	lk, rk := g.joinKeys(left, right)
+	if len(lk) == 0 {
+		return g.filter(g.join(left, right, depth))
+	}
+	left, right = g.boundJoin(left, right)
+	j := &plan.JoinNode{Left: left.raw, Right: right.raw, LeftOn: lk, RightOn: rk}
+	if g.r.Intn(2) == 0 {
+		j.How = []plan.JoinKind{plan.InnerJoin, plan.InnerJoin, plan.LeftJoin, plan.RightJoin, plan.SemiJoin, plan.AntiJoin}[g.r.Intn(6)]
+		j.Validate = []plan.JoinValidate{plan.ValidateOneToOne, plan.ValidateOneToMany, plan.ValidateManyToOne}[g.r.Intn(3)]
+		j.NullsEqual = g.r.Intn(3) == 0
+	} else {
+		j.How = []plan.JoinKind{plan.SemiJoin, plan.AntiJoin}[g.r.Intn(2)]
+		g.residual(j, left, right, g.r.Intn(10) < 7)
+		j.NullsEqual = g.r.Intn(4) == 0
+	}
+	jf, err := g.tryFinish(j, left.rows*right.rows+left.rows+right.rows, left, right)
+	if err != nil {
+		return g.filter(g.join(left, right, depth))
+	}
+	conj := g.colLitComparison(ectx{sc: newScope(jf.schema()), mode: extTotal})
+	if conj == nil {
+		return g.filter(jf)
+	}
+	return g.finish(&plan.FilterNode{Input: jf.raw, Predicates: []plan.Expr{conj}}, jf.rows, jf)
 }

@@ -908,6 +908,9 @@ func (r *resolver) promoteUnion(n *UnionNode, p *Path) (*UnionNode, bool, error)
 	if len(n.Inputs) < 2 {
 		return nil, false, nil
 	}
+	if n.Diagonal {
+		return r.promoteDiagonal(n, p)
+	}
 	first := n.Inputs[0].Schema()
 	want := first.Fields()
 	for _, in := range n.Inputs[1:] {
@@ -953,6 +956,63 @@ func (r *resolver) promoteUnion(n *UnionNode, p *Path) (*UnionNode, bool, error)
 		return nil, false, nil
 	}
 	return &UnionNode{Inputs: inputs}, true, nil
+}
+
+// promoteDiagonal is promoteUnion for a diagonal union, by name: a name's
+// type is the common type of its types in the inputs that have it, in
+// input order, and an input whose column differs gets a project casting
+// it (its columns in its own order). Names without a common type are left
+// to resolveDiagonalUnion to report.
+func (r *resolver) promoteDiagonal(n *UnionNode, p *Path) (*UnionNode, bool, error) {
+	want := map[string]Type{}
+	bad := map[string]bool{}
+	for _, in := range n.Inputs {
+		s := in.Schema()
+		for j := 0; j < s.Len(); j++ {
+			f := s.Field(j)
+			t, seen := want[f.Name]
+			if !seen {
+				want[f.Name] = f.Type
+				continue
+			}
+			if t == f.Type {
+				continue
+			}
+			if pt, ok := Promote(t, f.Type); ok {
+				want[f.Name] = pt
+			} else {
+				bad[f.Name] = true
+			}
+		}
+	}
+	changed := false
+	inputs := append([]Node(nil), n.Inputs...)
+	for i, in := range inputs {
+		s := in.Schema()
+		var exprs []Expr
+		cast := false
+		for j := 0; j < s.Len(); j++ {
+			f := s.Field(j)
+			var e Expr = &Column{Name: f.Name}
+			if t := want[f.Name]; !bad[f.Name] && t != f.Type {
+				e = &Alias{Expr: &Cast{Expr: e, To: t, Strict: true}, Name: f.Name}
+				cast = true
+			}
+			exprs = append(exprs, e)
+		}
+		if !cast {
+			continue
+		}
+		proj, err := r.node(&ProjectNode{Input: in, Exprs: exprs}, p.Input(n, i))
+		if err != nil {
+			return nil, false, located(err, n, p)
+		}
+		inputs[i], changed = proj, true
+	}
+	if !changed {
+		return nil, false, nil
+	}
+	return &UnionNode{Inputs: inputs, Diagonal: true}, true, nil
 }
 
 func resolveUnion(n *UnionNode, p *Path) (Schema, error) {

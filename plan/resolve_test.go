@@ -726,3 +726,25 @@ func TestJoinLayout(t *testing.T) {
 		})
 	}
 }
+
+// TestDiagonalUnionPromotes: a diagonal union promotes a name's numeric
+// types by name, casting in the inputs whose column differs, and keeps the
+// diagonal mode.
+func TestDiagonalUnionPromotes(t *testing.T) {
+	a := Scan(table(t, "a", "x:int32", "y:string"))
+	b := Scan(table(t, "b", "z:bool", "x:int64"))
+	n, err := Resolve(a.UnionDiagonal(b).Node())
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := n.(*UnionNode)
+	if !u.Diagonal || u.Schema().String() != "[x: int64, y: string?, z: bool?]" {
+		t.Fatalf("got diagonal=%v %s", u.Diagonal, u.Schema())
+	}
+	if p, ok := u.Inputs[0].(*ProjectNode); !ok || p.Label() != "project [cast(x, int64) as x, y]" {
+		t.Errorf("input 0 is %s", u.Inputs[0].Label())
+	}
+	if _, err := Resolve(a.UnionDiagonal(Scan(table(t, "c", "x:string"))).Node()); err == nil {
+		t.Error("int32 with string resolves")
+	}
+}

@@ -657,7 +657,8 @@ func (g *gen) windowCall(c ectx, t plan.Type) plan.Expr {
 	var opts []plan.Func
 	switch t {
 	case plan.Int64:
-		opts = []plan.Func{plan.FuncCumSum, plan.FuncCumSum, plan.FuncCumCount, plan.FuncRowNumber, plan.FuncRank, plan.FuncRank}
+		opts = []plan.Func{plan.FuncCumSum, plan.FuncCumSum, plan.FuncCumCount, plan.FuncCumCount, plan.FuncRowNumber, plan.FuncRowNumber,
+			plan.FuncRank, plan.FuncRank}
 	case plan.Float64:
 		opts = []plan.Func{plan.FuncCumSum, plan.FuncCumSum}
 	}

@@ -21,9 +21,9 @@ func (g *gen) joinShape(m move, depth int) (frame, bool) {
 	switch m {
 	case mJoin:
 		switch x := g.r.Intn(100); {
-		case x < 60 && depth >= 2:
+		case x < 56 && depth >= 2:
 			return g.sqlJoin(depth), true
-		case x >= 60 && x < 95:
+		case x >= 56 && x < 95:
 			return g.unequalJoin(depth), true
 		}
 	case mFilter:

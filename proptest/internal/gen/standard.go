@@ -56,7 +56,7 @@ func (g *gen) standardCrossings(depth int) frame {
 	if depth < 3 {
 		return g.node(depth)
 	}
-	if g.r.Intn(8) == 0 {
+	if g.r.Intn(10) == 0 {
 		return g.joinOptionCrossing(depth)
 	}
 	switch x := g.r.Intn(6); {
@@ -246,7 +246,7 @@ func (g *gen) joinOptionCrossing(depth int) frame {
 	left, right = g.boundJoin(left, right)
 	j := &plan.JoinNode{Left: left.raw, Right: right.raw, LeftOn: lk, RightOn: rk}
 	if g.r.Intn(2) == 0 {
-		j.How = []plan.JoinKind{plan.InnerJoin, plan.InnerJoin, plan.LeftJoin, plan.RightJoin, plan.SemiJoin, plan.AntiJoin}[g.r.Intn(6)]
+		j.How = []plan.JoinKind{plan.InnerJoin, plan.InnerJoin, plan.InnerJoin, plan.LeftJoin, plan.RightJoin, plan.SemiJoin, plan.AntiJoin}[g.r.Intn(7)]
 		j.Validate = []plan.JoinValidate{plan.ValidateOneToOne, plan.ValidateOneToMany, plan.ValidateManyToOne}[g.r.Intn(3)]
 		j.NullsEqual = g.r.Intn(3) == 0
 	} else {

@@ -191,9 +191,7 @@ func checkPlansAgree(t *testing.T, dir string) {
 // awaitingSQLTwin lists the dataframe-style plan files whose SQL-style
 // twin cannot be written yet, and why; checkPlansAgree fails when a listed
 // file has one.
-var awaitingSQLTwin = map[string]string{
-	"q21.json": "its EXISTS and NOT EXISTS correlate on l2.l_suppkey <> l1.l_suppkey, which needs a semi and an anti join with a residual predicate",
-}
+var awaitingSQLTwin = map[string]string{}
 
 // rowsDiffer says how two results differ ("" when they agree): row and
 // column counts, then each cell, floats within 1e-9 relative.

@@ -156,6 +156,20 @@ func parquetPlanType(t arrow.DataType) (plan.Type, bool) {
 		return plan.Float64, true
 	case arrow.STRING:
 		return plan.String, true
+	case arrow.INT8:
+		return plan.Int8, true
+	case arrow.INT16:
+		return plan.Int16, true
+	case arrow.UINT8:
+		return plan.Uint8, true
+	case arrow.UINT16:
+		return plan.Uint16, true
+	case arrow.UINT32:
+		return plan.Uint32, true
+	case arrow.UINT64:
+		return plan.Uint64, true
+	case arrow.FLOAT32:
+		return plan.Float32, true
 	case arrow.DATE32:
 		return plan.Date, true
 	case arrow.TIMESTAMP:

@@ -71,7 +71,10 @@ func pqColumns(rdr *file.Reader, s plan.Schema, idx []int) ([]pqColumn, error) {
 		}
 		want := map[plan.Type]parquet.Type{plan.Bool: parquet.Types.Boolean, plan.Int32: parquet.Types.Int32,
 			plan.Int64: parquet.Types.Int64, plan.Float64: parquet.Types.Double, plan.String: parquet.Types.ByteArray,
-			plan.Date: parquet.Types.Int32, plan.Datetime: parquet.Types.Int64, plan.Duration: parquet.Types.Int64}[f.Type]
+			plan.Date: parquet.Types.Int32, plan.Datetime: parquet.Types.Int64, plan.Duration: parquet.Types.Int64,
+			plan.Int8: parquet.Types.Int32, plan.Int16: parquet.Types.Int32, plan.Uint8: parquet.Types.Int32,
+			plan.Uint16: parquet.Types.Int32, plan.Uint32: parquet.Types.Int32, plan.Uint64: parquet.Types.Int64,
+			plan.Float32: parquet.Types.Float}[f.Type]
 		if d.PhysicalType() != want || d.MaxRepetitionLevel() != 0 || d.MaxDefinitionLevel() > 1 {
 			return nil, fmt.Errorf("column %q: stored as %s (definition level %d, repetition level %d), which a %s column cannot be read from",
 				f.Name, d.PhysicalType(), d.MaxDefinitionLevel(), d.MaxRepetitionLevel(), f.Type)
@@ -149,9 +152,11 @@ func readRowGroups(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, 
 // others).
 func fixedWidth(t plan.Type) int {
 	switch t {
-	case plan.Int32, plan.Date:
+	case plan.Int32, plan.Date, plan.Float32:
 		return 4
-	case plan.Int64, plan.Float64, plan.Datetime, plan.Duration:
+	case plan.Int8, plan.Int16, plan.Uint8, plan.Uint16, plan.Uint32:
+		return 4 // decoded as Parquet's INT32, narrowed when assembled
+	case plan.Int64, plan.Float64, plan.Datetime, plan.Duration, plan.Uint64:
 		return 8
 	}
 	return 0
@@ -177,6 +182,8 @@ func decodeUnit(ctx context.Context, rdr *file.Reader, g int, col pqColumn, buf 
 		u.err = decodeFixed(ctx, r.ReadBatch, arrow.Int64Traits.CastFromBytes(buf.Bytes())[lo:hi], col.maxDef, &u)
 	case *file.Float64ColumnChunkReader:
 		u.err = decodeFixed(ctx, r.ReadBatch, arrow.Float64Traits.CastFromBytes(buf.Bytes())[lo:hi], col.maxDef, &u)
+	case *file.Float32ColumnChunkReader:
+		u.err = decodeFixed(ctx, r.ReadBatch, arrow.Float32Traits.CastFromBytes(buf.Bytes())[lo:hi], col.maxDef, &u)
 	case *file.BooleanColumnChunkReader:
 		vals := make([]bool, rows)
 		if u.err = decodeFixed(ctx, r.ReadBatch, vals, col.maxDef, &u); u.err == nil {
@@ -325,8 +332,15 @@ func assembleColumn(mem memory.Allocator, par ops.Parallel, col pqColumn, buf *m
 	}
 	var buffers []*memory.Buffer
 	switch col.typ {
-	case plan.Int32, plan.Int64, plan.Float64, plan.Date, plan.Datetime, plan.Duration:
+	case plan.Int32, plan.Int64, plan.Float64, plan.Date, plan.Datetime, plan.Duration, plan.Float32:
 		buffers = []*memory.Buffer{valid, buf}
+	case plan.Uint32, plan.Uint64:
+		buffers = []*memory.Buffer{valid, buf} // Parquet's INT32 and INT64 hold the unsigned bits
+	case plan.Int8, plan.Int16, plan.Uint8, plan.Uint16:
+		// INT32 values (INT(8) and INT(16) logical types): narrowed.
+		nb := narrowInt32(mem, col.typ, arrow.Int32Traits.CastFromBytes(buf.Bytes())[:rows])
+		defer nb.Release()
+		buffers = []*memory.Buffer{valid, nb}
 	case plan.Bool:
 		vals := memory.NewResizableBuffer(mem)
 		defer vals.Release()
@@ -368,4 +382,37 @@ func assembleColumn(mem memory.Allocator, par ops.Parallel, col pqColumn, buf *m
 	nd := array.NewData(col.dt, rows, buffers, nil, nulls, 0)
 	defer nd.Release()
 	return array.MakeFromData(nd), nil
+}
+
+// narrowInt32 converts decoded INT32 values to the width of t (int8,
+// int16, uint8 or uint16) in a new buffer.
+func narrowInt32(mem memory.Allocator, t plan.Type, vals []int32) *memory.Buffer {
+	b := memory.NewResizableBuffer(mem)
+	switch t {
+	case plan.Int8:
+		b.Resize(len(vals))
+		out := arrow.Int8Traits.CastFromBytes(b.Bytes())
+		for i, v := range vals {
+			out[i] = int8(v)
+		}
+	case plan.Uint8:
+		b.Resize(len(vals))
+		out := b.Bytes()
+		for i, v := range vals {
+			out[i] = uint8(v)
+		}
+	case plan.Int16:
+		b.Resize(2 * len(vals))
+		out := arrow.Int16Traits.CastFromBytes(b.Bytes())
+		for i, v := range vals {
+			out[i] = int16(v)
+		}
+	default: // uint16
+		b.Resize(2 * len(vals))
+		out := arrow.Uint16Traits.CastFromBytes(b.Bytes())
+		for i, v := range vals {
+			out[i] = uint16(v)
+		}
+	}
+	return b
 }

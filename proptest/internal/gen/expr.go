@@ -114,7 +114,12 @@ var (
 		plan.Bool, plan.Int32, plan.Int64, plan.Float64, plan.String, plan.Date, plan.Datetime, plan.Duration}
 )
 
-func (g *gen) anyType() plan.Type { return allTypes[g.r.Intn(len(allTypes))] }
+func (g *gen) anyType() plan.Type {
+	if g.r.Intn(12) == 0 {
+		return narrowTypes[g.r.Intn(len(narrowTypes))]
+	}
+	return allTypes[g.r.Intn(len(allTypes))]
+}
 
 // colType returns the type of a random column of the scope (so that
 // generated operands usually read data), or a random type.
@@ -178,6 +183,9 @@ func (g *gen) expr(c ectx, t plan.Type, depth int) plan.Expr {
 
 // operandTypes returns the operand types of an arithmetic call producing t.
 func (g *gen) operandTypes(t plan.Type) (plan.Type, plan.Type) {
+	if isNarrow(t) || (t.IsNumeric() && g.r.Intn(8) == 0) {
+		return g.promotingPair(t)
+	}
 	switch t {
 	case plan.Int64:
 		switch g.r.Intn(5) {
@@ -228,8 +236,8 @@ func (g *gen) numExpr(c ectx, t plan.Type, depth int) plan.Expr {
 				continue
 			}
 			fn := plan.FuncNeg
-			if g.r.Intn(2) == 0 {
-				fn = plan.FuncAbs
+			if g.r.Intn(2) == 0 || t.IsUnsigned() {
+				fn = plan.FuncAbs // neg of an unsigned type does not type
 			}
 			return call(fn, g.expr(sub, t, depth-1))
 		case x < 60:
@@ -295,7 +303,7 @@ func (g *gen) comparison(c ectx, depth int) plan.Expr {
 	lt := g.colType(c.sc)
 	rt := lt
 	if lt.IsNumeric() && g.r.Intn(3) == 0 {
-		rt = numericTypes[g.r.Intn(len(numericTypes))]
+		rt = g.comparableWith(lt)
 	}
 	left := g.expr(c, lt, depth-1)
 	var right plan.Expr
@@ -335,7 +343,11 @@ func (g *gen) boolExpr(c ectx, depth int) plan.Expr {
 			}
 			return call(fn, g.expr(sub, g.colType(c.sc), depth-1))
 		case x < 82:
-			return call(plan.FuncIsNaN, g.expr(sub, plan.Float64, depth-1))
+			ft := plan.Float64
+			if g.r.Intn(6) == 0 {
+				ft = plan.Float32
+			}
+			return call(plan.FuncIsNaN, g.expr(sub, ft, depth-1))
 		case x < 88:
 			return call(plan.FuncIf, g.expr(sub, plan.Bool, depth-1), g.expr(sub, plan.Bool, depth-1), g.expr(sub, plan.Bool, depth-1))
 		case x < 93:
@@ -482,7 +494,7 @@ func (g *gen) colLitComparison(c ectx) plan.Expr {
 	}
 	t := f.Type
 	if t.IsNumeric() && g.r.Intn(4) == 0 {
-		t = numericTypes[g.r.Intn(len(numericTypes))]
+		t = g.comparableWith(t)
 	}
 	v := g.literal(t)
 	for v.IsNull() {
@@ -520,6 +532,9 @@ func (g *gen) aggFor(t plan.Type) (plan.Func, plan.Type) {
 	case plan.Int64:
 		opts = []opt{{plan.FuncSum, plan.Int64}, {plan.FuncSum, plan.Int32}, {plan.FuncCount, plan.Invalid}, {plan.FuncLen, plan.Invalid},
 			{plan.FuncNUnique, plan.Invalid}, {plan.FuncArgMin, plan.Invalid}, {plan.FuncArgMax, plan.Invalid}}
+		if g.r.Intn(4) == 0 {
+			opts = append(opts, opt{plan.FuncSum, []plan.Type{plan.Int8, plan.Int16, plan.Uint8, plan.Uint16, plan.Uint32}[g.r.Intn(5)]})
+		}
 	case plan.Float64:
 		opts = []opt{{plan.FuncSum, plan.Float64}, {plan.FuncMean, numericTypes[g.r.Intn(3)]},
 			{statAggs[g.r.Intn(len(statAggs))], numericTypes[g.r.Intn(3)]}}
@@ -572,9 +587,9 @@ func (g *gen) aggCall(c ectx) plan.Expr {
 		}
 		return g.aggCallOf(c, plan.FuncSum, t)
 	case x < 29:
-		return g.aggCallOf(c, plan.FuncMean, numericTypes[g.r.Intn(3)])
+		return g.aggCallOf(c, plan.FuncMean, g.aggNumType())
 	case x < 39:
-		return g.aggCallOf(c, statAggs[g.r.Intn(len(statAggs))], numericTypes[g.r.Intn(3)])
+		return g.aggCallOf(c, statAggs[g.r.Intn(len(statAggs))], g.aggNumType())
 	case x < 44:
 		fn := plan.FuncAny
 		if g.r.Intn(2) == 0 {
@@ -719,4 +734,13 @@ func (g *gen) windowEntry(c ectx) (plan.Expr, plan.Type) {
 		}
 	}
 	return w, t
+}
+
+// aggNumType is the operand type of a float aggregate (mean, median,
+// quantile, var, std): the older three mostly, a narrower type now and then.
+func (g *gen) aggNumType() plan.Type {
+	if g.r.Intn(6) == 0 {
+		return narrowTypes[g.r.Intn(len(narrowTypes))]
+	}
+	return numericTypes[g.r.Intn(3)]
 }

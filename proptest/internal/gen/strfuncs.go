@@ -52,7 +52,7 @@ func (g *gen) isIn(c ectx, depth int) plan.Expr {
 	for n := g.r.Intn(6); n > 0; n-- {
 		lt := t
 		if t.IsNumeric() && g.r.Intn(4) == 0 {
-			lt = numericTypes[g.r.Intn(len(numericTypes))]
+			lt = g.comparableWith(t)
 		}
 		v := g.literal(lt)
 		if g.r.Intn(8) == 0 {
@@ -70,7 +70,7 @@ func (g *gen) between(c ectx, depth int) plan.Expr {
 	bound := func() plan.Expr {
 		bt := t
 		if t.IsNumeric() && g.r.Intn(3) == 0 {
-			bt = numericTypes[g.r.Intn(len(numericTypes))]
+			bt = g.comparableWith(t)
 		}
 		if g.r.Intn(100) < 70 {
 			return lit(g.literal(bt))

@@ -11,15 +11,17 @@ import (
 var columnNames = []string{"a", "b", "c", "d", "k", "s", "x", "y", "v", "w"}
 
 // typeWeights skews column types toward int64 (the UDFs' type) while
-// keeping every type common; the temporal types make up 18 of 118.
+// keeping every type common; the temporal types make up 18 of 132, the
+// narrower numeric types (int8 ... float32) 14.
 var typeWeights = []struct {
 	t plan.Type
 	w int
 }{{plan.Int64, 30}, {plan.Int32, 15}, {plan.Float64, 20}, {plan.String, 20}, {plan.Bool, 15},
-	{plan.Date, 8}, {plan.Datetime, 6}, {plan.Duration, 4}}
+	{plan.Date, 8}, {plan.Datetime, 6}, {plan.Duration, 4},
+	{plan.Int8, 2}, {plan.Int16, 2}, {plan.Uint8, 2}, {plan.Uint16, 2}, {plan.Uint32, 2}, {plan.Uint64, 2}, {plan.Float32, 2}}
 
 // typeWeightTotal is the sum of typeWeights.
-const typeWeightTotal = 118
+const typeWeightTotal = 132
 
 func (g *gen) columnType() plan.Type {
 	x := g.r.Intn(typeWeightTotal)

@@ -161,6 +161,9 @@ func (g *gen) value(t plan.Type, p profile) plan.Value {
 	case plan.Date, plan.Datetime, plan.Duration:
 		return g.temporalValue(t, p)
 	}
+	if isNarrow(t) {
+		return g.narrowValue(t, p)
+	}
 	return plan.NullValue(t)
 }
 
@@ -202,6 +205,10 @@ func (g *gen) lowCardPool(t plan.Type) []plan.Value {
 			pool[i] = plan.BoolValue(g.r.Intn(2) == 0)
 		case plan.Date, plan.Datetime, plan.Duration:
 			pool[i] = g.temporalPool(t)
+		default:
+			if isNarrow(t) {
+				pool[i] = g.narrowPool(t)
+			}
 		}
 	}
 	return pool
@@ -244,6 +251,9 @@ func (g *gen) column(spec *colSpec, rows int) []plan.Value {
 // a typed null, otherwise a small value.
 func (g *gen) literal(t plan.Type) plan.Value {
 	r := g.r
+	if isNarrow(t) {
+		return g.narrowLiteral(t)
+	}
 	x := r.Intn(100)
 	if x < 8 {
 		return plan.NullValue(t)

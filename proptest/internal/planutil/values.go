@@ -21,9 +21,17 @@ func ZeroValue(t plan.Type) plan.Value {
 		return plan.Float64Value(0)
 	case plan.String:
 		return plan.StringValue("")
+	case plan.Float32:
+		return plan.Float32Value(0)
+	}
+	if v, ok := plan.IntValue(t, 0); ok {
+		return v
 	}
 	return plan.NullValue(t)
 }
+
+// canonicalNaN32 is the float32 a plan file reads back for "NaN".
+var canonicalNaN32 = plan.Float64To32(math.NaN())
 
 // ValueComplexity ranks values for shrinking: null 0, the zero value 1,
 // any other value 2, and a NaN other than math.NaN()'s bits 3 (so a shrink
@@ -37,6 +45,8 @@ func ValueComplexity(v plan.Value) int {
 	case v.Identical(ZeroValue(v.Type())):
 		return 1
 	case v.Type() == plan.Float64 && math.IsNaN(v.Float()) && math.Float64bits(v.Float()) != CanonicalNaN:
+		return 3
+	case v.Type() == plan.Float32 && math.IsNaN(v.Float()) && math.Float32bits(v.Float32()) != math.Float32bits(canonicalNaN32):
 		return 3
 	}
 	return 2
@@ -69,6 +79,9 @@ func Canonical(v plan.Value) plan.Value {
 	}
 	if !v.IsNull() && v.Type() == plan.Float64 && math.IsNaN(v.Float()) {
 		return plan.Float64Value(math.NaN())
+	}
+	if !v.IsNull() && v.Type() == plan.Float32 && math.IsNaN(v.Float()) {
+		return plan.Float32Value(canonicalNaN32)
 	}
 	if !v.IsNull() && v.Type() == plan.String && !utf8.ValidString(v.Str()) {
 		var b strings.Builder

@@ -77,8 +77,8 @@ func (t *Table) CollapseKey(l, r plan.Expr, left, right plan.Schema) Ruling {
 		switch {
 		case !ok:
 			return false, "the sides do not compare"
-		case kt == plan.Float64:
-			return false, "they compare as float64"
+		case kt.IsFloat():
+			return false, "they compare as " + kt.String()
 		}
 		return true, "they compare as " + kt.String()
 	}))

@@ -168,11 +168,12 @@ func (m *Movability) Add(es ...plan.Expr) {
 // first that is not.
 func (m *Movability) Movable() (bool, string) { return m.ok, m.detail }
 
-// floatColumns returns the names among cols whose type in s is float64.
+// floatColumns returns the names among cols whose type in s is a float
+// (float32 or float64).
 func floatColumns(cols []string, s plan.Schema) map[string]bool {
 	var out map[string]bool
 	for _, name := range cols {
-		if f, ok := s.Lookup(name); ok && f.Type == plan.Float64 {
+		if f, ok := s.Lookup(name); ok && f.Type.IsFloat() {
 			if out == nil {
 				out = map[string]bool{}
 			}
@@ -536,7 +537,7 @@ func (c *NodeCheck) KeyCopy(e plan.Expr, side int) (renames map[string]plan.Expr
 			case !v.sameType[side][name]:
 				return false, name + " and " + other + " have different types"
 			}
-			if f, ok := in.Lookup(v.input[name]); ok && f.Type == plan.Float64 {
+			if f, ok := in.Lookup(v.input[name]); ok && f.Type.IsFloat() {
 				floats[name] = true
 			}
 		}

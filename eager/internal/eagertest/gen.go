@@ -23,12 +23,24 @@ var (
 		cl("b", plan.Bool, plan.BoolValue(true), plan.BoolValue(false), null(plan.Bool), plan.BoolValue(true),
 			plan.BoolValue(false), null(plan.Bool), plan.BoolValue(true), plan.BoolValue(true)),
 	)
+	// tNarrow holds the narrower numeric types at their edges (each
+	// type's minimum and maximum, 0 and -1 for the unsigned casts, float32
+	// NaNs, -0.0 and infinities).
+	tNarrow = table("narrow",
+		cl("i8", plan.Int8, plan.Int8Value(math.MinInt8), plan.Int8Value(math.MaxInt8), plan.Int8Value(-1), null(plan.Int8), plan.Int8Value(0), plan.Int8Value(2)),
+		cl("i16", plan.Int16, plan.Int16Value(math.MinInt16), plan.Int16Value(-1), plan.Int16Value(math.MaxInt16), plan.Int16Value(3), null(plan.Int16), plan.Int16Value(0)),
+		cl("u8", plan.Uint8, plan.Uint8Value(0), plan.Uint8Value(math.MaxUint8), plan.Uint8Value(1), plan.Uint8Value(128), plan.Uint8Value(2), null(plan.Uint8)),
+		nn("u32", plan.Uint32, plan.Uint32Value(math.MaxUint32), plan.Uint32Value(0), plan.Uint32Value(1<<31), plan.Uint32Value(7), plan.Uint32Value(1), plan.Uint32Value(2)),
+		cl("u64", plan.Uint64, plan.Uint64Value(math.MaxUint64), null(plan.Uint64), plan.Uint64Value(0), plan.Uint64Value(1<<63), plan.Uint64Value(5), plan.Uint64Value(1)),
+		cl("h", plan.Float32, plan.Float32Value(float32(math.Inf(1))), plan.Float32Value(float32(negZero)), plan.Float32Value(math.Float32frombits(0x7fc0beef)),
+			plan.Float32Value(math.MaxFloat32), null(plan.Float32), plan.Float32Value(0.1)),
+	)
 	tAdv2 = table("adv2",
 		nn("i", plan.Int64, i64(2), i64(0), i64(7), i64(-1)),
 		cl("x", plan.Float64, f64(2), f64(negZero), nF64, f64(nanB)),
 		nn("s", plan.String, str("a"), str(""), str("zz"), str("1")),
 	)
-	randTables = []*plan.Table{tAdv, tAdv, tAdv2, tT, tD, tF, tN}
+	randTables = []*plan.Table{tAdv, tAdv, tAdv2, tNarrow, tT, tD, tF, tN}
 )
 
 // planGen draws random plans from one source of randomness.
@@ -354,7 +366,15 @@ func (g *planGen) join(f plan.Frame, ls plan.Schema) plan.Node {
 
 var allTypes = []plan.Type{plan.Bool, plan.Int32, plan.Int64, plan.Float64, plan.String}
 
-func (g *planGen) anyType() plan.Type { return allTypes[g.r.Intn(len(allTypes))] }
+// narrowTypes are the narrower numeric types, drawn now and then.
+var narrowTypes = []plan.Type{plan.Int8, plan.Int16, plan.Uint8, plan.Uint16, plan.Uint32, plan.Uint64, plan.Float32}
+
+func (g *planGen) anyType() plan.Type {
+	if g.chance(0.1) {
+		return narrowTypes[g.r.Intn(len(narrowTypes))]
+	}
+	return allTypes[g.r.Intn(len(allTypes))]
+}
 
 // expr draws an expression of type t (usually) over s.
 func (g *planGen) expr(s plan.Schema, t plan.Type, depth int) plan.Expr {
@@ -499,6 +519,20 @@ func (g *planGen) value(t plan.Type) plan.Value {
 		return plan.Int64Value([]int64{0, 1, -1, 2, 3, math.MinInt64, math.MaxInt64}[g.r.Intn(7)])
 	case plan.Float64:
 		return plan.Float64Value([]float64{0, negZero, 1.5, -2, nanA, math.Inf(1), math.Inf(-1), 1e300}[g.r.Intn(8)])
+	case plan.Float32:
+		return plan.Float32Value([]float32{0, float32(negZero), 1.5, math.MaxFloat32, float32(math.Inf(-1)), math.Float32frombits(0xffc00001)}[g.r.Intn(6)])
+	case plan.Int8, plan.Int16, plan.Uint8, plan.Uint16, plan.Uint32, plan.Uint64:
+		lo, hi, _ := plan.IntRange(t)
+		switch g.r.Intn(4) {
+		case 0:
+			v, _ := plan.IntValue(t, lo)
+			return v
+		case 1:
+			v, _ := plan.UintValue(t, hi)
+			return v
+		}
+		v, _ := plan.IntValue(t, int64(g.r.Intn(3)))
+		return v
 	}
 	return plan.StringValue([]string{"", "a", "1", "héllo", "-0.0", "x", "\xffÉß", " %_ "}[g.r.Intn(8)])
 }

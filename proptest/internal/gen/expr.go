@@ -406,7 +406,7 @@ func (g *gen) partialExpr(c ectx, t plan.Type) plan.Expr {
 			fn := []plan.Func{plan.FuncDiv, plan.FuncMod, plan.FuncMul}[g.r.Intn(3)]
 			return call(fn, g.leaf(sub, t), col(d.Name))
 		case 2:
-			if !t.IsInteger() {
+			if !t.IsSigned() { // neg and abs of an unsigned type cannot raise
 				continue
 			}
 			f, ok := g.pickCol(c.sc, t)

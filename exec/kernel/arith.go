@@ -54,17 +54,17 @@ func (x *evalCtx) arith(e *plan.Call, in *input, a0, b0 datum) (datum, error) {
 		buf, out, inPlace := outFixed[int16](x.mem, in.n, a, b)
 		return intArith(x, e, in, t, &va, &vb, valid, nulls, buf, out, inPlace, math.MinInt16)
 	case plan.Uint8:
-		buf, out, _ := outFixed[uint8](x.mem, in.n, a, b)
-		return uintArith(x, e, in, t, &va, &vb, valid, nulls, buf, out)
+		buf, out, inPlace := outFixed[uint8](x.mem, in.n, a, b)
+		return uintArith(x, e, in, t, &va, &vb, valid, nulls, buf, out, inPlace)
 	case plan.Uint16:
-		buf, out, _ := outFixed[uint16](x.mem, in.n, a, b)
-		return uintArith(x, e, in, t, &va, &vb, valid, nulls, buf, out)
+		buf, out, inPlace := outFixed[uint16](x.mem, in.n, a, b)
+		return uintArith(x, e, in, t, &va, &vb, valid, nulls, buf, out, inPlace)
 	case plan.Uint32:
-		buf, out, _ := outFixed[uint32](x.mem, in.n, a, b)
-		return uintArith(x, e, in, t, &va, &vb, valid, nulls, buf, out)
+		buf, out, inPlace := outFixed[uint32](x.mem, in.n, a, b)
+		return uintArith(x, e, in, t, &va, &vb, valid, nulls, buf, out, inPlace)
 	case plan.Uint64:
-		buf, out, _ := outFixed[uint64](x.mem, in.n, a, b)
-		return uintArith(x, e, in, t, &va, &vb, valid, nulls, buf, out)
+		buf, out, inPlace := outFixed[uint64](x.mem, in.n, a, b)
+		return uintArith(x, e, in, t, &va, &vb, valid, nulls, buf, out, inPlace)
 	case plan.Float32:
 		buf, out, _ := outFixed[float32](x.mem, in.n, a, b)
 		return float32Arith(x, e, in, &va, &vb, valid, nulls, buf, out), nil

@@ -20,7 +20,7 @@ import (
 // operand's buffer) and reports its first failing valid row; a null row
 // is 0 and never fails.
 func uintArith[T uinteger](x *evalCtx, e *plan.Call, in *input, t plan.Type, va, vb *view, valid *memory.Buffer, nulls int,
-	buf *memory.Buffer, out []T) (datum, error) {
+	buf *memory.Buffer, out []T, inPlace bool) (datum, error) {
 	n := in.n
 	a, b := nums[T](va), nums[T](vb)
 	ia := func(i int) int {
@@ -71,7 +71,23 @@ func uintArith[T uinteger](x *evalCtx, e *plan.Call, in *input, t plan.Type, va,
 		}
 		return true
 	}
+	// fast computes rows [lo, hi) of an array-array add, sub or mul with
+	// no branch per row and reports whether none overflowed (nulls
+	// included); a partition that did is redone by the stopping loop,
+	// which needs intact operands, so only into a fresh buffer.
+	var fast func(lo, hi int) bool
+	if !inPlace && !va.scalar && !vb.scalar {
+		switch fn {
+		case plan.FuncAdd:
+			fast = func(lo, hi int) bool { return uaddAA(out[lo:hi], a[lo:hi], b[lo:hi]) }
+		case plan.FuncSub:
+			fast = func(lo, hi int) bool { return usubAA(out[lo:hi], a[lo:hi], b[lo:hi]) }
+		}
+	}
 	i := x.firstStop(n, func(lo, hi int) int {
+		if fast != nil && fast(lo, hi) {
+			return -1
+		}
 		for i := lo; i < hi; i++ {
 			if step(i) {
 				continue
@@ -143,4 +159,32 @@ func float32Arith(x *evalCtx, e *plan.Call, in *input, va, vb *view, valid *memo
 		}
 	})
 	return freshDatum(plan.Float32, makeArray(plan.Float32, n, nulls, valid, buf))
+}
+
+// uaddAA adds without stopping and reports whether no row wrapped.
+func uaddAA[T uinteger](out, a, b []T) bool {
+	a, b = a[:len(out)], b[:len(out)]
+	var bad T
+	for i := range out {
+		r := a[i] + b[i]
+		if r < a[i] {
+			bad = 1
+		}
+		out[i] = r
+	}
+	return bad == 0
+}
+
+// usubAA subtracts without stopping and reports whether no row went
+// below zero.
+func usubAA[T uinteger](out, a, b []T) bool {
+	a, b = a[:len(out)], b[:len(out)]
+	var bad T
+	for i := range out {
+		if b[i] > a[i] {
+			bad = 1
+		}
+		out[i] = a[i] - b[i]
+	}
+	return bad == 0
 }

@@ -137,6 +137,9 @@ func zeroNulls(mem memory.Allocator, a arrow.Array) (arrow.Array, error) {
 		}
 		return b.NewArray(), nil
 	}
+	if out, ok := zeroNullsNarrow(mem, a); ok {
+		return out, nil
+	}
 	return nil, fmt.Errorf("unsupported key type %s", a.DataType())
 }
 

@@ -289,3 +289,42 @@ func narrowTake(mem memory.Allocator, arr arrow.Array, idx []int32, p Parallel) 
 	}
 	return nil, fmt.Errorf("take: unsupported array type %s", typeName(arr))
 }
+
+// zeroNullsNarrow is zeroNulls for the narrower numeric types: a copy of
+// a with each null replaced by 0 (ok false for other arrays).
+func zeroNullsNarrow(mem memory.Allocator, a arrow.Array) (arrow.Array, bool) {
+	if !isNarrowArray(a) {
+		return nil, false
+	}
+	b := array.NewBuilder(mem, a.DataType())
+	defer b.Release()
+	b.Reserve(a.Len())
+	for i := 0; i < a.Len(); i++ {
+		null := a.IsNull(i)
+		switch a := a.(type) {
+		case *array.Int8:
+			b.(*array.Int8Builder).Append(pick(null, a.Value(i)))
+		case *array.Int16:
+			b.(*array.Int16Builder).Append(pick(null, a.Value(i)))
+		case *array.Uint8:
+			b.(*array.Uint8Builder).Append(pick(null, a.Value(i)))
+		case *array.Uint16:
+			b.(*array.Uint16Builder).Append(pick(null, a.Value(i)))
+		case *array.Uint32:
+			b.(*array.Uint32Builder).Append(pick(null, a.Value(i)))
+		case *array.Uint64:
+			b.(*array.Uint64Builder).Append(pick(null, a.Value(i)))
+		case *array.Float32:
+			b.(*array.Float32Builder).Append(pick(null, a.Value(i)))
+		}
+	}
+	return b.NewArray(), true
+}
+
+// pick is 0 for a null row, else x.
+func pick[T fixedWidth](null bool, x T) T {
+	if null {
+		return 0
+	}
+	return x
+}

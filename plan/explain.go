@@ -100,6 +100,8 @@ func NodeExprs(n Node) []Expr {
 		return out
 	case *WindowNode:
 		return n.Exprs
+	case *TemporalGroupNode:
+		return n.Aggs
 	}
 	return nil
 }

@@ -119,6 +119,11 @@ func (a *FactsAnalysis) passesOn(n Node, name string) Node {
 		if _, ok := n.Left.Schema().Lookup(name); ok {
 			return n.Left
 		}
+	case *AsOfJoinNode:
+		// Every left row once, unchanged.
+		if _, ok := n.Left.Schema().Lookup(name); ok {
+			return n.Left
+		}
 	}
 	return nil
 }

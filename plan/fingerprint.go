@@ -251,6 +251,34 @@ func fingerprintNode(n Node) (uint64, bool, bool) {
 	case *ReverseNode:
 	case *RowIndexNode:
 		h = h.str(n.Name).u64(uint64(n.Offset))
+	case *AsOfJoinNode:
+		h = h.str(n.LeftOn).str(n.RightOn).byte(byte(n.Strategy)).flag(n.ExcludeExact).str(n.EffectiveSuffix())
+		h = h.u64(uint64(len(n.LeftBy)))
+		for i := range n.LeftBy {
+			h = h.str(n.LeftBy[i])
+		}
+		h = h.u64(uint64(len(n.RightBy)))
+		for i := range n.RightBy {
+			h = h.str(n.RightBy[i])
+		}
+		h = h.flag(n.Tolerance != nil)
+		if n.Tolerance != nil {
+			h = h.expr(n.Tolerance)
+		}
+	case *TemporalGroupNode:
+		h = h.byte(byte(n.Mode)).str(n.Index).byte(byte(n.Closed)).byte(byte(n.LabelKind))
+		for _, e := range []Expr{n.Every, n.Period, n.Offset} {
+			h = h.flag(e != nil)
+			if e != nil {
+				h = h.expr(e)
+			}
+		}
+		h = h.u64(uint64(len(n.By)))
+		for _, b := range n.By {
+			h = h.str(b)
+		}
+		h = h.exprs(n.Aggs)
+		exprsDet(n.Aggs)
 	case *SliceNode:
 		h = h.u64(uint64(n.Offset)).u64(uint64(n.Len))
 	case *AggregateNode:
@@ -449,6 +477,16 @@ func sameParams(a, b Node) bool {
 	case *RowIndexNode:
 		b := b.(*RowIndexNode)
 		return a.Name == b.Name && a.Offset == b.Offset
+	case *AsOfJoinNode:
+		b := b.(*AsOfJoinNode)
+		return a.LeftOn == b.LeftOn && a.RightOn == b.RightOn && a.Strategy == b.Strategy && a.ExcludeExact == b.ExcludeExact &&
+			a.EffectiveSuffix() == b.EffectiveSuffix() && slices.Equal(a.LeftBy, b.LeftBy) && slices.Equal(a.RightBy, b.RightBy) &&
+			optExprEqual(a.Tolerance, b.Tolerance)
+	case *TemporalGroupNode:
+		b := b.(*TemporalGroupNode)
+		return a.Mode == b.Mode && a.Index == b.Index && a.Closed == b.Closed && a.LabelKind == b.LabelKind &&
+			optExprEqual(a.Every, b.Every) && optExprEqual(a.Period, b.Period) && optExprEqual(a.Offset, b.Offset) &&
+			slices.Equal(a.By, b.By) && exprsEqual(a.Aggs, b.Aggs)
 	case *SliceNode:
 		b := b.(*SliceNode)
 		return a.Offset == b.Offset && a.Len == b.Len
@@ -473,4 +511,12 @@ func sameParams(a, b Node) bool {
 		return a.Def == b.(*ExtensionNode).Def
 	}
 	return false
+}
+
+// optExprEqual compares two optional expressions (nil equals only nil).
+func optExprEqual(a, b Expr) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return exprsEqual([]Expr{a}, []Expr{b})
 }

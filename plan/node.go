@@ -58,6 +58,8 @@ const (
 	KindTail
 	KindReverse
 	KindRowIndex
+	KindAsOfJoin
+	KindTemporalGroup
 	kindCount
 )
 
@@ -65,7 +67,8 @@ var kindNames = [kindCount]string{KindInvalid: "invalid", KindScan: "scan", Kind
 	KindProject: "project", KindWithColumns: "with_columns", KindSort: "sort", KindLimit: "limit",
 	KindSlice: "slice", KindAggregate: "aggregate", KindJoin: "join", KindUnion: "union",
 	KindDistinct: "distinct", KindWindow: "window", KindExtension: "extension", KindGuard: "guard",
-	KindTail: "tail", KindReverse: "reverse", KindRowIndex: "row_index"}
+	KindTail: "tail", KindReverse: "reverse", KindRowIndex: "row_index",
+	KindAsOfJoin: "asof_join", KindTemporalGroup: "temporal_group"}
 
 // String returns the kind's name as written in plan files ("with_columns").
 func (k Kind) String() string {
@@ -877,6 +880,10 @@ func isNilNode(n Node) bool {
 	case *ReverseNode:
 		return n == nil
 	case *RowIndexNode:
+		return n == nil
+	case *AsOfJoinNode:
+		return n == nil
+	case *TemporalGroupNode:
 		return n == nil
 	}
 	return false

@@ -37,6 +37,13 @@ func everyKind(t testing.TB) []nodeCase {
 		{scanT.Reverse().Node(), "reverse"},
 		{scanT.WithRowIndex("idx", 0).Node(), "row_index idx offset=0"},
 		{scanT.WithRowIndex("row no", 7).Node(), `row_index "row no" offset=7`},
+		{scanT.JoinAsof(scanU, AsofOptions{LeftOn: "k"}).Node(), "asof_join backward on=[k = k]"},
+		{scanT.JoinAsof(scanU, AsofOptions{LeftOn: "a", RightOn: "k", LeftBy: []string{"k"}, Strategy: AsofNearest,
+			Tolerance: Lit(int64(5)), ExcludeExact: true, Suffix: "_r"}).Node(),
+			"asof_join nearest on=[a = k] by=[k = k] tolerance=5 exact=false suffix=_r"},
+		{scanT.GroupByDynamic("a", Lit(int64(10)), WindowOptions{Period: Lit(int64(20)), Closed: ClosedBoth, Label: LabelRight, By: []string{"k"}},
+			Col("b").Sum()).Node(), "temporal_group dynamic index=a every=10 period=20 closed=both label=right by=[k] aggs=[sum(b)]"},
+		{scanT.Rolling("a", Lit(int64(3)), WindowOptions{}, Len()).Node(), "temporal_group rolling index=a period=3 aggs=[len()]"},
 		{scanT.GroupBy(Col("k")).Agg(Col("a").Sum().Alias("s"), Len()).Node(), "aggregate keys=[k] aggs=[sum(a) as s, len()]"},
 		{scanT.Agg(Col("a").Sum()).Node(), "aggregate keys=[] aggs=[sum(a)]"},
 		{scanT.JoinOn(scanU, InnerJoin, "k").Node(), "join inner on=[k = k]"},
@@ -68,7 +75,7 @@ func (panicSource) Name() string   { panic("Name") }
 func (panicSource) Schema() Schema { panic("Schema") }
 
 func TestKindNames(t *testing.T) {
-	want := []string{"scan", "filter", "project", "with_columns", "sort", "limit", "slice", "aggregate", "join", "union", "distinct", "window", "extension", "guard", "tail", "reverse", "row_index"}
+	want := []string{"scan", "filter", "project", "with_columns", "sort", "limit", "slice", "aggregate", "join", "union", "distinct", "window", "extension", "guard", "tail", "reverse", "row_index", "asof_join", "temporal_group"}
 	ks := Kinds()
 	if len(ks) != len(want) {
 		t.Fatalf("Kinds() = %v", ks)
@@ -135,7 +142,7 @@ func TestWithChildren(t *testing.T) {
 		switch {
 		case n.Kind() == KindScan:
 			want = 0
-		case n.Kind() == KindJoin, tc.label == "extension zip":
+		case n.Kind() == KindJoin, n.Kind() == KindAsOfJoin, tc.label == "extension zip":
 			want = 2
 		case n.Kind() == KindUnion:
 			want = 3
@@ -232,6 +239,8 @@ func TestNodeExprsAndWalk(t *testing.T) {
 			want = append(strs(n.LeftOn), strs(n.RightOn)...)
 		case *WindowNode:
 			want = strs(n.Exprs)
+		case *TemporalGroupNode:
+			want = strs(n.Aggs)
 		}
 		got := strs(NodeExprs(tc.n))
 		if len(got) != len(want) {

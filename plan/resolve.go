@@ -70,7 +70,7 @@ func (p *Path) Index(field string, i int) *Path {
 // and for an extension with several inputs, ".input" otherwise.
 func (p *Path) Input(n Node, i int) *Path {
 	switch n.(type) {
-	case *JoinNode:
+	case *JoinNode, *AsOfJoinNode:
 		if i == 0 {
 			return p.Child(".left")
 		}
@@ -212,6 +212,10 @@ func (r *resolver) node(n Node, p *Path) (Node, error) {
 		schema, err = resolveExtension(n, p)
 	case *GuardNode:
 		schema, err = resolveGuard(n, p)
+	case *AsOfJoinNode:
+		schema, err = resolveAsOfJoin(n, p)
+	case *TemporalGroupNode:
+		schema, err = resolveTemporalGroup(n, p)
 	default:
 		err = fmt.Errorf("unknown node type %T", n)
 	}

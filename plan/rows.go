@@ -180,6 +180,15 @@ func (r *RowEstimates) bounds(n Node) RowBounds {
 		return RowBounds{Min: min(in.Min, 1), Max: in.Max, Bounded: in.Bounded}
 	case *JoinNode:
 		return joinBounds(n.How, r.in(n, 0), r.in(n, 1))
+	case *AsOfJoinNode:
+		// Every left row exactly once.
+		return r.in(n, 0)
+	case *TemporalGroupNode:
+		if n.Mode == TemporalRolling {
+			return r.in(n, 0)
+		}
+		in := r.in(n, 0)
+		return RowBounds{Min: 0, Max: satMul(in.Max, MaxWindowsPerRow+1), Bounded: in.Bounded}
 	case *UnionNode:
 		out := RowBounds{Bounded: true}
 		for i := range n.Inputs {

@@ -163,6 +163,8 @@ func canonNaN(n plan.Node) plan.Node {
 		n.Keys = keys
 	case *plan.AggregateNode:
 		n.Keys, n.Aggs = es(n.Keys), es(n.Aggs)
+	case *plan.TemporalGroupNode:
+		n.Aggs = es(n.Aggs)
 	case *plan.JoinNode:
 		n.LeftOn, n.RightOn = es(n.LeftOn), es(n.RightOn)
 	}

@@ -29,6 +29,10 @@ var nodeFields = map[string]struct{ allowed, required []string }{
 	"window":       {[]string{"op", "input", "exprs"}, []string{"input", "exprs"}},
 	"guard":        {[]string{"op", "input", "exprs"}, []string{"input", "exprs"}},
 	"extension":    {[]string{"op", "name", "input", "inputs"}, []string{"name"}},
+	"asof_join": {[]string{"op", "left", "right", "left_on", "right_on", "on", "left_by", "right_by", "by", "strategy",
+		"tolerance", "allow_exact_matches", "suffix"}, []string{"left", "right"}},
+	"temporal_group": {[]string{"op", "input", "mode", "index", "every", "period", "offset", "closed", "label", "by", "aggs"},
+		[]string{"input", "mode", "index", "aggs"}},
 }
 
 func opNames() []string { return slices.Sorted(maps.Keys(nodeFields)) }
@@ -159,6 +163,10 @@ func (d *decoder) node(v *jvalue, p *path) (plan.Node, *Error) {
 		return &plan.AggregateNode{Input: in, Keys: keys, Aggs: aggs}, nil
 	case "join":
 		return d.join(v, p)
+	case "asof_join":
+		return d.asofJoin(v, p)
+	case "temporal_group":
+		return d.temporalGroup(v, p, in)
 	case "union":
 		ins, err := d.nodeList(v.get("inputs"), p.field("inputs"))
 		if err != nil {
@@ -749,4 +757,150 @@ func sourceSchema(src plan.Source) (s plan.Schema, err error) {
 		}
 	}()
 	return src.Schema(), nil
+}
+
+// asofJoin decodes an asof_join node: "on" names a key of both inputs
+// (else "left_on" and "right_on"), "by" by-keys of both (else "left_by"
+// and "right_by").
+func (d *decoder) asofJoin(v *jvalue, p *path) (plan.Node, *Error) {
+	n := &plan.AsOfJoinNode{}
+	var err *Error
+	if n.Left, err = d.node(v.get("left"), p.field("left")); err != nil {
+		return nil, err
+	}
+	if n.Right, err = d.node(v.get("right"), p.field("right")); err != nil {
+		return nil, err
+	}
+	if on := v.get("on"); on != nil {
+		if v.get("left_on") != nil || v.get("right_on") != nil {
+			return nil, errAt(on, p.field("on"), "asof_join: give either \"on\" or \"left_on\" and \"right_on\", not both")
+		}
+		if n.LeftOn, err = str(on, p.field("on")); err != nil {
+			return nil, err
+		}
+		n.RightOn = n.LeftOn
+	} else {
+		lv, rv := v.get("left_on"), v.get("right_on")
+		if lv == nil || rv == nil {
+			return nil, errAt(v, p, "asof_join: missing the key: \"on\", or \"left_on\" and \"right_on\"")
+		}
+		if n.LeftOn, err = str(lv, p.field("left_on")); err != nil {
+			return nil, err
+		}
+		if n.RightOn, err = str(rv, p.field("right_on")); err != nil {
+			return nil, err
+		}
+	}
+	if by := v.get("by"); by != nil {
+		if v.get("left_by") != nil || v.get("right_by") != nil {
+			return nil, errAt(by, p.field("by"), "asof_join: give either \"by\" or \"left_by\" and \"right_by\", not both")
+		}
+		if n.LeftBy, err = stringList(by, p.field("by")); err != nil {
+			return nil, err
+		}
+		n.RightBy = n.LeftBy
+	} else {
+		if f := v.get("left_by"); f != nil {
+			if n.LeftBy, err = stringList(f, p.field("left_by")); err != nil {
+				return nil, err
+			}
+		}
+		if f := v.get("right_by"); f != nil {
+			if n.RightBy, err = stringList(f, p.field("right_by")); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if f := v.get("strategy"); f != nil {
+		s, err := str(f, p.field("strategy"))
+		if err != nil {
+			return nil, err
+		}
+		st, ok := plan.ParseAsofStrategy(s)
+		if !ok {
+			names := []string{"backward", "forward", "nearest"}
+			return nil, errAt(f, p.field("strategy"), "unknown asof strategy %q (known: %s)%s", s, list(names), suggest(s, names))
+		}
+		n.Strategy = st
+	}
+	if f := v.get("tolerance"); f != nil {
+		if n.Tolerance, err = d.expr(f, p.field("tolerance")); err != nil {
+			return nil, err
+		}
+	}
+	if f := v.get("allow_exact_matches"); f != nil {
+		allow, err := boolean(f, p.field("allow_exact_matches"))
+		if err != nil {
+			return nil, err
+		}
+		n.ExcludeExact = !allow
+	}
+	if f := v.get("suffix"); f != nil {
+		if n.Suffix, err = str(f, p.field("suffix")); err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// temporalGroup decodes a temporal_group node.
+func (d *decoder) temporalGroup(v *jvalue, p *path, in plan.Node) (plan.Node, *Error) {
+	n := &plan.TemporalGroupNode{Input: in}
+	mv := v.get("mode")
+	ms, err := str(mv, p.field("mode"))
+	if err != nil {
+		return nil, err
+	}
+	mode, ok := plan.ParseTemporalMode(ms)
+	if !ok {
+		names := []string{"dynamic", "rolling"}
+		return nil, errAt(mv, p.field("mode"), "unknown temporal_group mode %q (known: %s)%s", ms, list(names), suggest(ms, names))
+	}
+	n.Mode = mode
+	if n.Index, err = str(v.get("index"), p.field("index")); err != nil {
+		return nil, err
+	}
+	for _, f := range []struct {
+		name string
+		dst  *plan.Expr
+	}{{"every", &n.Every}, {"period", &n.Period}, {"offset", &n.Offset}} {
+		if fv := v.get(f.name); fv != nil {
+			if *f.dst, err = d.expr(fv, p.field(f.name)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if f := v.get("closed"); f != nil {
+		s, err := str(f, p.field("closed"))
+		if err != nil {
+			return nil, err
+		}
+		c, ok := plan.ParseWindowClosed(s)
+		if !ok {
+			names := []string{"left", "right", "both", "none"}
+			return nil, errAt(f, p.field("closed"), "unknown closed %q (known: %s)%s", s, list(names), suggest(s, names))
+		}
+		n.Closed = c
+	}
+	if f := v.get("label"); f != nil {
+		s, err := str(f, p.field("label"))
+		if err != nil {
+			return nil, err
+		}
+		l, ok := plan.ParseWindowLabel(s)
+		if !ok {
+			names := []string{"left", "right", "datapoint"}
+			return nil, errAt(f, p.field("label"), "unknown label %q (known: %s)%s", s, list(names), suggest(s, names))
+		}
+		n.LabelKind = l
+	}
+	if f := v.get("by"); f != nil {
+		if n.By, err = stringList(f, p.field("by")); err != nil {
+			return nil, err
+		}
+	}
+	if n.Aggs, err = d.exprList(v.get("aggs"), p.field("aggs")); err != nil {
+		return nil, err
+	}
+	return n, nil
 }

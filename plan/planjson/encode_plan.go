@@ -197,6 +197,10 @@ func (e *encoder) node(n plan.Node, p *path) (*jvalue, error) {
 		return obj("op", op, "kind", jstr(kind), "left_on", leftOn, "right_on", rightOn, "suffix", suffix, "build", build,
 			"coalesce", coalesce, "nulls_equal", nullsEqual, "validate", validate, "residual", residual,
 			"left", left, "right", right), nil
+	case *plan.AsOfJoinNode:
+		return e.asofJoin(n, p)
+	case *plan.TemporalGroupNode:
+		return e.temporalGroup(n, p)
 	case *plan.GuardNode:
 		es, err := e.exprs(n.Exprs, p.field("exprs"), true)
 		if err != nil {
@@ -474,4 +478,120 @@ func (e *encoder) sortKeys(ks []plan.SortKey, p *path) (*jvalue, error) {
 		keys.arr = append(keys.arr, obj("expr", ev, "desc", desc, "nulls_last", nullsLast))
 	}
 	return keys, nil
+}
+
+// names encodes a list of column names (nil when empty).
+func names(list []string, p *path) (*jvalue, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	out := &jvalue{kind: jArray}
+	for i, c := range list {
+		if err := checkName(p.index(i), "column name", c); err != nil {
+			return nil, err
+		}
+		out.arr = append(out.arr, jstr(c))
+	}
+	return out, nil
+}
+
+// optExpr encodes an optional expression (nil when absent).
+func (e *encoder) optExpr(x plan.Expr, p *path) (*jvalue, error) {
+	if x == nil {
+		return nil, nil
+	}
+	return e.expr(x, p)
+}
+
+func (e *encoder) asofJoin(n *plan.AsOfJoinNode, p *path) (*jvalue, error) {
+	if _, ok := plan.ParseAsofStrategy(n.Strategy.String()); !ok {
+		return nil, encodeError(p.field("strategy"), "invalid asof strategy %d", n.Strategy)
+	}
+	for _, c := range []struct{ field, name string }{{"left_on", n.LeftOn}, {"right_on", n.RightOn}} {
+		if err := checkName(p.field(c.field), "column name", c.name); err != nil {
+			return nil, err
+		}
+	}
+	leftBy, err := names(n.LeftBy, p.field("left_by"))
+	if err != nil {
+		return nil, err
+	}
+	rightBy, err := names(n.RightBy, p.field("right_by"))
+	if err != nil {
+		return nil, err
+	}
+	var strategy, exact, suffix *jvalue
+	if n.Strategy != plan.AsofBackward {
+		strategy = jstr(n.Strategy.String())
+	}
+	if n.ExcludeExact {
+		exact = &jvalue{kind: jBool, b: false}
+	}
+	if n.Suffix != "" {
+		if err := checkName(p.field("suffix"), "suffix", n.Suffix); err != nil {
+			return nil, err
+		}
+		suffix = jstr(n.Suffix)
+	}
+	tol, err := e.optExpr(n.Tolerance, p.field("tolerance"))
+	if err != nil {
+		return nil, err
+	}
+	left, err := e.node(n.Left, p.field("left"))
+	if err != nil {
+		return nil, err
+	}
+	right, err := e.node(n.Right, p.field("right"))
+	if err != nil {
+		return nil, err
+	}
+	return obj("op", jstr("asof_join"), "left_on", jstr(n.LeftOn), "right_on", jstr(n.RightOn), "left_by", leftBy, "right_by", rightBy,
+		"strategy", strategy, "tolerance", tol, "allow_exact_matches", exact, "suffix", suffix, "left", left, "right", right), nil
+}
+
+func (e *encoder) temporalGroup(n *plan.TemporalGroupNode, p *path) (*jvalue, error) {
+	if _, ok := plan.ParseTemporalMode(n.Mode.String()); !ok {
+		return nil, encodeError(p.field("mode"), "invalid temporal_group mode %d", n.Mode)
+	}
+	if err := checkName(p.field("index"), "column name", n.Index); err != nil {
+		return nil, err
+	}
+	var params [3]*jvalue
+	for i, f := range []struct {
+		name string
+		x    plan.Expr
+	}{{"every", n.Every}, {"period", n.Period}, {"offset", n.Offset}} {
+		v, err := e.optExpr(f.x, p.field(f.name))
+		if err != nil {
+			return nil, err
+		}
+		params[i] = v
+	}
+	var closed, label *jvalue
+	if n.Closed != plan.ClosedDefault {
+		if _, ok := plan.ParseWindowClosed(n.Closed.String()); !ok {
+			return nil, encodeError(p.field("closed"), "invalid closed %d", n.Closed)
+		}
+		closed = jstr(n.Closed.String())
+	}
+	if n.LabelKind != plan.LabelLeft {
+		if _, ok := plan.ParseWindowLabel(n.LabelKind.String()); !ok {
+			return nil, encodeError(p.field("label"), "invalid label %d", n.LabelKind)
+		}
+		label = jstr(n.LabelKind.String())
+	}
+	by, err := names(n.By, p.field("by"))
+	if err != nil {
+		return nil, err
+	}
+	aggs, err := e.exprs(n.Aggs, p.field("aggs"), true)
+	if err != nil {
+		return nil, err
+	}
+	input, err := e.node(n.Input, p.field("input"))
+	if err != nil {
+		return nil, err
+	}
+	return obj("op", jstr("temporal_group"), "mode", jstr(n.Mode.String()), "index", jstr(n.Index), "every", params[0], "period", params[1],
+		"offset", params[2], "closed", closed, "label", label, "by", by, "aggs", aggs, "input", input), nil
 }

@@ -230,8 +230,11 @@ func (g *docGen) node(depth int, underProject bool) plan.Node {
 	}
 	kinds := []plan.Kind{plan.KindFilter, plan.KindProject, plan.KindWithColumns, plan.KindSort, plan.KindLimit,
 		plan.KindSlice, plan.KindAggregate, plan.KindJoin, plan.KindUnion, plan.KindDistinct, plan.KindWindow, plan.KindExtension, plan.KindGuard,
-		plan.KindTail, plan.KindReverse, plan.KindRowIndex}
+		plan.KindTail, plan.KindReverse, plan.KindRowIndex, plan.KindAsOfJoin, plan.KindTemporalGroup}
 	k := kinds[g.pick(len(kinds))]
+	if (k == plan.KindAsOfJoin || k == plan.KindTemporalGroup) && g.chance(1, 2) {
+		k = kinds[g.pick(len(kinds))] // at half weight, so windows stay frequent
+	}
 	for underProject && k == plan.KindWindow {
 		k = kinds[g.pick(len(kinds))]
 	}
@@ -349,6 +352,39 @@ func (g *docGen) node(depth int, underProject bool) plan.Node {
 		nk := g.pick(3)
 		j.LeftOn, j.RightOn = list(nk, false), list(nk+g.pick(2)*(g.pick(3)-1), false)
 		return j
+	case plan.KindAsOfJoin:
+		right := g.node(depth-1, false)
+		j := &plan.AsOfJoinNode{Left: in, Right: right, LeftOn: g.name(), RightOn: g.name(),
+			Strategy: plan.AsofStrategy(g.pick(3)), ExcludeExact: g.chance(1, 3)}
+		if g.chance(1, 2) {
+			j.LeftBy, j.RightBy = []string{g.name()}, []string{g.name()}
+		}
+		if g.chance(1, 2) {
+			j.Tolerance = &plan.Literal{Value: plan.Int64Value(int64(g.pick(10)))}
+		}
+		if g.chance(1, 3) {
+			j.Suffix = "_r" + strconv.Itoa(g.pick(100))
+		}
+		return j
+	case plan.KindTemporalGroup:
+		n := &plan.TemporalGroupNode{Input: in, Mode: plan.TemporalMode(g.pick(2)), Index: g.name(),
+			Closed: plan.WindowClosed(g.pick(5)), Aggs: list(1+g.pick(2), false)}
+		lit := func() plan.Expr { return &plan.Literal{Value: plan.Int64Value(int64(1 + g.pick(20)))} }
+		if n.Mode == plan.TemporalDynamic {
+			n.Every, n.LabelKind = lit(), plan.WindowLabel(g.pick(3))
+			if g.chance(1, 2) {
+				n.Period = lit()
+			}
+		} else {
+			n.Period = lit()
+		}
+		if g.chance(1, 2) {
+			n.Offset = &plan.Literal{Value: plan.Int64Value(int64(g.pick(7) - 3))}
+		}
+		if g.chance(1, 2) {
+			n.By = []string{g.name()}
+		}
+		return n
 	case plan.KindUnion:
 		ins := []plan.Node{in}
 		for i := g.pick(3); i > 0; i-- {

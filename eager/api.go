@@ -193,6 +193,40 @@ func (df *DataFrame) ConcatDiagonal(others ...*DataFrame) (*DataFrame, error) {
 	})
 }
 
+// JoinAsof joins every row of df, in order, with at most one row of right:
+// the nearest by the key o names (docs/semantics.md, asof_join); both
+// frames must be sorted on it within each by-group, which is verified.
+func (df *DataFrame) JoinAsof(right *DataFrame, o plan.AsofOptions) (*DataFrame, error) {
+	return df.apply([]*DataFrame{right}, func(in []plan.Node) plan.Node {
+		return plan.FromNode(in[0]).JoinAsof(plan.FromNode(in[1]), o).Node()
+	})
+}
+
+// GroupByDynamic aggregates over the windows of the index column on the
+// grid offset + k × every (docs/semantics.md, temporal_group).
+func (df *DataFrame) GroupByDynamic(index string, every plan.Expr, o plan.WindowOptions, aggs ...plan.Expr) (*DataFrame, error) {
+	return df.apply(nil, func(in []plan.Node) plan.Node {
+		return plan.FromNode(in[0]).GroupByDynamic(index, plan.Wrap(every), o, wrapAll(aggs)...).Node()
+	})
+}
+
+// Rolling aggregates, for every row, over the rows of its by-group whose
+// index lies within period of its own (docs/semantics.md, temporal_group).
+func (df *DataFrame) Rolling(index string, period plan.Expr, o plan.WindowOptions, aggs ...plan.Expr) (*DataFrame, error) {
+	return df.apply(nil, func(in []plan.Node) plan.Node {
+		return plan.FromNode(in[0]).Rolling(index, plan.Wrap(period), o, wrapAll(aggs)...).Node()
+	})
+}
+
+// wrapAll lifts expressions into the fluent API.
+func wrapAll(xs []plan.Expr) []plan.E {
+	out := make([]plan.E, len(xs))
+	for i, x := range xs {
+		out[i] = plan.Wrap(x)
+	}
+	return out
+}
+
 // Concat is the union: df's rows, then each other frame's, in order. The
 // frames must have the same column names and types; a column is nullable
 // when it is in any input.

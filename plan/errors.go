@@ -36,12 +36,17 @@ const (
 	// option (docs/semantics.md, join options): Expr is that side's key
 	// list as written.
 	ValidationError ErrorKind = "validation_error"
+	// InvalidInput is input data that breaks a node's requirement on its
+	// rows' order: an as-of join or temporal_group input not sorted on its
+	// key, or a null temporal_group index (docs/semantics.md, asof_join and
+	// temporal_group); the node verifies it at run time.
+	InvalidInput ErrorKind = "invalid_input"
 )
 
 // ErrorKinds lists every kind, for plan files and generators.
 func ErrorKinds() []ErrorKind {
 	return []ErrorKind{DivideByZero, Overflow, InvalidCast, TemporalOutOfRange, UDFError, TypeError, UnknownColumn,
-		DuplicateColumn, InvalidPlan, SourceError, Cancelled, ResourceExhausted, ValidationError}
+		DuplicateColumn, InvalidPlan, SourceError, Cancelled, ResourceExhausted, ValidationError, InvalidInput}
 }
 
 // Error is an error as a value: what went wrong (Kind), in which expression

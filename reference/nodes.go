@@ -75,6 +75,10 @@ func (c *collector) apply(n plan.Node, ins []*Result) (*Result, error) {
 		return reverse(n, ins[0]), nil
 	case *plan.RowIndexNode:
 		return rowIndex(n, ins[0])
+	case *plan.AsOfJoinNode:
+		return asofJoin(n, ins[0], ins[1])
+	case *plan.TemporalGroupNode:
+		return c.temporalGroup(n, ins[0])
 	case *plan.AggregateNode:
 		return c.aggregate(n, ins[0])
 	case *plan.JoinNode:

@@ -48,6 +48,10 @@ func Eval(e *Env, n plan.Node, in []*Frame) (*Frame, error) {
 		out, err = e.reverse(n, in[0])
 	case *plan.RowIndexNode:
 		out, err = e.rowIndex(n, in[0])
+	case *plan.AsOfJoinNode:
+		out, err = e.asofJoin(n, in[0], in[1])
+	case *plan.TemporalGroupNode:
+		out, err = e.temporalGroup(n, in[0])
 	case *plan.AggregateNode:
 		out, err = e.aggregate(n, in[0])
 	case *plan.JoinNode:

@@ -148,6 +148,7 @@ var defaultCells = concatCells(
 	rangeProofsCells,
 	coreCells,
 	orderNodeCells,
+	asofNodeCells,
 	errorGuardCells,
 )
 

@@ -156,6 +156,10 @@ func nodeOfKind(k plan.Kind) plan.Node {
 		return &plan.ReverseNode{}
 	case plan.KindRowIndex:
 		return &plan.RowIndexNode{}
+	case plan.KindAsOfJoin:
+		return &plan.AsOfJoinNode{}
+	case plan.KindTemporalGroup:
+		return &plan.TemporalGroupNode{}
 	}
 	return nil
 }

@@ -54,6 +54,10 @@ func (t *Table) LimitPast(n plan.Node) Ruling {
 		r.consult(t.barrier(LPReverse, n))
 	case *plan.RowIndexNode:
 		r.consult(t.barrier(LPRowIndex, n))
+	case *plan.AsOfJoinNode:
+		r.consult(t.limitPastAsof(n))
+	case *plan.TemporalGroupNode:
+		r.consult(t.barrier(LPTemporalGroup, n))
 	default:
 		r.consult(t.barrier(LPUnknown, n))
 	}

@@ -70,6 +70,8 @@ func (t *Table) PruneThrough(n plan.Node) (d Decision, extra []string) {
 		return t.decide(PRReverse, always), nil
 	case *plan.RowIndexNode:
 		return t.decide(PRRowIndex, always), nil
+	case *plan.TemporalGroupNode:
+		return t.decide(PRTemporalGroup, always), nil
 	case *plan.AggregateNode:
 		return t.decide(PRAggregate, always), nil
 	case *plan.DistinctNode:

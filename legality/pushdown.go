@@ -244,6 +244,10 @@ func (t *Table) PushdownNode(n plan.Node) *NodeCheck {
 		c.decision = t.decide(PPReverse, always)
 	case *plan.RowIndexNode:
 		c.decision = t.decide(PPRowIndex, always)
+	case *plan.AsOfJoinNode:
+		t.pushdownAsof(c, n)
+	case *plan.TemporalGroupNode:
+		c.decision = t.decide(PPTemporalGroup, always)
 	default:
 		c.decision = t.decide(PPUnknown, always)
 	}

@@ -282,3 +282,64 @@ func asofTolerance(e Expr, key Type, p *Path) error {
 	}
 	return nil
 }
+
+// SortedOn reports whether n's rows are provably sorted ascending on the
+// column key (nulls anywhere), which an as-of join needs of its inputs: n
+// is a sort whose first key is the column key ascending, or a node that
+// keeps a subsequence of such an input's rows in order with the column
+// unchanged (filter, limit, slice, tail, guard, distinct, a project or
+// with_columns passing the column through, an as-of join's left column).
+func SortedOn(n Node, key string) bool {
+	for !isNilNode(n) {
+		switch x := n.(type) {
+		case *SortNode:
+			if len(x.Keys) == 0 {
+				return false
+			}
+			c, ok := Unalias(x.Keys[0].Expr).(*Column)
+			return ok && c.Name == key && !x.Keys[0].Desc
+		case *FilterNode:
+			n = x.Input
+		case *LimitNode:
+			n = x.Input
+		case *SliceNode:
+			n = x.Input
+		case *TailNode:
+			n = x.Input
+		case *GuardNode:
+			n = x.Input
+		case *DistinctNode:
+			n = x.Input
+		case *ProjectNode:
+			found := false
+			for _, e := range x.Exprs {
+				if OutputName(e) == key {
+					c, ok := Unalias(e).(*Column)
+					if !ok || c.Name != key {
+						return false
+					}
+					found = true
+				}
+			}
+			if !found {
+				return false
+			}
+			n = x.Input
+		case *WithColumnsNode:
+			for _, e := range x.Exprs {
+				if OutputName(e) == key {
+					return false
+				}
+			}
+			n = x.Input
+		case *AsOfJoinNode:
+			if _, ok := x.Left.Schema().Lookup(key); !ok {
+				return false
+			}
+			n = x.Left
+		default:
+			return false
+		}
+	}
+	return false
+}

@@ -259,6 +259,104 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 			l.expect("]")
 		}
 		n = j
+	case "asof_join":
+		if err := want(2); err != nil {
+			return nil, err
+		}
+		st, ok := plan.ParseAsofStrategy(l.name())
+		if !ok {
+			return nil, fmt.Errorf("unknown asof strategy")
+		}
+		j := &plan.AsOfJoinNode{Left: children[0], Right: children[1], Strategy: st}
+		l.keyword("on")
+		l.expect("=")
+		l.expect("[")
+		j.LeftOn = l.name()
+		l.expect("=")
+		j.RightOn = l.name()
+		l.expect("]")
+		if l.peek().text == "by" {
+			l.keyword("by")
+			l.expect("=")
+			l.expect("[")
+			for l.err == nil && l.peek().text != "]" {
+				j.LeftBy = append(j.LeftBy, l.name())
+				l.expect("=")
+				j.RightBy = append(j.RightBy, l.name())
+				if l.peek().text != "," {
+					break
+				}
+				l.next()
+			}
+			l.expect("]")
+		}
+		if l.peek().text == "tolerance" {
+			l.keyword("tolerance")
+			l.expect("=")
+			j.Tolerance = l.expr()
+		}
+		if l.peek().text == "exact" {
+			l.keyword("exact")
+			l.expect("=")
+			l.keyword("false")
+			j.ExcludeExact = true
+		}
+		if l.peek().text == "suffix" {
+			l.keyword("suffix")
+			l.expect("=")
+			j.Suffix = l.name()
+		}
+		n = j
+	case "temporal_group":
+		in, err := one()
+		if err != nil {
+			return nil, err
+		}
+		mode, ok := plan.ParseTemporalMode(l.name())
+		if !ok {
+			return nil, fmt.Errorf("unknown temporal_group mode")
+		}
+		tg := &plan.TemporalGroupNode{Input: in, Mode: mode}
+		l.keyword("index")
+		l.expect("=")
+		tg.Index = l.name()
+		for _, f := range []struct {
+			name string
+			dst  *plan.Expr
+		}{{"every", &tg.Every}, {"period", &tg.Period}, {"offset", &tg.Offset}} {
+			if l.peek().text == f.name {
+				l.keyword(f.name)
+				l.expect("=")
+				*f.dst = l.expr()
+			}
+		}
+		if l.peek().text == "closed" {
+			l.keyword("closed")
+			l.expect("=")
+			tg.Closed, _ = plan.ParseWindowClosed(l.name())
+		}
+		if l.peek().text == "label" {
+			l.keyword("label")
+			l.expect("=")
+			tg.LabelKind, _ = plan.ParseWindowLabel(l.name())
+		}
+		if l.peek().text == "by" {
+			l.keyword("by")
+			l.expect("=")
+			l.expect("[")
+			for l.err == nil && l.peek().text != "]" {
+				tg.By = append(tg.By, l.name())
+				if l.peek().text != "," {
+					break
+				}
+				l.next()
+			}
+			l.expect("]")
+		}
+		l.keyword("aggs")
+		l.expect("=")
+		tg.Aggs = l.list()
+		n = tg
 	case "union":
 		if len(children) < 2 {
 			return nil, fmt.Errorf("union takes at least 2 inputs, has %d", len(children))
@@ -295,7 +393,7 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 		}
 		return &plan.ExtensionNode{Def: def, Inputs: children}, nil
 	default:
-		return nil, fmt.Errorf("unknown node kind %q (scan, filter, project, with_columns, sort, limit, slice, tail, reverse, row_index, aggregate, join, union, distinct, extension)", kind)
+		return nil, fmt.Errorf("unknown node kind %q (scan, filter, project, with_columns, sort, limit, slice, tail, reverse, row_index, aggregate, join, asof_join, temporal_group, union, distinct, extension)", kind)
 	}
 	if l.err == nil && !l.done() {
 		l.fail("unexpected %q", l.peek().text)

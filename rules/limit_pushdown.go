@@ -190,6 +190,9 @@ walk:
 		case *plan.JoinNode:
 			landed = l.intoInputs(top, rows, cur, ru, curPath, subject, "")
 			break walk
+		case *plan.AsOfJoinNode:
+			landed = l.intoLeft(top, rows, cur.(*plan.AsOfJoinNode), ru, curPath, subject)
+			break walk
 		case *plan.ScanNode:
 			landed = l.hint(top, rows, cur.(*plan.ScanNode), ru, curPath, subject)
 			break walk
@@ -338,4 +341,23 @@ func (l *limits) hint(top plan.Node, rows int64, s *plan.ScanNode, ru legality.R
 	hinted := s.WithChildren(nil).(*plan.ScanNode)
 	hinted.HasMaxRows, hinted.MaxRows = true, rows
 	return top.WithChildren([]plan.Node{hinted})
+}
+
+// intoLeft puts a limit of rows rows into the left input of the as-of
+// join n (lp.asof_join: its output is its left rows one for one), pushes
+// it on into that input, and keeps top above. It returns nil when it is
+// refused or the left input is already bounded.
+func (l *limits) intoLeft(top plan.Node, rows int64, n *plan.AsOfJoinNode, ru legality.Ruling, path *plan.Path, subject string) plan.Node {
+	if b, ok := rowBound(n.Left); ok && b <= rows {
+		return nil
+	}
+	if !l.decide(ru, n, path, subject) {
+		return nil
+	}
+	lim := &plan.LimitNode{Input: n.Left, N: rows}
+	pushed := l.sink(lim, rows, n.Left, path.Input(n, 0))
+	if pushed == nil {
+		pushed = lim
+	}
+	return top.WithChildren([]plan.Node{n.WithChildren([]plan.Node{pushed, n.Right})})
 }

@@ -367,6 +367,10 @@ func (p *pushdown) barrier(n plan.Node, st *pdStack, path *plan.Path) plan.Node 
 			switch n := n.(type) {
 			case *plan.JoinNode:
 				target, x.feasible = 0, namesOf(n.Left.Schema())
+			case *plan.AsOfJoinNode:
+				// Into the left input only (pp.asof_join): the left
+				// columns keep their names.
+				target, x.feasible = 0, namesOf(n.Left.Schema())
 			case *plan.UnionNode:
 				target, x.feasible = 0, namesOf(children[0].Schema())
 			}

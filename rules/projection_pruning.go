@@ -52,7 +52,7 @@ func projectionPruning() Rule {
 			"passing requirements through a node (pr.passthrough, pr.join, ...) changes no node by itself and is not one",
 		Matches: []plan.Kind{plan.KindProject, plan.KindWithColumns, plan.KindScan, plan.KindAggregate,
 			plan.KindJoin, plan.KindFilter, plan.KindSort, plan.KindLimit, plan.KindSlice, plan.KindDistinct,
-			plan.KindWindow, plan.KindUnion, plan.KindExtension, plan.KindTail, plan.KindReverse, plan.KindRowIndex},
+			plan.KindWindow, plan.KindUnion, plan.KindExtension, plan.KindTail, plan.KindReverse, plan.KindRowIndex, plan.KindAsOfJoin, plan.KindTemporalGroup},
 		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
 			pr := &pruning{Context: c, predicted: map[predictKey][]string{}}
 			return pr.visit(root, allNames(root), true, &plan.Path{}), nil
@@ -201,6 +201,9 @@ func (p *pruning) visit(n plan.Node, req names, ordered bool, path *plan.Path) p
 		case *plan.JoinNode:
 			out = p.join(x, req, ordered, path)
 			continue
+		case *plan.AsOfJoinNode:
+			out = p.asofJoin(x, req, ordered, path)
+			continue
 		case *plan.UnionNode:
 			if p.Enabled(FlagUnionPruning) && p.table.Totality() == legality.StandardTotality {
 				out = p.union(x, req, path)
@@ -250,6 +253,16 @@ func (p *pruning) visit(n plan.Node, req names, ordered bool, path *plan.Path) p
 				childReq[c] |= needValue
 			}
 			f, req = p.narrow1(x, d, childReq, path)
+		case *plan.TemporalGroupNode:
+			// Like an aggregate (pr.temporal_group): its input needs the
+			// by-keys, the index and what the aggregates read.
+			d, _ := p.table.PruneThrough(x)
+			reads := columnsOf(x.Aggs)
+			for _, b := range append([]string{x.Index}, x.By...) {
+				reads[b] = needValue
+			}
+			f, req = p.narrow1(x, d, reads, path)
+			ordered = false
 		case *plan.AggregateNode:
 			d, _ := p.table.PruneThrough(x)
 			f, req = p.narrow1(x, d, columnsOf(append(append([]plan.Expr(nil), x.Keys...), x.Aggs...)), path)
@@ -754,4 +767,29 @@ func (p *pruning) rowIndex(n *plan.RowIndexNode, req names, path *plan.Path) (pr
 		f.rebuild = func(child plan.Node) plan.Node { return child }
 	}
 	return f, childReq
+}
+
+// asofJoin narrows an as-of join's inputs (pr.asof_join): each keeps its
+// key and by-key columns and the columns read above, the left also those
+// a kept right column shares a name with (its suffix stays).
+func (p *pruning) asofJoin(n *plan.AsOfJoinNode, req names, ordered bool, path *plan.Path) plan.Node {
+	reqL, reqR := allNames(n.Left), allNames(n.Right)
+	d, keepL, keepR := p.table.PruneAsof(n, req.set())
+	if keepL != nil || keepR != nil {
+		p.record(d, p.nextItem(), n, path, nil)
+		if d.Allowed {
+			if keepL != nil {
+				reqL = setOf(keepL)
+			}
+			if keepR != nil {
+				reqR = setOf(keepR)
+			}
+		}
+	}
+	left := p.visit(n.Left, reqL, ordered, path.Child(".left"))
+	right := p.visit(n.Right, reqR, ordered, path.Child(".right"))
+	if left == n.Left && right == n.Right {
+		return n
+	}
+	return n.WithChildren([]plan.Node{left, right})
 }

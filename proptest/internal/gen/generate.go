@@ -138,6 +138,8 @@ const (
 	mStandard    // the standard tier's crossings: keys, joins (standard.go)
 	mOrder       // tail, reverse, row_index (order.go)
 	mNested      // list and struct columns and their functions (nested.go)
+	mAsof        // asof_join and what crosses it (asof.go)
+	mTemporal    // temporal_group: group_by_dynamic, rolling (asof.go)
 	moveCount
 )
 
@@ -145,7 +147,7 @@ const (
 var moveWeights = [moveCount]int{
 	mFilter: 15, mProject: 5, mWithColumns: 4, mSort: 6, mLimit: 5, mSlice: 5, mAggregate: 8,
 	mJoin: 9, mUnion: 7, mDistinct: 6, mExtension: 6, mWindow: 5, mFusion: 17, mDead: 4,
-	mShared: 5, mFilterChain: 12, mPushdown: 7, mStandard: 4, mOrder: 3, mNested: 3,
+	mShared: 5, mFilterChain: 12, mPushdown: 7, mStandard: 4, mOrder: 3, mNested: 3, mAsof: 1, mTemporal: 1,
 }
 
 var moveTotal = func() int {
@@ -248,6 +250,10 @@ func (g *gen) nodeOf(m move, depth int) frame {
 		// No room for the nested table (Config.MaxTables): a filter over
 		// a sort instead (pp.sort).
 		return g.filter(g.nodeOf(mSort, depth-1))
+	case mAsof:
+		return g.asof(depth)
+	case mTemporal:
+		return g.temporal(depth)
 	}
 	return g.scan()
 }

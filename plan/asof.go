@@ -211,6 +211,12 @@ func resolveAsOfJoin(n *AsOfJoinNode, p *Path) (Schema, error) {
 		if err != nil {
 			return Schema{}, err
 		}
+		if err := nestedKey(&Column{Name: n.LeftBy[i]}, lb.Type, p.Index("left_by", i), "asof_join by-key"); err != nil {
+			return Schema{}, err
+		}
+		if err := nestedKey(&Column{Name: n.RightBy[i]}, rb.Type, p.Index("right_by", i), "asof_join by-key"); err != nil {
+			return Schema{}, err
+		}
 		if _, ok := JoinKeyType(lb.Type, rb.Type); !ok {
 			return Schema{}, &Error{Kind: TypeError, Expr: quoteName(n.RightBy[i]), Row: -1, Path: p.Index("right_by", i).String(),
 				Msg: fmt.Sprintf("asof_join: by-key %s (%s) cannot be compared with %s (%s)", quoteName(n.RightBy[i]), rb.Type, quoteName(n.LeftBy[i]), lb.Type)}

@@ -323,6 +323,9 @@ func resolveTemporalGroup(n *TemporalGroupNode, p *Path) (Schema, error) {
 			return Schema{}, &Error{Kind: UnknownColumn, Expr: quoteName(b), Row: -1, Path: p.Index("by", i).String(),
 				Msg: fmt.Sprintf("temporal_group: no column %s in the input", quoteName(b))}
 		}
+		if err := nestedKey(&Column{Name: b}, f.Type, p.Index("by", i), "temporal_group by-key"); err != nil {
+			return Schema{}, err
+		}
 		fields = append(fields, f)
 		all = append(all, &Column{Name: b})
 	}

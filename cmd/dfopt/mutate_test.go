@@ -19,7 +19,7 @@ func TestMutateCommand(t *testing.T) {
 		{"killed", []string{"mutate", "-n", "300", "-cells", "pp.scan,ss.nested,ff.boolean", "-quiet"}, exitOK,
 			[]string{"pp.scan ", "killed", "ff.boolean ", "equivalent"},
 			"mutate: ok score=100.0% killed=2 counted=2 cells=3 "},
-		{"survivor", []string{"mutate", "-n", "5", "-cells", "pp.limit", "-quiet"}, exitFailed,
+		{"survivor", []string{"mutate", "-n", "3", "-cells", "pp.limit", "-quiet"}, exitFailed,
 			[]string{"SURVIVED"}, "mutate: SURVIVORS score=0.0% killed=0 counted=1 cells=1 median_plans_to_kill=0 survivors=pp.limit "},
 		{"markdown", []string{"mutate", "-n", "300", "-cells", "pp.scan", "--markdown", "-quiet", "-workers", "1"}, exitOK,
 			[]string{"| cell | rule | mutant | result | plans to first kill | seconds to first kill | plans changed |", "| `pp.scan` | predicate_pushdown |"},

@@ -15,7 +15,7 @@ import (
 // an executor must never skip by trusting its input).
 func TestGenerateOrderVerifyingNodes(t *testing.T) {
 	counts := map[plan.Kind]map[string]int{plan.KindAsOfJoin: {}, plan.KindTemporalGroup: {}}
-	for i := 0; i < 20000; i++ {
+	for i := 0; i < 30000; i++ {
 		c := Generate(CaseSeed(3, i), DefaultConfig())
 		if c.IllTyped {
 			continue

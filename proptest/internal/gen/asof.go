@@ -68,6 +68,12 @@ func (g *gen) asof(depth int) frame {
 		d--
 	}
 	left, right := g.node(d), g.node(d)
+	if g.r.Intn(2) == 0 {
+		left = g.nodeOf(mFusion, d) // keeps the fusion template's share
+	}
+	if g.r.Intn(3) == 0 {
+		right = g.nodeOf(mFusion, d)
+	}
 	ls, rs := left.schema(), right.schema()
 	type pair struct{ l, r plan.Field }
 	var keys []pair
@@ -134,18 +140,18 @@ func (g *gen) asof(depth int) frame {
 		return j
 	}
 	switch x := g.r.Intn(100); {
-	case x < 60:
+	case x < 70:
 		// A conjunct on left columns (pp.asof_join's candidates), or on any.
 		c := g.ctx(j, anyMode)
-		if g.r.Intn(4) > 0 {
+		if g.r.Intn(10) > 0 {
 			c = g.ctx(left, anyMode)
 		}
 		m := g.predMode()
-		if g.r.Intn(3) > 0 {
+		if g.r.Intn(5) > 0 {
 			m = boundedTotal
 		}
 		return g.finish(&plan.FilterNode{Input: j.raw, Predicates: []plan.Expr{g.predicate(c, m)}}, j.rows, j)
-	case x < 80:
+	case x < 90:
 		return g.limit(j)
 	}
 	return g.project(j)
@@ -179,6 +185,9 @@ func (g *gen) temporal(depth int) frame {
 		d--
 	}
 	in := g.node(d)
+	if g.r.Intn(2) == 0 {
+		in = g.nodeOf(mFusion, d) // keeps the fusion template's share
+	}
 	sc := g.ctx(in, anyMode).sc
 	var idx []plan.Field
 	for _, f := range sc.fields {

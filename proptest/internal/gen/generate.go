@@ -138,8 +138,8 @@ const (
 	mStandard    // the standard tier's crossings: keys, joins (standard.go)
 	mOrder       // tail, reverse, row_index (order.go)
 	mNested      // list and struct columns and their functions (nested.go)
-	mAsof        // asof_join and what crosses it (asof.go)
-	mTemporal    // temporal_group: group_by_dynamic, rolling (asof.go)
+	mAsof        // asof_join and what crosses it (asof.go; drawn within mOrder)
+	mTemporal    // temporal_group: group_by_dynamic, rolling (asof.go; drawn within mOrder)
 	moveCount
 )
 
@@ -147,7 +147,7 @@ const (
 var moveWeights = [moveCount]int{
 	mFilter: 15, mProject: 5, mWithColumns: 4, mSort: 6, mLimit: 5, mSlice: 5, mAggregate: 8,
 	mJoin: 9, mUnion: 7, mDistinct: 6, mExtension: 6, mWindow: 5, mFusion: 17, mDead: 4,
-	mShared: 5, mFilterChain: 12, mPushdown: 7, mStandard: 4, mOrder: 3, mNested: 3, mAsof: 1, mTemporal: 1,
+	mShared: 5, mFilterChain: 12, mPushdown: 7, mStandard: 4, mOrder: 3, mNested: 3,
 }
 
 var moveTotal = func() int {

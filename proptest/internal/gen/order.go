@@ -27,6 +27,14 @@ var rowIndexOffsets = []int64{0, 0, 0, 1, 7, 1000, math.MaxInt64 - 1, math.MaxIn
 // its input's columns (its own column dead: projection_pruning drops it
 // when its numbering cannot overflow).
 func (g *gen) order(depth int) frame {
+	// The order-verifying nodes share this move (so that the other moves'
+	// shares stay as they were): asof_join and temporal_group, 2 in 5.
+	switch g.r.Intn(5) {
+	case 0:
+		return g.asof(depth)
+	case 1:
+		return g.temporal(depth)
+	}
 	dead := depth >= 2 && g.r.Intn(3) == 0
 	d := depth - 1
 	if dead {

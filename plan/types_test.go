@@ -313,7 +313,7 @@ func TestErrorRendering(t *testing.T) {
 	if a.Same(nil) || !nilErr.Same(nil) || nilErr.Same(a) {
 		t.Error("Same with nil is wrong")
 	}
-	if len(ErrorKinds()) != 13 {
+	if len(ErrorKinds()) != 14 {
 		t.Errorf("ErrorKinds() has %d kinds", len(ErrorKinds()))
 	}
 }

@@ -232,8 +232,8 @@ func (g *docGen) node(depth int, underProject bool) plan.Node {
 		plan.KindSlice, plan.KindAggregate, plan.KindJoin, plan.KindUnion, plan.KindDistinct, plan.KindWindow, plan.KindExtension, plan.KindGuard,
 		plan.KindTail, plan.KindReverse, plan.KindRowIndex, plan.KindAsOfJoin, plan.KindTemporalGroup}
 	k := kinds[g.pick(len(kinds))]
-	if (k == plan.KindAsOfJoin || k == plan.KindTemporalGroup) && g.chance(3, 4) {
-		k = kinds[g.pick(len(kinds))] // at a quarter of the weight, so windows stay frequent
+	if (k == plan.KindAsOfJoin || k == plan.KindTemporalGroup) && g.chance(7, 8) {
+		k = kinds[g.pick(len(kinds))] // at an eighth of the weight, so windows stay frequent
 	}
 	for underProject && k == plan.KindWindow {
 		k = kinds[g.pick(len(kinds))]

@@ -236,6 +236,32 @@ func (df *DataFrame) Concat(others ...*DataFrame) (*DataFrame, error) {
 	})
 }
 
+// HStack places the frames side by side, df's columns first: the frames
+// must have equal heights (invalid_input otherwise) and distinct names.
+func (df *DataFrame) HStack(others ...*DataFrame) (*DataFrame, error) {
+	return df.apply(others, func(in []plan.Node) plan.Node {
+		return &plan.HStackNode{Inputs: in}
+	})
+}
+
+// MergeSorted merges df and other, both sorted ascending on the column key
+// with nulls first (verified: invalid_input otherwise), df's rows first on
+// equal keys.
+func (df *DataFrame) MergeSorted(other *DataFrame, key string) (*DataFrame, error) {
+	return df.apply([]*DataFrame{other}, func(in []plan.Node) plan.Node {
+		return &plan.MergeSortedNode{Left: in[0], Right: in[1], Key: key}
+	})
+}
+
+// Unpivot turns the on columns into rows, row-major: per row, one row per
+// on column with the index columns (nil: every other column), the
+// column's name and its value (empty names: "variable" and "value").
+func (df *DataFrame) Unpivot(on, index []string, variableName, valueName string) (*DataFrame, error) {
+	return df.apply(nil, func(in []plan.Node) plan.Node {
+		return &plan.UnpivotNode{Input: in[0], On: on, Index: index, VariableName: variableName, ValueName: valueName}
+	})
+}
+
 // Distinct keeps the first row of each distinct combination of the named
 // columns (all columns when none are named), in input order. Keys compare
 // with all NaNs equal, -0.0 equal to +0.0 and nulls equal.

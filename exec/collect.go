@@ -106,6 +106,29 @@ type collector struct {
 	// evaluated allows (plan.HintedScan): only those give their source the
 	// hint, so a hinted scan nothing bounds is read whole.
 	hinted map[*plan.ScanNode]bool
+	// tails holds, per scan directly under a tail being evaluated, the
+	// tail's n: the scan keeps only the last n rows its source produces
+	// while it reads (a ring of batches), so a tail holds O(n) rows.
+	tails map[*plan.ScanNode]int64
+}
+
+// allowTail records that the tail n, about to be evaluated, reads a scan
+// that nothing else shares: that scan may keep only the last n rows of
+// its source's output as it reads them (collector.scan decides whether
+// nothing it must apply itself needs the others).
+func (c *collector) allowTail(n plan.Node) {
+	t, ok := n.(*plan.TailNode)
+	if !ok {
+		return
+	}
+	s, ok := t.Input.(*plan.ScanNode)
+	if !ok || c.memo.entry(s) != nil {
+		return
+	}
+	if c.tails == nil {
+		c.tails = map[*plan.ScanNode]int64{}
+	}
+	c.tails[s] = max(t.N, 0)
 }
 
 // allowHint records that the limit or slice n, about to be evaluated,
@@ -209,6 +232,7 @@ func (c *collector) evalNode(n plan.Node) (*step.Frame, error) {
 		}
 	}
 	c.allowHint(n)
+	c.allowTail(n)
 	inputs, err := c.evalChildren(n.Children())
 	if err != nil {
 		return nil, err

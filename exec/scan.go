@@ -75,7 +75,13 @@ func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
 		// are the scan's output: it may stop after maxRows of them.
 		req.HasMaxRows, req.MaxRows = true, maxRows
 	}
-	rec, err := c.scanSource(src, name, req, readSchema)
+	keepLast := int64(-1)
+	if k, ok := c.tails[n]; ok && len(apply) == 0 && !step.ReadsEveryRow(checks) {
+		// A tail directly above, and every row the source yields is the
+		// scan's output: only the last k matter (docs/semantics.md, tail).
+		keepLast = k
+	}
+	rec, err := c.scanSource(src, name, req, readSchema, keepLast)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +109,10 @@ func sourcePredicates(pushed []plan.PushedPredicate, apply []plan.Expr) []plan.P
 }
 
 // scanSource drains a host source into one batch with the read schema.
-func (c *collector) scanSource(src Source, name string, req ScanRequest, readSchema plan.Schema) (rec arrow.RecordBatch, err error) {
+// keepLast >= 0 keeps only the last keepLast rows: batches older than
+// those the newer ones already cover are released as reading goes on, so
+// at most keepLast rows and one batch are held at a time.
+func (c *collector) scanSource(src Source, name string, req ScanRequest, readSchema plan.Schema, keepLast int64) (rec arrow.RecordBatch, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			rec, err = nil, step.SourceError(name, nil, "source %s panicked: %v", name, r)
@@ -124,6 +133,7 @@ func (c *collector) scanSource(src Source, name string, req ScanRequest, readSch
 		return nil, env.Internal("%v", err)
 	}
 	var batches []arrow.RecordBatch
+	var held int64 // rows in batches, when keepLast >= 0
 	defer func() {
 		for _, b := range batches {
 			b.Release()
@@ -138,12 +148,27 @@ func (c *collector) scanSource(src Source, name string, req ScanRequest, readSch
 			return nil, step.SourceError(name, err, "source %s returned data that does not match its schema", name)
 		}
 		batches = append(batches, array.NewRecordBatch(as, b.Columns(), b.NumRows()))
+		if keepLast >= 0 {
+			held += b.NumRows()
+			for len(batches) > 0 && held-batches[0].NumRows() >= keepLast {
+				held -= batches[0].NumRows()
+				batches[0].Release()
+				batches = batches[1:]
+			}
+		}
 	}
 	if err := rr.Err(); err != nil {
 		return nil, step.SourceFailure(name, err)
 	}
 	// No batch gives an empty record, and batches of no column keep their
 	// total height.
+	if keepLast >= 0 && held > keepLast {
+		// The oldest batch still holds rows before the last keepLast.
+		drop := held - keepLast
+		first := batches[0]
+		batches[0] = ops.SliceRecord(first, drop, first.NumRows()-drop)
+		first.Release()
+	}
 	out, err := ops.ConcatRecords(env.Mem, as, batches)
 	if err != nil {
 		return nil, step.SourceError(name, err, "source %s", name)

@@ -149,6 +149,7 @@ var defaultCells = concatCells(
 	coreCells,
 	orderNodeCells,
 	asofNodeCells,
+	reshapeNodeCells,
 	errorGuardCells,
 )
 

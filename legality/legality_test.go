@@ -107,7 +107,13 @@ func TestCellsWellFormed(t *testing.T) {
 	// Every node kind has a predicate pushdown cell (closed world made
 	// explicit); a scan's are per conjunct (PushdownScan, PushdownScanMerge).
 	for _, k := range plan.Kinds() {
-		d := Default().PushdownNode(nodeOfKind(k)).Decision()
+		chk := Default().PushdownNode(nodeOfKind(k))
+		d := chk.Decision()
+		if chk.Generic() && d.Cell == "" {
+			// Decided conjunct by conjunct: the kind's cell is the
+			// conjunct's (a conjunct reading no column).
+			d = chk.Conjunct(plan.Lit(true).Expr())
+		}
 		if k == plan.KindScan {
 			if !d.Allowed || d.Cell != "" {
 				t.Errorf("scan: node-level decision %v, want an allowed decision naming no cell", d)
@@ -160,6 +166,12 @@ func nodeOfKind(k plan.Kind) plan.Node {
 		return &plan.AsOfJoinNode{}
 	case plan.KindTemporalGroup:
 		return &plan.TemporalGroupNode{}
+	case plan.KindHStack:
+		return &plan.HStackNode{}
+	case plan.KindMergeSorted:
+		return &plan.MergeSortedNode{}
+	case plan.KindUnpivot:
+		return &plan.UnpivotNode{}
 	}
 	return nil
 }

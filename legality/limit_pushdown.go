@@ -58,6 +58,12 @@ func (t *Table) LimitPast(n plan.Node) Ruling {
 		r.consult(t.limitPastAsof(n))
 	case *plan.TemporalGroupNode:
 		r.consult(t.barrier(LPTemporalGroup, n))
+	case *plan.HStackNode:
+		r.consult(t.barrier(LPHStack, n))
+	case *plan.MergeSortedNode:
+		r.consult(t.barrier(LPMergeSorted, n))
+	case *plan.UnpivotNode:
+		r.consult(t.barrier(LPUnpivot, n))
 	default:
 		r.consult(t.barrier(LPUnknown, n))
 	}

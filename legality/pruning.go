@@ -72,6 +72,12 @@ func (t *Table) PruneThrough(n plan.Node) (d Decision, extra []string) {
 		return t.decide(PRRowIndex, always), nil
 	case *plan.TemporalGroupNode:
 		return t.decide(PRTemporalGroup, always), nil
+	case *plan.HStackNode:
+		return t.decide(PRHStack, always), nil
+	case *plan.MergeSortedNode:
+		return t.decide(PRMergeSorted, always), nil
+	case *plan.UnpivotNode:
+		return t.decide(PRUnpivot, always), nil
 	case *plan.AggregateNode:
 		return t.decide(PRAggregate, always), nil
 	case *plan.DistinctNode:

@@ -248,6 +248,12 @@ func (t *Table) PushdownNode(n plan.Node) *NodeCheck {
 		t.pushdownAsof(c, n)
 	case *plan.TemporalGroupNode:
 		c.decision = t.decide(PPTemporalGroup, always)
+	case *plan.HStackNode:
+		c.decision = t.decide(PPHStack, always)
+	case *plan.MergeSortedNode:
+		c.decision = t.decide(PPMergeSorted, always)
+	case *plan.UnpivotNode:
+		t.unpivotCheck(c, n)
 	default:
 		c.decision = t.decide(PPUnknown, always)
 	}

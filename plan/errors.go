@@ -37,9 +37,11 @@ const (
 	// list as written.
 	ValidationError ErrorKind = "validation_error"
 	// InvalidInput is input data that breaks a node's requirement on its
-	// rows' order: an as-of join or temporal_group input not sorted on its
+	// rows' order or count: an as-of join or temporal_group input not sorted on its
 	// key, or a null temporal_group index (docs/semantics.md, asof_join and
-	// temporal_group); the node verifies it at run time.
+	// temporal_group), a merge_sorted input not sorted on its key, or hstack
+	// inputs of unequal heights (docs/semantics.md, merge_sorted and hstack);
+	// the node verifies it at run time.
 	InvalidInput ErrorKind = "invalid_input"
 )
 

@@ -279,6 +279,11 @@ func fingerprintNode(n Node) (uint64, bool, bool) {
 		}
 		h = h.exprs(n.Aggs)
 		exprsDet(n.Aggs)
+	case *HStackNode:
+	case *MergeSortedNode:
+		h = h.str(n.Key)
+	case *UnpivotNode:
+		h = h.str(unpivotParams(n))
 	case *SliceNode:
 		h = h.u64(uint64(n.Offset)).u64(uint64(n.Len))
 	case *AggregateNode:
@@ -487,6 +492,12 @@ func sameParams(a, b Node) bool {
 		return a.Mode == b.Mode && a.Index == b.Index && a.Closed == b.Closed && a.LabelKind == b.LabelKind &&
 			optExprEqual(a.Every, b.Every) && optExprEqual(a.Period, b.Period) && optExprEqual(a.Offset, b.Offset) &&
 			slices.Equal(a.By, b.By) && exprsEqual(a.Aggs, b.Aggs)
+	case *HStackNode:
+		return true
+	case *MergeSortedNode:
+		return a.Key == b.(*MergeSortedNode).Key
+	case *UnpivotNode:
+		return unpivotParams(a) == unpivotParams(b.(*UnpivotNode))
 	case *SliceNode:
 		b := b.(*SliceNode)
 		return a.Offset == b.Offset && a.Len == b.Len

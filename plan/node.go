@@ -60,6 +60,9 @@ const (
 	KindRowIndex
 	KindAsOfJoin
 	KindTemporalGroup
+	KindHStack
+	KindMergeSorted
+	KindUnpivot
 	kindCount
 )
 
@@ -68,7 +71,8 @@ var kindNames = [kindCount]string{KindInvalid: "invalid", KindScan: "scan", Kind
 	KindSlice: "slice", KindAggregate: "aggregate", KindJoin: "join", KindUnion: "union",
 	KindDistinct: "distinct", KindWindow: "window", KindExtension: "extension", KindGuard: "guard",
 	KindTail: "tail", KindReverse: "reverse", KindRowIndex: "row_index",
-	KindAsOfJoin: "asof_join", KindTemporalGroup: "temporal_group"}
+	KindAsOfJoin: "asof_join", KindTemporalGroup: "temporal_group",
+	KindHStack: "hstack", KindMergeSorted: "merge_sorted", KindUnpivot: "unpivot"}
 
 // String returns the kind's name as written in plan files ("with_columns").
 func (k Kind) String() string {
@@ -884,6 +888,12 @@ func isNilNode(n Node) bool {
 	case *AsOfJoinNode:
 		return n == nil
 	case *TemporalGroupNode:
+		return n == nil
+	case *HStackNode:
+		return n == nil
+	case *MergeSortedNode:
+		return n == nil
+	case *UnpivotNode:
 		return n == nil
 	}
 	return false

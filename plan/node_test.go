@@ -44,6 +44,10 @@ func everyKind(t testing.TB) []nodeCase {
 		{scanT.GroupByDynamic("a", Lit(int64(10)), WindowOptions{Period: Lit(int64(20)), Closed: ClosedBoth, Label: LabelRight, By: []string{"k"}},
 			Col("b").Sum()).Node(), "temporal_group dynamic index=a every=10 period=20 closed=both label=right by=[k] aggs=[sum(b)]"},
 		{scanT.Rolling("a", Lit(int64(3)), WindowOptions{}, Len()).Node(), "temporal_group rolling index=a period=3 aggs=[len()]"},
+		{scanT.Select(Col("a")).HStack(scanT.Select(Col("b"))).Node(), "hstack"},
+		{scanT.MergeSorted(scanT, "k").Node(), "merge_sorted key=k"},
+		{scanT.Unpivot([]string{"a", "b"}, nil, "", "").Node(), "unpivot on=[a, b] index=* variable=variable value=value"},
+		{scanT.Unpivot([]string{"a"}, []string{"k"}, "var", "my val").Node(), `unpivot on=[a] index=[k] variable=var value="my val"`},
 		{scanT.GroupBy(Col("k")).Agg(Col("a").Sum().Alias("s"), Len()).Node(), "aggregate keys=[k] aggs=[sum(a) as s, len()]"},
 		{scanT.Agg(Col("a").Sum()).Node(), "aggregate keys=[] aggs=[sum(a)]"},
 		{scanT.JoinOn(scanU, InnerJoin, "k").Node(), "join inner on=[k = k]"},
@@ -75,7 +79,7 @@ func (panicSource) Name() string   { panic("Name") }
 func (panicSource) Schema() Schema { panic("Schema") }
 
 func TestKindNames(t *testing.T) {
-	want := []string{"scan", "filter", "project", "with_columns", "sort", "limit", "slice", "aggregate", "join", "union", "distinct", "window", "extension", "guard", "tail", "reverse", "row_index", "asof_join", "temporal_group"}
+	want := []string{"scan", "filter", "project", "with_columns", "sort", "limit", "slice", "aggregate", "join", "union", "distinct", "window", "extension", "guard", "tail", "reverse", "row_index", "asof_join", "temporal_group", "hstack", "merge_sorted", "unpivot"}
 	ks := Kinds()
 	if len(ks) != len(want) {
 		t.Fatalf("Kinds() = %v", ks)
@@ -142,7 +146,7 @@ func TestWithChildren(t *testing.T) {
 		switch {
 		case n.Kind() == KindScan:
 			want = 0
-		case n.Kind() == KindJoin, n.Kind() == KindAsOfJoin, tc.label == "extension zip":
+		case n.Kind() == KindJoin, n.Kind() == KindAsOfJoin, n.Kind() == KindHStack, n.Kind() == KindMergeSorted, tc.label == "extension zip":
 			want = 2
 		case n.Kind() == KindUnion:
 			want = 3

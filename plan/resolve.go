@@ -75,8 +75,13 @@ func (p *Path) Input(n Node, i int) *Path {
 			return p.Child(".left")
 		}
 		return p.Child(".right")
-	case *UnionNode:
+	case *UnionNode, *HStackNode:
 		return p.Index("inputs", i)
+	case *MergeSortedNode:
+		if i == 0 {
+			return p.Child(".left")
+		}
+		return p.Child(".right")
 	case *ExtensionNode:
 		if len(n.Children()) != 1 {
 			return p.Index("inputs", i)
@@ -161,6 +166,15 @@ func (r *resolver) node(n Node, p *Path) (Node, error) {
 			n = m
 		}
 	}
+	if u, ok := n.(*UnpivotNode); ok {
+		m, promoted, perr := r.promoteUnpivot(u, p)
+		if perr != nil {
+			return nil, perr
+		}
+		if promoted {
+			n = m
+		}
+	}
 	switch n := n.(type) {
 	case *ScanNode:
 		schema, err = resolveScan(n, p)
@@ -198,6 +212,12 @@ func (r *resolver) node(n Node, p *Path) (Node, error) {
 		schema = n.Input.Schema()
 	case *RowIndexNode:
 		schema, err = resolveRowIndex(n, p)
+	case *HStackNode:
+		schema, err = resolveHStack(n, p)
+	case *MergeSortedNode:
+		schema, err = resolveMergeSorted(n, p)
+	case *UnpivotNode:
+		schema, err = resolveUnpivot(n, p)
 	case *AggregateNode:
 		schema, err = resolveAggregate(n, p)
 	case *JoinNode:

@@ -202,6 +202,28 @@ func (r *RowEstimates) bounds(n Node) RowBounds {
 		if len(n.Inputs) == 1 && n.Def.Has(RowPreserving) {
 			return r.in(n, 0)
 		}
+	case *HStackNode:
+		// Every input has the output's height (or the node raises).
+		var out RowBounds
+		for i := range n.Inputs {
+			in := r.in(n, i)
+			out.Min = max(out.Min, in.Min)
+			if in.Bounded && (!out.Bounded || in.Max < out.Max) {
+				out.Max, out.Bounded = in.Max, true
+			}
+		}
+		if out.Bounded {
+			out.Min = min(out.Min, out.Max)
+		} else {
+			out.Max = 0
+		}
+		return out
+	case *MergeSortedNode:
+		l, rr := r.in(n, 0), r.in(n, 1)
+		return RowBounds{Min: satAdd(l.Min, rr.Min), Max: satAdd(l.Max, rr.Max), Bounded: l.Bounded && rr.Bounded}
+	case *UnpivotNode:
+		in, k := r.in(n, 0), int64(len(n.On))
+		return RowBounds{Min: satMul(in.Min, k), Max: satMul(in.Max, k), Bounded: in.Bounded}
 	}
 	return RowBounds{}
 }

@@ -79,6 +79,12 @@ func (c *collector) apply(n plan.Node, ins []*Result) (*Result, error) {
 		return asofJoin(n, ins[0], ins[1])
 	case *plan.TemporalGroupNode:
 		return c.temporalGroup(n, ins[0])
+	case *plan.HStackNode:
+		return hstack(n, ins)
+	case *plan.MergeSortedNode:
+		return mergeSorted(n, ins[0], ins[1])
+	case *plan.UnpivotNode:
+		return unpivot(n, ins[0])
 	case *plan.AggregateNode:
 		return c.aggregate(n, ins[0])
 	case *plan.JoinNode:

@@ -365,6 +365,55 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 		if n.(*plan.UnionNode).Diagonal {
 			l.keyword("diagonal")
 		}
+		n = &plan.UnionNode{Inputs: children}
+	case "hstack":
+		if len(children) < 2 {
+			return nil, fmt.Errorf("hstack takes at least 2 inputs, has %d", len(children))
+		}
+		n = &plan.HStackNode{Inputs: children}
+	case "merge_sorted":
+		if err := want(2); err != nil {
+			return nil, err
+		}
+		l.keyword("key")
+		l.expect("=")
+		n = &plan.MergeSortedNode{Left: children[0], Right: children[1], Key: l.name()}
+	case "unpivot":
+		in, err := one()
+		if err != nil {
+			return nil, err
+		}
+		u := &plan.UnpivotNode{Input: in}
+		names := func() []string {
+			out := []string{}
+			l.expect("[")
+			for l.err == nil && l.peek().text != "]" {
+				out = append(out, l.name())
+				if l.peek().text != "," {
+					break
+				}
+				l.next()
+			}
+			l.expect("]")
+			return out
+		}
+		l.keyword("on")
+		l.expect("=")
+		u.On = names()
+		l.keyword("index")
+		l.expect("=")
+		if l.peek().text == "*" {
+			l.next()
+		} else {
+			u.Index = names()
+		}
+		l.keyword("variable")
+		l.expect("=")
+		u.VariableName = l.name()
+		l.keyword("value")
+		l.expect("=")
+		u.ValueName = l.name()
+		n = u
 	case "distinct":
 		in, err := one()
 		if err != nil {
@@ -393,7 +442,7 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 		}
 		return &plan.ExtensionNode{Def: def, Inputs: children}, nil
 	default:
-		return nil, fmt.Errorf("unknown node kind %q (scan, filter, project, with_columns, sort, limit, slice, tail, reverse, row_index, aggregate, join, asof_join, temporal_group, union, distinct, extension)", kind)
+		return nil, fmt.Errorf("unknown node kind %q (scan, filter, project, with_columns, sort, limit, slice, tail, reverse, row_index, aggregate, join, asof_join, temporal_group, union, hstack, merge_sorted, unpivot, distinct, extension)", kind)
 	}
 	if l.err == nil && !l.done() {
 		l.fail("unexpected %q", l.peek().text)

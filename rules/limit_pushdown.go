@@ -187,7 +187,9 @@ walk:
 		case *plan.UnionNode:
 			landed = l.intoInputs(top, rows, cur, ru, curPath, subject, FlagUnionLimits)
 			break walk
-		case *plan.JoinNode:
+		case *plan.JoinNode, *plan.HStackNode, *plan.MergeSortedNode:
+			// Barriers (lp.join, lp.hstack, lp.merge_sorted); a mutant
+			// copies the limit into every input.
 			landed = l.intoInputs(top, rows, cur, ru, curPath, subject, "")
 			break walk
 		case *plan.AsOfJoinNode:

@@ -349,10 +349,11 @@ func (p *pushdown) extension(n *plan.ExtensionNode, st *pdStack, path *plan.Path
 	return f, child, path.Input(n, 0)
 }
 
-// barrier handles the multi-input nodes (join, union, extension) the
-// default table stops conjuncts at. When a mutant table lets them cross, it
-// moves those it can express below into a join's left input or into every
-// union input.
+// barrier handles the multi-input nodes (join, union, hstack,
+// merge_sorted, extension) the default table stops conjuncts at. When a
+// mutant table lets them cross, it moves those it can express below into a
+// join's or an hstack's first input or into every union or merge_sorted
+// input.
 func (p *pushdown) barrier(n plan.Node, st *pdStack, path *plan.Path) plan.Node {
 	children := n.Children()
 	target := -1 // the child the moving stack enters
@@ -371,7 +372,11 @@ func (p *pushdown) barrier(n plan.Node, st *pdStack, path *plan.Path) plan.Node 
 				// Into the left input only (pp.asof_join): the left
 				// columns keep their names.
 				target, x.feasible = 0, namesOf(n.Left.Schema())
-			case *plan.UnionNode:
+			case *plan.UnionNode, *plan.MergeSortedNode:
+				// Every input has the same columns: a copy into each.
+				target, x.feasible = 0, namesOf(children[0].Schema())
+			case *plan.HStackNode:
+				// Into the first input, whose columns it reads.
 				target, x.feasible = 0, namesOf(children[0].Schema())
 			}
 		}
@@ -382,7 +387,7 @@ func (p *pushdown) barrier(n plan.Node, st *pdStack, path *plan.Path) plan.Node 
 		switch {
 		case i == target:
 			stacks[i] = st
-		case target == 0 && n.Kind() == plan.KindUnion:
+		case target == 0 && (n.Kind() == plan.KindUnion || n.Kind() == plan.KindMergeSorted):
 			stacks[i] = p.cloneStack(st)
 		default:
 			stacks[i] = &pdStack{}

@@ -52,7 +52,8 @@ func projectionPruning() Rule {
 			"passing requirements through a node (pr.passthrough, pr.join, ...) changes no node by itself and is not one",
 		Matches: []plan.Kind{plan.KindProject, plan.KindWithColumns, plan.KindScan, plan.KindAggregate,
 			plan.KindJoin, plan.KindFilter, plan.KindSort, plan.KindLimit, plan.KindSlice, plan.KindDistinct,
-			plan.KindWindow, plan.KindUnion, plan.KindExtension, plan.KindTail, plan.KindReverse, plan.KindRowIndex, plan.KindAsOfJoin, plan.KindTemporalGroup},
+			plan.KindWindow, plan.KindUnion, plan.KindExtension, plan.KindTail, plan.KindReverse, plan.KindRowIndex, plan.KindAsOfJoin, plan.KindTemporalGroup,
+			plan.KindHStack, plan.KindMergeSorted, plan.KindUnpivot},
 		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
 			pr := &pruning{Context: c, predicted: map[predictKey][]string{}}
 			return pr.visit(root, allNames(root), true, &plan.Path{}), nil
@@ -237,6 +238,12 @@ func (p *pruning) visit(n plan.Node, req names, ordered bool, path *plan.Path) p
 			f, req = p.through(x, req, exact, path)
 		case *plan.RowIndexNode:
 			f, req = p.rowIndex(x, req, path)
+		case *plan.HStackNode:
+			out = p.hstack(x, req, ordered, path)
+			continue
+		case *plan.UnpivotNode:
+			f, req = p.unpivot(x, req, path)
+			ordered = true // a default index follows the input's column order
 		case *plan.DistinctNode:
 			d, extra := p.table.PruneThrough(x)
 			f, req = p.narrow1(x, d, req.withNames(extra), path)
@@ -792,4 +799,47 @@ func (p *pruning) asofJoin(n *plan.AsOfJoinNode, req names, ordered bool, path *
 		return n
 	}
 	return n.WithChildren([]plan.Node{left, right})
+}
+
+// hstack narrows each input of an hstack to the columns required above
+// that it produces (pr.hstack), keeping at least one column of each: an
+// input nothing reads still runs, for its height and its errors. Its
+// inputs keep their column order when the hstack's matters.
+func (p *pruning) hstack(n *plan.HStackNode, req names, ordered bool, path *plan.Path) plan.Node {
+	d, _ := p.table.PruneThrough(n)
+	return rebuildChildren(n, path, func(c plan.Node, cp *plan.Path) plan.Node {
+		r := maps.Clone(p.childReq(n, d, req, c, path))
+		if len(r) == 0 && c.Schema().Len() > 0 {
+			r = names{c.Schema().Field(0).Name: needValue}
+		}
+		return p.visit(c, r, ordered, cp)
+	})
+}
+
+// unpivot narrows below an unpivot (pr.unpivot): its input needs the on
+// columns and the index columns required above; the index narrows to
+// those (an explicit list), so the node's output loses only columns
+// nothing reads.
+func (p *pruning) unpivot(n *plan.UnpivotNode, req names, path *plan.Path) (prFrame, names) {
+	d, _ := p.table.PruneThrough(n)
+	index := n.IndexColumns()
+	keep := make([]string, 0, len(index))
+	childReq := names{}
+	for _, c := range index {
+		if req[c] != 0 {
+			keep = append(keep, c)
+			childReq[c] = needValue
+		}
+	}
+	for _, c := range n.On {
+		childReq[c] = needValue
+	}
+	f := prFrame{node: n, input: n.Input}
+	r := p.childReq(n, d, childReq, n.Input, path)
+	if d.Allowed && len(keep) < len(index) {
+		f.rebuild = func(child plan.Node) plan.Node {
+			return &plan.UnpivotNode{Input: child, On: n.On, Index: keep, VariableName: n.VariableName, ValueName: n.ValueName}
+		}
+	}
+	return f, r
 }

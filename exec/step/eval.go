@@ -52,6 +52,12 @@ func Eval(e *Env, n plan.Node, in []*Frame) (*Frame, error) {
 		out, err = e.asofJoin(n, in[0], in[1])
 	case *plan.TemporalGroupNode:
 		out, err = e.temporalGroup(n, in[0])
+	case *plan.HStackNode:
+		out, err = e.hstack(n, in)
+	case *plan.MergeSortedNode:
+		out, err = e.mergeSorted(n, in[0], in[1])
+	case *plan.UnpivotNode:
+		out, err = e.unpivot(n, in[0])
 	case *plan.AggregateNode:
 		out, err = e.aggregate(n, in[0])
 	case *plan.JoinNode:

@@ -22,6 +22,9 @@ var nodeFields = map[string]struct{ allowed, required []string }{
 	"tail":         {[]string{"op", "input", "n"}, []string{"input", "n"}},
 	"reverse":      {[]string{"op", "input"}, []string{"input"}},
 	"row_index":    {[]string{"op", "input", "name", "offset"}, []string{"input", "name"}},
+	"hstack":       {[]string{"op", "inputs"}, []string{"inputs"}},
+	"merge_sorted": {[]string{"op", "left", "right", "key"}, []string{"left", "right", "key"}},
+	"unpivot":      {[]string{"op", "input", "on", "index", "variable_name", "value_name"}, []string{"input", "on"}},
 	"aggregate":    {[]string{"op", "input", "keys", "aggs"}, []string{"input", "aggs"}},
 	"join":         {[]string{"op", "left", "right", "kind", "left_on", "right_on", "suffix", "build", "coalesce", "nulls_equal", "validate", "residual"}, []string{"left", "right", "kind"}},
 	"union":        {[]string{"op", "inputs", "mode"}, []string{"inputs"}},
@@ -187,6 +190,51 @@ func (d *decoder) node(v *jvalue, p *path) (plan.Node, *Error) {
 			}
 		}
 		return u, nil
+	case "hstack":
+		ins, err := d.nodeList(v.get("inputs"), p.field("inputs"))
+		if err != nil {
+			return nil, err
+		}
+		return &plan.HStackNode{Inputs: ins}, nil
+	case "merge_sorted":
+		left, err := d.node(v.get("left"), p.field("left"))
+		if err != nil {
+			return nil, err
+		}
+		right, err := d.node(v.get("right"), p.field("right"))
+		if err != nil {
+			return nil, err
+		}
+		key, err := str(v.get("key"), p.field("key"))
+		if err != nil {
+			return nil, err
+		}
+		return &plan.MergeSortedNode{Left: left, Right: right, Key: key}, nil
+	case "unpivot":
+		on, err := stringList(v.get("on"), p.field("on"))
+		if err != nil {
+			return nil, err
+		}
+		n := &plan.UnpivotNode{Input: in, On: on}
+		if iv := v.get("index"); iv != nil {
+			if n.Index, err = stringList(iv, p.field("index")); err != nil {
+				return nil, err
+			}
+			if n.Index == nil {
+				n.Index = []string{}
+			}
+		}
+		for _, f := range []struct {
+			key string
+			dst *string
+		}{{"variable_name", &n.VariableName}, {"value_name", &n.ValueName}} {
+			if fv := v.get(f.key); fv != nil {
+				if *f.dst, err = str(fv, p.field(f.key)); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return n, nil
 	case "distinct":
 		var subset []string
 		if s := v.get("subset"); s != nil {

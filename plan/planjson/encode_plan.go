@@ -221,6 +221,53 @@ func (e *encoder) node(n plan.Node, p *path) (*jvalue, error) {
 			mode = jstr("diagonal")
 		}
 		return obj("op", op, "mode", mode, "inputs", ins), nil
+	case *plan.HStackNode:
+		ins, err := e.nodes(n.Inputs, p.field("inputs"))
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "inputs", ins), nil
+	case *plan.MergeSortedNode:
+		if err := checkName(p.field("key"), "column name", n.Key); err != nil {
+			return nil, err
+		}
+		left, err := e.node(n.Left, p.field("left"))
+		if err != nil {
+			return nil, err
+		}
+		right, err := e.node(n.Right, p.field("right"))
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "key", jstr(n.Key), "left", left, "right", right), nil
+	case *plan.UnpivotNode:
+		on, err := nameList(p.field("on"), n.On)
+		if err != nil {
+			return nil, err
+		}
+		var index, variable, value *jvalue
+		if n.Index != nil {
+			if index, err = nameList(p.field("index"), n.Index); err != nil {
+				return nil, err
+			}
+		}
+		if n.VariableName != "" {
+			if err := checkName(p.field("variable_name"), "column name", n.VariableName); err != nil {
+				return nil, err
+			}
+			variable = jstr(n.VariableName)
+		}
+		if n.ValueName != "" {
+			if err := checkName(p.field("value_name"), "column name", n.ValueName); err != nil {
+				return nil, err
+			}
+			value = jstr(n.ValueName)
+		}
+		input, err := in(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "on", on, "index", index, "variable_name", variable, "value_name", value, "input", input), nil
 	case *plan.DistinctNode:
 		var subset *jvalue
 		if len(n.Subset) > 0 {
@@ -487,6 +534,19 @@ func names(list []string, p *path) (*jvalue, error) {
 	}
 	out := &jvalue{kind: jArray}
 	for i, c := range list {
+		if err := checkName(p.index(i), "column name", c); err != nil {
+			return nil, err
+		}
+		out.arr = append(out.arr, jstr(c))
+	}
+	return out, nil
+}
+
+// nameList encodes a list of column names (always an array, possibly
+// empty), for fields where an empty list differs from an absent one.
+func nameList(p *path, cols []string) (*jvalue, error) {
+	out := &jvalue{kind: jArray}
+	for i, c := range cols {
 		if err := checkName(p.index(i), "column name", c); err != nil {
 			return nil, err
 		}

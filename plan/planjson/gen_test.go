@@ -230,7 +230,8 @@ func (g *docGen) node(depth int, underProject bool) plan.Node {
 	}
 	kinds := []plan.Kind{plan.KindFilter, plan.KindProject, plan.KindWithColumns, plan.KindSort, plan.KindLimit,
 		plan.KindSlice, plan.KindAggregate, plan.KindJoin, plan.KindUnion, plan.KindDistinct, plan.KindWindow, plan.KindExtension, plan.KindGuard,
-		plan.KindTail, plan.KindReverse, plan.KindRowIndex, plan.KindAsOfJoin, plan.KindTemporalGroup}
+		plan.KindTail, plan.KindReverse, plan.KindRowIndex, plan.KindAsOfJoin, plan.KindTemporalGroup, plan.KindHStack, plan.KindMergeSorted, plan.KindUnpivot,
+		plan.KindWindow} // window twice: windows stay above 2% of the cases
 	k := kinds[g.pick(len(kinds))]
 	if (k == plan.KindAsOfJoin || k == plan.KindTemporalGroup) && g.chance(7, 8) {
 		k = kinds[g.pick(len(kinds))] // at an eighth of the weight, so windows stay frequent
@@ -311,6 +312,30 @@ func (g *docGen) node(depth int, underProject bool) plan.Node {
 		return &plan.ReverseNode{Input: in}
 	case plan.KindRowIndex:
 		return &plan.RowIndexNode{Input: in, Name: g.freshName(), Offset: g.count()}
+	case plan.KindHStack:
+		return &plan.HStackNode{Inputs: []plan.Node{in, g.node(depth-1, false)}}
+	case plan.KindMergeSorted:
+		right := g.node(depth-1, false)
+		if typed && g.chance(1, 2) {
+			right = in // a shared subtree that also resolves
+		}
+		key := g.name()
+		if typed {
+			key = schema.Field(g.pick(schema.Len())).Name
+		}
+		return &plan.MergeSortedNode{Left: in, Right: right, Key: key}
+	case plan.KindUnpivot:
+		n := &plan.UnpivotNode{Input: in, On: []string{g.name()}}
+		if typed {
+			n.On = []string{schema.Field(g.pick(schema.Len())).Name}
+		}
+		if g.chance(1, 3) {
+			n.Index = []string{}
+		}
+		if g.chance(1, 3) {
+			n.VariableName, n.ValueName = g.freshName(), g.freshName()
+		}
+		return n
 	case plan.KindAggregate:
 		n := &plan.AggregateNode{Input: in}
 		if typed {

@@ -140,6 +140,7 @@ const (
 	mNested      // list and struct columns and their functions (nested.go)
 	mAsof        // asof_join and what crosses it (asof.go; drawn within mOrder)
 	mTemporal    // temporal_group: group_by_dynamic, rolling (asof.go; drawn within mOrder)
+	mReshape     // hstack, merge_sorted, unpivot (reshape.go)
 	moveCount
 )
 
@@ -147,7 +148,7 @@ const (
 var moveWeights = [moveCount]int{
 	mFilter: 15, mProject: 5, mWithColumns: 4, mSort: 6, mLimit: 5, mSlice: 5, mAggregate: 8,
 	mJoin: 9, mUnion: 7, mDistinct: 6, mExtension: 6, mWindow: 5, mFusion: 17, mDead: 4,
-	mShared: 5, mFilterChain: 12, mPushdown: 7, mStandard: 4, mOrder: 3, mNested: 3,
+	mShared: 5, mFilterChain: 12, mPushdown: 7, mStandard: 4, mOrder: 3, mNested: 3, mReshape: 3,
 }
 
 var moveTotal = func() int {
@@ -167,7 +168,7 @@ var moveTotal = func() int {
 // one operator that lacks its property.
 var filterChildMoves = []move{mScan, mFilter, mProject, mWithColumns, mSort, mSort, mLimit, mLimit,
 	mSlice, mSlice, mAggregate, mAggregate, mJoin, mJoin, mUnion, mDistinct, mDistinct, mExtension,
-	mExtension, mWindow, mWindow, mShared, mFusion, mOrder, mOrder, mNested, mSort, mSort}
+	mExtension, mWindow, mWindow, mShared, mFusion, mOrder, mOrder, mNested, mSort, mSort, mReshape, mReshape}
 
 func (g *gen) pickMove() move {
 	x := g.r.Intn(moveTotal)
@@ -254,6 +255,8 @@ func (g *gen) nodeOf(m move, depth int) frame {
 		return g.asof(depth)
 	case mTemporal:
 		return g.temporal(depth)
+	case mReshape:
+		return g.reshape(depth)
 	}
 	return g.scan()
 }

@@ -100,7 +100,7 @@ func (g *gen) limitFilter(in frame) frame {
 }
 
 // limitBarriers are the moves of the nodes a limit stops at.
-var limitBarriers = []move{mFilter, mAggregate, mJoin, mDistinct, mExtension, mExtension, mLimit, mSlice, mWindow, mOrder, mOrder, mAsof, mTemporal}
+var limitBarriers = []move{mFilter, mAggregate, mJoin, mDistinct, mExtension, mExtension, mLimit, mSlice, mWindow, mOrder, mOrder, mAsof, mTemporal, mReshape, mReshape, mReshape}
 
 // limitBase is what a limit template reads, within depth levels: a scan
 // most of the time.

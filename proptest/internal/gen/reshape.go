@@ -1,0 +1,182 @@
+package gen
+
+import (
+	"github.com/dfopt/dfopt/plan"
+)
+
+// The reshape template: hstack, merge_sorted and unpivot
+// (docs/semantics.md), the shapes their cells are about.
+//
+//	filter(a > 1) . hstack(S, rename(S))       (pp.hstack stops it)
+//	limit 2 . merge_sorted(sort(S), sort(S'))  (lp.merge_sorted stops it)
+//	project(k, value) . unpivot(on=[a, b]) . S (pr.unpivot narrows S)
+//
+// An hstack's second input is mostly the first one's subplan again
+// (equal heights), sometimes under a limit or another subplan (unequal:
+// invalid_input). A merge_sorted's inputs are mostly sorted on the key,
+// sometimes not (invalid_input), and its right input is sometimes a
+// filter of the left's subplan, which keeps the filter's column when
+// pruned (pr.merge_sorted's counterexample).
+
+// reshape builds one of the reshaping nodes over subplans within depth
+// levels, a third of the time under a projection reading some of its
+// columns (pr.hstack, pr.unpivot, pr.merge_sorted).
+func (g *gen) reshape(depth int) frame {
+	narrow := depth >= 3 && g.r.Intn(3) == 0
+	d := depth
+	if narrow {
+		d--
+	}
+	var out frame
+	switch g.r.Intn(3) {
+	case 0:
+		out = g.hstack(d)
+	case 1:
+		out = g.mergeSorted(d)
+	default:
+		out = g.unpivot(g.node(d - 1))
+	}
+	if !narrow {
+		return out
+	}
+	var keep []plan.Expr
+	for _, f := range out.schema().Fields() {
+		if len(keep) == 0 || g.r.Intn(3) == 0 {
+			keep = append(keep, col(f.Name))
+		}
+	}
+	return g.finish(&plan.ProjectNode{Input: out.raw, Exprs: keep}, out.rows, out)
+}
+
+// hstack puts a subplan beside a renamed copy of it (or of another one).
+func (g *gen) hstack(depth int) frame {
+	in := g.node(depth - 3) // project . limit below the hstack
+	if depth < 2 {
+		return in
+	}
+	left := in
+	if g.r.Intn(2) == 0 {
+		var keep []plan.Expr
+		for _, f := range in.schema().Fields() {
+			if len(keep) == 0 || g.r.Intn(2) == 0 {
+				keep = append(keep, col(f.Name))
+			}
+		}
+		left = g.finish(&plan.ProjectNode{Input: in.raw, Exprs: keep}, in.rows, in)
+	}
+	other := in
+	switch x := g.r.Intn(10); {
+	case depth < 3:
+	case x == 7 || x == 8:
+		other = g.limit(in)
+	case x == 9:
+		other = g.node(depth - 3)
+	}
+	used := map[string]bool{}
+	for _, name := range left.schema().Names() {
+		used[name] = true
+	}
+	var exprs []plan.Expr
+	for _, f := range other.schema().Fields() {
+		if len(exprs) > 0 && g.r.Intn(2) == 0 {
+			continue
+		}
+		name := g.freshName(used, newScope(other.schema()))
+		used[name] = true
+		exprs = append(exprs, &plan.Alias{Expr: col(f.Name), Name: name})
+	}
+	right := g.finish(&plan.ProjectNode{Input: other.raw, Exprs: exprs}, other.rows, other)
+	if right.raw == other.raw {
+		return left
+	}
+	return g.finish(&plan.HStackNode{Inputs: []plan.Node{left.raw, right.raw}}, min(left.rows, right.rows), left, right)
+}
+
+// mergeSorted merges a subplan sorted on a key with itself or a filter of
+// it, sorted too most of the time.
+func (g *gen) mergeSorted(depth int) frame {
+	in := g.node(depth - 3) // sort . filter below the merge
+	if depth < 2 {
+		return in
+	}
+	var keys []string
+	for _, f := range in.schema().Fields() {
+		if plan.MergeKeyType(f.Type) {
+			keys = append(keys, f.Name)
+		}
+	}
+	if len(keys) == 0 {
+		return in
+	}
+	key := keys[g.r.Intn(len(keys))]
+	sorted := func(f frame) frame {
+		switch x := g.r.Intn(10); {
+		case x < 8:
+			return g.finish(&plan.SortNode{Input: f.raw, Keys: []plan.SortKey{{Expr: col(key)}}}, f.rows, f)
+		case x == 8:
+			return g.finish(&plan.SortNode{Input: f.raw, Keys: []plan.SortKey{{Expr: col(key), Desc: true}}}, f.rows, f)
+		}
+		return f // unsorted, most likely
+	}
+	left := sorted(in)
+	other := in
+	if depth >= 3 && g.r.Intn(3) == 0 {
+		other = g.filter(in)
+	}
+	right := sorted(other)
+	return g.finish(&plan.MergeSortedNode{Left: left.raw, Right: right.raw, Key: key}, left.rows+right.rows, left, right)
+}
+
+// unpivot turns one to three columns of one type of in into rows (a
+// quarter of the time two or three numbers of any types, promoted), with a
+// default or drawn index and, sometimes, names of its own.
+func (g *gen) unpivot(in frame) frame {
+	fields := in.schema().Fields()
+	if len(fields) == 0 {
+		return in
+	}
+	t := fields[g.r.Intn(len(fields))].Type
+	var same, rest []string
+	for _, f := range fields {
+		if f.Type == t {
+			same = append(same, f.Name)
+		} else {
+			rest = append(rest, f.Name)
+		}
+	}
+	g.r.Shuffle(len(same), func(i, j int) { same[i], same[j] = same[j], same[i] })
+	k := 1 + g.r.Intn(min(3, len(same)))
+	on := same[:k]
+	rest = append(rest, same[k:]...)
+	if g.r.Intn(4) == 0 {
+		// Numbers of several types: promoted to their common type.
+		var nums, other []string
+		for _, f := range fields {
+			if f.Type.IsNumeric() {
+				nums = append(nums, f.Name)
+			} else {
+				other = append(other, f.Name)
+			}
+		}
+		if len(nums) >= 2 {
+			g.r.Shuffle(len(nums), func(i, j int) { nums[i], nums[j] = nums[j], nums[i] })
+			k = 2 + g.r.Intn(min(2, len(nums)-1))
+			on, rest = nums[:k], append(other, nums[k:]...)
+		}
+	}
+	n := &plan.UnpivotNode{Input: in.raw, On: on}
+	if g.r.Intn(2) == 0 {
+		n.Index = []string{}
+		for _, c := range rest {
+			if g.r.Intn(2) == 0 {
+				n.Index = append(n.Index, c)
+			}
+		}
+	}
+	if g.r.Intn(3) == 0 {
+		sc := newScope(in.schema())
+		n.VariableName = g.freshName(nil, sc)
+		n.ValueName = g.freshName(map[string]bool{n.VariableName: true}, sc)
+	}
+	return g.finish(n, in.rows*k, in)
+}

@@ -73,19 +73,22 @@ func benchBatch(b *testing.B, nullPct int) arrow.RecordBatch {
 	return rec
 }
 
-// benchEval times Eval of e over benchRows rows, without and with 10%
-// nulls, and reports ns/row; bytesPerRow is the input read per row.
-func benchEval(b *testing.B, e plan.E, bytesPerRow int64) {
+// benchEvalOn times Eval of e over the batch that batch builds, without
+// and with 10% nulls, and reports ns/row; bytesPerRow, when positive, is
+// the input read per row (for MB/s).
+func benchEvalOn(b *testing.B, batch func(*testing.B, int) arrow.RecordBatch, e plan.E, bytesPerRow int64) {
 	for _, nulls := range []struct {
 		name string
 		pct  int
 	}{{"nonull", 0}, {"nulls10", 10}} {
 		b.Run(nulls.name, func(b *testing.B) {
-			rec := benchBatch(b, nulls.pct)
+			rec := batch(b, nulls.pct)
 			defer rec.Release()
 			ev := &Evaluator{Mem: memory.NewGoAllocator()}
 			ctx := context.Background()
-			b.SetBytes(bytesPerRow * benchRows)
+			if bytesPerRow > 0 {
+				b.SetBytes(bytesPerRow * benchRows)
+			}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -98,6 +101,12 @@ func benchEval(b *testing.B, e plan.E, bytesPerRow int64) {
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchRows, "ns/row")
 		})
 	}
+}
+
+// benchEval times Eval of e over benchRows rows, without and with 10%
+// nulls, and reports ns/row; bytesPerRow is the input read per row.
+func benchEval(b *testing.B, e plan.E, bytesPerRow int64) {
+	benchEvalOn(b, benchBatch, e, bytesPerRow)
 }
 
 func BenchmarkAddInt64Checked(b *testing.B) { benchEval(b, col("a").Add(col("b")), 16) }
@@ -235,27 +244,7 @@ func benchStrBatch(b *testing.B, nullPct int) arrow.RecordBatch {
 
 // benchStrEval is benchEval over benchStrBatch.
 func benchStrEval(b *testing.B, e plan.E) {
-	for _, nulls := range []struct {
-		name string
-		pct  int
-	}{{"nonull", 0}, {"nulls10", 10}} {
-		b.Run(nulls.name, func(b *testing.B) {
-			rec := benchStrBatch(b, nulls.pct)
-			defer rec.Release()
-			ev := &Evaluator{Mem: memory.NewGoAllocator()}
-			ctx := context.Background()
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				out, err := ev.Eval(ctx, e.Expr(), rec, 0)
-				if err != nil {
-					b.Fatal(err)
-				}
-				out.Release()
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchRows, "ns/row")
-		})
-	}
+	benchEvalOn(b, benchStrBatch, e, 0)
 }
 
 // The string, set and range kernels beside str_len, the string function

@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"context"
 	"math/rand"
 	"testing"
 
@@ -71,28 +70,7 @@ func benchNarrowBatch(b *testing.B, nullPct int) arrow.RecordBatch {
 
 // benchNarrow times Eval of e over benchNarrowBatch, as benchTemporal does.
 func benchNarrow(b *testing.B, e plan.E, bytesPerRow int64) {
-	for _, nulls := range []struct {
-		name string
-		pct  int
-	}{{"nonull", 0}, {"nulls10", 10}} {
-		b.Run(nulls.name, func(b *testing.B) {
-			rec := benchNarrowBatch(b, nulls.pct)
-			defer rec.Release()
-			ev := &Evaluator{Mem: memory.NewGoAllocator()}
-			ctx := context.Background()
-			b.SetBytes(bytesPerRow * benchRows)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				out, err := ev.Eval(ctx, e.Expr(), rec, 0)
-				if err != nil {
-					b.Fatal(err)
-				}
-				out.Release()
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchRows, "ns/row")
-		})
-	}
+	benchEvalOn(b, benchNarrowBatch, e, bytesPerRow)
 }
 
 // BenchmarkNarrowAddInt64 is the old checked kernel: int64 + int64.

@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"context"
 	"math/rand"
 	"testing"
 
@@ -64,27 +63,7 @@ func benchNestedBatch(b *testing.B, nullPct int) arrow.RecordBatch {
 
 // benchNested times Eval of e over benchNestedBatch, as benchTemporal does.
 func benchNested(b *testing.B, e plan.E) {
-	for _, nulls := range []struct {
-		name string
-		pct  int
-	}{{"nonull", 0}, {"nulls10", 10}} {
-		b.Run(nulls.name, func(b *testing.B) {
-			rec := benchNestedBatch(b, nulls.pct)
-			defer rec.Release()
-			ev := &Evaluator{Mem: memory.NewGoAllocator()}
-			ctx := context.Background()
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				out, err := ev.Eval(ctx, e.Expr(), rec, 0)
-				if err != nil {
-					b.Fatal(err)
-				}
-				out.Release()
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchRows, "ns/row")
-		})
-	}
+	benchEvalOn(b, benchNestedBatch, e, 0)
 }
 
 // BenchmarkNestedAddLit is the old kernel to compare with: an int64

@@ -1,7 +1,6 @@
 package kernel
 
 import (
-	"context"
 	"math/rand"
 	"testing"
 
@@ -62,28 +61,7 @@ func benchTemporalBatch(b *testing.B, nullPct int) arrow.RecordBatch {
 
 // benchTemporal times Eval of e over benchTemporalBatch, as benchEval does.
 func benchTemporal(b *testing.B, e plan.E, bytesPerRow int64) {
-	for _, nulls := range []struct {
-		name string
-		pct  int
-	}{{"nonull", 0}, {"nulls10", 10}} {
-		b.Run(nulls.name, func(b *testing.B) {
-			rec := benchTemporalBatch(b, nulls.pct)
-			defer rec.Release()
-			ev := &Evaluator{Mem: memory.NewGoAllocator()}
-			ctx := context.Background()
-			b.SetBytes(bytesPerRow * benchRows)
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				out, err := ev.Eval(ctx, e.Expr(), rec, 0)
-				if err != nil {
-					b.Fatal(err)
-				}
-				out.Release()
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchRows, "ns/row")
-		})
-	}
+	benchEvalOn(b, benchTemporalBatch, e, bytesPerRow)
 }
 
 // BenchmarkCmpInt32Lit is the old kernel the date comparison runs on: an

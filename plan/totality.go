@@ -165,13 +165,10 @@ func callResultType(f Func, types []Type) (Type, bool) {
 	case FuncCumMin, FuncCumMax, FuncShift, FuncTruncate, FuncOffsetBy:
 		return types[0], true
 	case FuncCumSum:
-		switch types[0] {
-		case Int32, Int64:
-			return Int64, true
-		case Float64:
-			return Float64, true
+		if !types[0].IsNumeric() {
+			return Invalid, false
 		}
-		return Invalid, false
+		return SumType(types[0]), true
 	case FuncYear, FuncMonth, FuncDay, FuncWeekday, FuncHour, FuncMinute, FuncSecond:
 		return Int32, true
 	case FuncConcat, FuncLower, FuncUpper, FuncSubstring, FuncReplace, FuncReplaceAll, FuncStrip:

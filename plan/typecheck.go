@@ -349,11 +349,10 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 	case FuncMin, FuncMax, FuncFirst, FuncLast:
 		return types[0], nulls[0], nil
 	case FuncCumSum:
-		if t := types[0]; t != Int32 && t != Int64 && t != Float64 {
-			return Invalid, false, unary("int32, int64 or float64")
+		if !types[0].IsNumeric() {
+			return Invalid, false, unary("a number")
 		}
-		t, _ := callResultType(e.Fn, types)
-		return t, nulls[0], nil
+		return SumType(types[0]), nulls[0], nil
 	case FuncCumCount, FuncRowNumber:
 		return Int64, false, nil
 	case FuncArgMin, FuncArgMax:

@@ -562,12 +562,7 @@ func staticType(e plan.Expr, s plan.Schema) plan.Type {
 			return plan.Int64
 		case plan.FuncCumMin, plan.FuncCumMax, plan.FuncShift, plan.FuncTruncate, plan.FuncOffsetBy:
 			return arg(0)
-		case plan.FuncCumSum:
-			if arg(0) == plan.Float64 {
-				return plan.Float64
-			}
-			return plan.Int64
-		case plan.FuncSum:
+		case plan.FuncCumSum, plan.FuncSum:
 			switch a := arg(0); {
 			case a == plan.Uint64:
 				return plan.Uint64

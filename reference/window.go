@@ -2,6 +2,7 @@ package reference
 
 import (
 	"fmt"
+	"math/big"
 	"sort"
 
 	"github.com/dfopt/dfopt/plan"
@@ -51,7 +52,7 @@ func (c *collector) windowFunc(over *plan.Over, call *plan.Call, in *Result, v *
 		}
 	}
 	if overflowAt >= 0 {
-		return nil, evalError(plan.Overflow, call, int64(overflowAt), fmt.Sprintf("reference: %s overflows int64", plan.Written(call)))
+		return nil, evalError(plan.Overflow, call, int64(overflowAt), fmt.Sprintf("reference: %s overflows its result type", plan.Written(call)))
 	}
 	return col, nil
 }
@@ -90,7 +91,7 @@ func compareSortKeys(ks []plan.SortKey, vals [][]plan.Value, a, b int) int {
 
 // windowPartition writes the function's value for each of rows (one
 // partition, in window order) into col. It returns the smallest row whose
-// running integer sum does not fit int64, or -1.
+// running integer sum does not fit its result type, or -1.
 func windowPartition(call *plan.Call, arg []plan.Value, argType plan.Type, rows []int, col []plan.Value) (int, error) {
 	overflowAt := -1
 	switch call.Fn {
@@ -107,7 +108,9 @@ func windowPartition(call *plan.Call, arg []plan.Value, argType plan.Type, rows 
 			col[r] = plan.Int64Value(n)
 		}
 	case plan.FuncCumSum:
-		if argType == plan.Float64 {
+		if isFloat(argType) {
+			// A float32 running sum is a float64 one over the values
+			// widened (its NaNs keep their sign and payload).
 			var s float64
 			started := false
 			for _, r := range rows {
@@ -116,31 +119,38 @@ func windowPartition(call *plan.Call, arg []plan.Value, argType plan.Type, rows 
 					col[r] = plan.NullValue(plan.Float64)
 					continue
 				}
+				f := promote(x, plan.Float64).Float()
 				if !started {
-					s, started = x.Float(), true
+					s, started = f, true
 				} else {
-					s = floatArith(plan.FuncAdd, s, x.Float())
+					s = floatArith(plan.FuncAdd, s, f)
 				}
 				col[r] = plan.Float64Value(s)
 			}
 			break
 		}
-		var total int128
+		// Exact in math/big, each row's sum checked against the result
+		// type: int64, uint64 for a uint64 argument.
+		rt := plan.Int64
+		if argType == plan.Uint64 {
+			rt = plan.Uint64
+		}
+		total := new(big.Int)
 		for _, r := range rows {
 			x := arg[r]
 			if x.IsNull() {
-				col[r] = plan.NullValue(plan.Int64)
+				col[r] = plan.NullValue(rt)
 				continue
 			}
-			total = total.add(wide(x.Int()))
-			s, ok := total.fits(plan.Int64)
+			total.Add(total, bigOf(x))
+			s, ok := fromBig(rt, total)
 			if !ok {
 				if overflowAt < 0 || r < overflowAt {
 					overflowAt = r
 				}
 				continue
 			}
-			col[r] = plan.Int64Value(s)
+			col[r] = s
 		}
 	case plan.FuncCumMin, plan.FuncCumMax:
 		best, found := plan.Value{}, false

@@ -35,7 +35,7 @@ type WindowSpec struct {
 // their window order. The result has one value per input row, aligned with
 // the input: the window never reorders rows. Only cum_sum of integers can
 // fail: an overflow naming ExprText whose Row is the smallest input row
-// whose running sum does not fit int64.
+// whose running sum does not fit the result type (int64, or uint64).
 func Window(mem memory.Allocator, spec WindowSpec, arg arrow.Array, ids []int32, groups int, order []int32) (arrow.Array, error) {
 	n := len(ids)
 	if err := checkRows(n); err != nil {
@@ -108,35 +108,28 @@ func nullsOf(mem memory.Allocator, arg arrow.Array, n int) *bitmap {
 	return b
 }
 
-// cumSum is the running sum: exact and checked for integers (int64
-// result), sequential from the first non-null value for floats.
+// cumSum is the running sum (docs/semantics.md, the cum_sum row): exact
+// and checked for integers (int64 result, uint64 for uint64), sequential
+// from the first non-null value in float64 for floats. The narrower types
+// run the int64 and float64 loops over a widened copy (exactly the values
+// the semantics converts them to).
 func cumSum(mem memory.Allocator, exprText string, arg arrow.Array, ids []int32, groups, n int, at func(int) int32) (arrow.Array, error) {
 	v := validityOf(arg)
 	switch a := arg.(type) {
 	case *array.Float64:
-		vals := a.Float64Values()
-		out := newFixedOut[float64](mem, n)
-		sums := make([]float64, groups)
-		started := make([]bool, groups)
-		for i := 0; i < n; i++ {
-			r := at(i)
-			if !v.valid(int(r)) {
-				continue
-			}
-			g := ids[r]
-			x := vals[r]
-			if !started[g] {
-				sums[g], started[g] = x, true
-			} else {
-				sums[g] = ieee.Add(sums[g], x)
-			}
-			out.vals[r] = sums[g]
-		}
-		return out.finish(arrow.PrimitiveTypes.Float64, nullsOf(mem, arg, n)), nil
+		return cumSumFloats(mem, a.Float64Values(), v, arg, ids, groups, n, at), nil
+	case *array.Float32:
+		f, _ := narrowFloats(a)
+		return cumSumFloats(mem, f, v, arg, ids, groups, n, at), nil
 	case *array.Int64:
 		return cumSumInts(mem, exprText, a.Int64Values(), v, arg, ids, groups, n, at)
 	case *array.Int32:
 		return cumSumInts(mem, exprText, a.Int32Values(), v, arg, ids, groups, n, at)
+	case *array.Uint64:
+		return cumSumUint64(mem, exprText, a.Uint64Values(), v, arg, ids, groups, n, at)
+	}
+	if w, ok := narrowInts(arg); ok {
+		return cumSumInts(mem, exprText, w, v, arg, ids, groups, n, at)
 	}
 	return nil, fmt.Errorf("window: cum_sum of unsupported type %s", typeName(arg))
 }
@@ -174,6 +167,65 @@ func cumSumInts[T int32 | int64](mem memory.Allocator, exprText string, vals []T
 			Msg: "cumulative integer sum overflows int64"}
 	}
 	return out.finish(arrow.PrimitiveTypes.Int64, nullsOf(mem, arg, n)), nil
+}
+
+// cumSumFloats is the float64 running sum of vals, from each partition's
+// first non-null value on, under the arithmetic NaN rule.
+func cumSumFloats(mem memory.Allocator, vals []float64, v validity, arg arrow.Array, ids []int32, groups, n int, at func(int) int32) arrow.Array {
+	out := newFixedOut[float64](mem, n)
+	sums := make([]float64, groups)
+	started := make([]bool, groups)
+	for i := 0; i < n; i++ {
+		r := at(i)
+		if !v.valid(int(r)) {
+			continue
+		}
+		g := ids[r]
+		x := vals[r]
+		if !started[g] {
+			sums[g], started[g] = x, true
+		} else {
+			sums[g] = ieee.Add(sums[g], x)
+		}
+		out.vals[r] = sums[g]
+	}
+	return out.finish(arrow.PrimitiveTypes.Float64, nullsOf(mem, arg, n))
+}
+
+// cumSumUint64 is the checked uint64 running sum: the sum only grows, so
+// the error names the smallest input row at or after which some
+// partition's sum passes 2^64 - 1 (that partition's first such row).
+func cumSumUint64(mem memory.Allocator, exprText string, vals []uint64, v validity, arg arrow.Array, ids []int32, groups, n int, at func(int) int32) (arrow.Array, error) {
+	out := newFixedOut[uint64](mem, n)
+	sums := make([]uint64, groups)
+	over := make([]bool, groups)
+	overflowAt := -1
+	for i := 0; i < n; i++ {
+		r := at(i)
+		if !v.valid(int(r)) {
+			continue
+		}
+		g := ids[r]
+		if over[g] {
+			continue
+		}
+		var carry uint64
+		sums[g], carry = bits.Add64(sums[g], vals[r], 0)
+		if carry != 0 {
+			over[g] = true
+			if overflowAt < 0 || int(r) < overflowAt {
+				overflowAt = int(r)
+			}
+			continue
+		}
+		out.vals[r] = sums[g]
+	}
+	if overflowAt >= 0 {
+		out.buf.Release()
+		return nil, &plan.Error{Kind: plan.Overflow, Expr: exprText, Row: int64(overflowAt),
+			Msg: "cumulative integer sum overflows uint64"}
+	}
+	return out.finish(arrow.PrimitiveTypes.Uint64, nullsOf(mem, arg, n)), nil
 }
 
 // cumBest is the running minimum (min) or maximum: each row takes the

@@ -252,7 +252,8 @@ func (g *planGen) window(s plan.Schema) plan.Expr {
 }
 
 // windowCall draws a window function call over a row expression: cum_sum
-// of a number (integer sums near the int64 extremes overflow), cum_count,
+// of a number, a narrower one a quarter of the time (integer sums near the
+// int64 and uint64 extremes overflow), cum_count,
 // row_number, rank (dense or min), cum_min, cum_max, shift (lag, lead, 0
 // or the int64 extremes, with or without a default literal).
 func (g *planGen) windowCall(s plan.Schema) plan.Expr {
@@ -264,6 +265,9 @@ func (g *planGen) windowCall(s plan.Schema) plan.Expr {
 	t := g.anyType()
 	if fn == plan.FuncCumSum && !g.chance(0.05) {
 		t = []plan.Type{plan.Int32, plan.Int64, plan.Float64}[g.r.Intn(3)]
+		if g.chance(0.25) {
+			t = narrowTypes[g.r.Intn(len(narrowTypes))] // int64, uint64 or float64 sums
+		}
 	}
 	args := []plan.Expr{g.expr(s, t, 1)}
 	switch fn {

@@ -653,8 +653,13 @@ func (g *gen) overExpr(c ectx, t plan.Type) plan.Expr {
 // 0, and the extremes of int64 (no row is that far).
 var shiftDistances = []int64{1, 1, 2, -1, -1, -3, 0, math.MaxInt64, math.MinInt64}
 
+// cumSumNarrowInts are the narrower integer types whose cum_sum is int64.
+var cumSumNarrowInts = []plan.Type{plan.Int8, plan.Int16, plan.Uint8, plan.Uint16, plan.Uint32}
+
 // windowCall generates a window function call of type t: cum_sum (of an
-// int32 or int64 for int64, overflowing where the data holds extremes),
+// int64, int32 or a narrower integer for int64, of a float64 or float32
+// for float64, of a uint64 for uint64; overflowing where the data holds
+// extremes),
 // cum_count, row_number, rank (dense or min, of any column, so ties,
 // nulls and NaNs), cum_min, cum_max and shift (with or without a
 // default literal).
@@ -674,15 +679,20 @@ func (g *gen) windowCall(c ectx, t plan.Type) plan.Expr {
 	case plan.Int64:
 		opts = []plan.Func{plan.FuncCumSum, plan.FuncCumSum, plan.FuncCumCount, plan.FuncCumCount, plan.FuncRowNumber, plan.FuncRowNumber,
 			plan.FuncRank, plan.FuncRank}
-	case plan.Float64:
+	case plan.Float64, plan.Uint64:
 		opts = []plan.Func{plan.FuncCumSum, plan.FuncCumSum}
 	}
 	opts = append(opts, plan.FuncCumMin, plan.FuncCumMax, plan.FuncShift, plan.FuncShift)
 	switch fn := opts[g.r.Intn(len(opts))]; fn {
 	case plan.FuncCumSum:
 		at := t
-		if t == plan.Int64 && g.r.Intn(3) == 0 {
+		switch x := g.r.Intn(6); {
+		case t == plan.Int64 && x < 2:
 			at = plan.Int32
+		case t == plan.Int64 && x == 2:
+			at = cumSumNarrowInts[g.r.Intn(len(cumSumNarrowInts))]
+		case t == plan.Float64 && x == 0:
+			at = plan.Float32
 		}
 		return call(fn, arg(at))
 	case plan.FuncCumCount:

@@ -9,6 +9,10 @@ import (
 //
 //	filter(w > 1) . asof_join(sort[k] . l, sort[k] . r)   (pp.asof_join allows)
 //	filter(w > 1) . asof_join(l, r)                       (refuses: l may be unsorted)
+//	filter(i == 0) . asof_join(row_index(i) . sort[k desc] . l, sort[k] . r)
+//	                                                      (refuses: below, the filter
+//	                                                      leaves one left row, sorted)
+//	limit 1 . asof_join(row_index(i) . sort[k desc] . l, sort[k] . r)  (lp.asof_join refuses)
 //	limit 2 . asof_join(sort[k] . l, r)                   (lp.asof_join)
 //	project(z) . asof_join(l, r)                          (pr.asof_join)
 //	filter . temporal_group(sort[t] . in)                 (pp.temporal_group, a barrier)
@@ -58,8 +62,14 @@ func (g *gen) asof(depth int) frame {
 	// Levels: the join, a sort under it and a node over it when the depth
 	// allows, the inputs within the rest.
 	wrap := depth >= 3 && g.r.Intn(100) < 85
+	// desc: the left input sorted descending and numbered, filtered
+	// above the join to its first row (one more level: the row_index).
+	desc := wrap && depth >= 4 && g.r.Intn(6) == 0
 	avail := depth - 1
 	if wrap {
+		avail--
+	}
+	if desc {
 		avail--
 	}
 	sortable := avail >= 1
@@ -92,15 +102,26 @@ func (g *gen) asof(depth int) frame {
 		return g.orderNode(left)
 	}
 	k := keys[g.r.Intn(len(keys))]
-	if sortable && g.r.Intn(3) > 0 {
+	index := "" // the left row_index's name (desc)
+	switch {
+	case desc:
+		// Not provably sorted (pp.asof_join refuses), and unsorted
+		// wherever two left keys differ: the join raises invalid_input,
+		// unless the filter above moves below and leaves one left row.
+		left = g.finish(&plan.SortNode{Input: left.raw, Keys: []plan.SortKey{{Expr: col(k.l.Name), Desc: true, NullsLast: true}}}, left.rows, left)
+		index = g.freshName(nil, scopeOf(append(left.schema().Fields(), right.schema().Fields()...)))
+		left = g.finish(&plan.RowIndexNode{Input: left.raw, Name: index}, left.rows, left)
+		right = g.sortedOn(right, k.r.Name)
+		ls = left.schema()
+	case sortable && g.r.Intn(3) > 0:
 		left = g.sortedOn(left, k.l.Name)
 	}
-	if sortable && g.r.Intn(4) > 0 {
+	if !desc && sortable && g.r.Intn(4) > 0 {
 		right = g.sortedOn(right, k.r.Name)
 	}
 	n := &plan.AsOfJoinNode{Left: left.raw, Right: right.raw, LeftOn: k.l.Name, RightOn: k.r.Name,
 		Strategy: plan.AsofStrategy(g.r.Intn(3)), ExcludeExact: g.r.Intn(4) == 0}
-	if g.r.Intn(3) == 0 {
+	if !desc && g.r.Intn(3) == 0 {
 		for _, lf := range ls.Fields() {
 			if lf.Name == k.l.Name {
 				continue
@@ -138,6 +159,18 @@ func (g *gen) asof(depth int) frame {
 	}
 	if !wrap {
 		return j
+	}
+	if index != "" && g.r.Intn(4) == 0 {
+		// A limit of the descending left's rows: lp.asof_join refuses
+		// (below, head(1) would leave one left row, sorted).
+		return g.finish(&plan.LimitNode{Input: j.raw, N: reshapeLimits[g.r.Intn(len(reshapeLimits))]}, j.rows, j)
+	}
+	if index != "" && j.schema().Index(index) >= 0 {
+		var pred plan.Expr = call(plan.FuncEq, col(index), lit(plan.Int64Value(0)))
+		if g.r.Intn(4) == 0 {
+			pred = call(plan.FuncLt, col(index), lit(plan.Int64Value(2)))
+		}
+		return g.finish(&plan.FilterNode{Input: j.raw, Predicates: []plan.Expr{pred}}, j.rows, j)
 	}
 	switch x := g.r.Intn(100); {
 	case x < 70:

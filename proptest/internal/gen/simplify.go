@@ -163,7 +163,9 @@ func (g *gen) sxPredicate(c ectx) plan.Expr {
 // that a partial common conjunct sometimes follows a partial one in the
 // first arm (refused: factored, it would raise first) and sometimes leads
 // it (allowed). Sometimes one arm holds the common conjunct alone
-// (nothing is factored: the arm would be left empty).
+// (nothing is factored: the arm would be left empty). A quarter of the
+// time the first arm is `r and c` with r and c raising on every row, so
+// that the refusal shows: factored, c would raise before r.
 func (g *gen) sxFactorOr(c ectx) plan.Expr {
 	operand := func() plan.Expr {
 		if g.r.Intn(2) == 0 {
@@ -179,8 +181,23 @@ func (g *gen) sxFactorOr(c ectx) plan.Expr {
 	if g.r.Intn(8) == 0 {
 		lone = g.r.Intn(arms)
 	}
+	// raising: the first arm is `r and c` with r and c two different
+	// conjuncts raising on every row where their column is not null, so
+	// that the written filter raises r's error and a factored c would
+	// raise its own first (refused: r, before c, is partial).
+	var first plan.Expr
+	if g.r.Intn(4) == 0 {
+		r, rc := g.raisingConjunct(c), g.raisingConjunct(c)
+		if !plan.ExprEqual(r, rc) {
+			first, common, lone = r, rc, -1
+		}
+	}
 	var disj plan.Expr
 	for i := 0; i < arms; i++ {
+		if i == 0 && first != nil {
+			disj = call(plan.FuncAnd, first, common)
+			continue
+		}
 		var conj []plan.Expr
 		if i != lone {
 			for j := 1 + g.r.Intn(2); j > 0; j-- {
@@ -200,6 +217,12 @@ func (g *gen) sxFactorOr(c ectx) plan.Expr {
 		}
 	}
 	return disj
+}
+
+// raisingConjunct is a comparison of an expression raising on every row
+// (where its column is not null) with a literal: g.raising's.
+func (g *gen) raisingConjunct(c ectx) plan.Expr {
+	return call(cmpFuncs[g.r.Intn(len(cmpFuncs))], g.raising(c), lit(g.literal(plan.Int64)))
 }
 
 // sxComparison compares a column or expression with a literal or a

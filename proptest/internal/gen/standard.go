@@ -73,18 +73,31 @@ func (g *gen) standardCrossings(depth int) frame {
 // then filters on it:
 //
 //	filter(1.0 / z > 0.0, ...) . group_by(z, ...).agg(count(c) as n) . with_columns(cast(c, float64) * 0.0 as z)
+//	filter(1.0 / z > 0.0) . distinct(z) . with_columns(c * 0.0 as z) . sort(c)
 //
 // The group of z takes the bits of its first row; below the aggregate,
 // only the rows of one sign pass, and the key changes sign
 // (pp.aggregate.keys, pp.distinct.keys). Sometimes an aggregate that can
 // raise (pp.aggregate.total), a conjunct on the aggregate's output or
-// outside the subset (pp.aggregate, pp.distinct) joins in.
+// outside the subset (pp.aggregate, pp.distinct) joins in. A third of the
+// time the input is sorted on c first, so that the group's first row is
+// its most negative one: -0.0 whenever c has a negative value.
 func (g *gen) zeroKeyed(depth int) frame {
-	in := g.node(depth - 3)
+	// sorted: the input sorted on the key's source first, so that the
+	// first row of z's group is a negative one (-0.0) whenever the source
+	// has one, and a conjunct telling the zeros apart keeps another row
+	// below the aggregate or distinct.
+	sorted := depth >= 4 && g.r.Intn(3) == 0
+	d := depth - 3
+	if sorted {
+		d--
+	}
+	in := g.node(d)
 	sc := newScope(in.schema())
 	var num []plan.Field
 	for _, f := range sc.fields {
-		if f.Type.IsNumeric() {
+		// An unsigned source is never negative: no -0.0.
+		if f.Type.IsNumeric() && (f.Type.IsSigned() || !f.Type.IsInteger()) {
 			num = append(num, f)
 		}
 	}
@@ -92,11 +105,18 @@ func (g *gen) zeroKeyed(depth int) frame {
 		return g.filter(g.distinct(in))
 	}
 	src := num[g.r.Intn(len(num))]
+	if sorted {
+		in = g.finish(&plan.SortNode{Input: in.raw, Keys: []plan.SortKey{{Expr: col(src.Name), NullsLast: true}}}, in.rows, in)
+	}
 	z := g.freshName(map[string]bool{}, sc)
 	in = g.finish(&plan.WithColumnsNode{Input: in.raw, Exprs: []plan.Expr{alias(signedZero(src), z)}}, in.rows, in)
 	sc = newScope(in.schema())
 	other, hasOther := g.anyCol(sc.without(z))
 	preds := []plan.Expr{g.zeroConjunct(z)}
+	if sorted && g.r.Intn(4) > 0 {
+		// 1.0 / z > 0.0: false on the -0.0 the group keeps, true below.
+		preds[0] = call(plan.FuncGt, call(plan.FuncDiv, lit(plan.Float64Value(1)), col(z)), lit(plan.Float64Value(0)))
+	}
 	var top frame
 	if g.r.Intn(2) == 0 {
 		keys := []plan.Expr{col(z)}

@@ -30,6 +30,7 @@ func TestWindowFunctions(t *testing.T) {
 	negZero := math.Copysign(0, -1)
 	ovf := mustTable(t, "v", []plan.Field{{Name: "k", Type: plan.Int64}, {Name: "o", Type: plan.Int64}, {Name: "x", Type: plan.Int64}},
 		ints(1, 1, 1), ints(0, 1, 2), ints(math.MaxInt64, 1, -1))
+	empty := mustTable(t, "e", []plan.Field{{Name: "x", Type: plan.Int64, Nullable: true}}, ints())
 	ovf2 := mustTable(t, "v2", []plan.Field{{Name: "k", Type: plan.Int64}, {Name: "x", Type: plan.Int64}},
 		ints(1, 2, 1), ints(1, 5, math.MaxInt64))
 	cases := []struct {
@@ -54,6 +55,12 @@ func TestWindowFunctions(t *testing.T) {
 		{"shift far", byO(x.ShiftOr(math.MinInt64, lt(int64(9))), plan.Asc(o)), W, want{cols: []col{{"w", ints(9, 9, 9, 9, 9, 9)}}}},
 		{"shift far lag", x.Shift(math.MaxInt64).Over(k), W, want{cols: []col{{"w", ints(nil, nil, nil, nil, nil, nil)}}}},
 		{"shift 0", s.Shift(0).Over(k), W, want{cols: []col{{"w", strs("b", "a", nil, "a", "c", "b")}}}},
+		{"sum over no keys", x.Sum().Over(), W, want{cols: []col{{"w", ints(13, 13, 13, 13, 13, 13)}}}},
+		{"sum over no keys, empty input", x.Sum().Over(), empty, want{cols: []col{{"w", ints()}}}},
+		{"cum_sum over order only", x.CumSum().OverOrdered(nil, plan.Asc(o)), W, want{cols: []col{{"w", ints(14, nil, 9, 13, 7, nil)}}}},
+		{"row_number over no keys", plan.RowNumber().Over(), W, want{cols: []col{{"w", ints(1, 2, 3, 4, 5, 6)}}}},
+		{"row_number over order only desc", plan.RowNumber().OverOrdered(nil, plan.Desc(o)), W, want{cols: []col{{"w", ints(2, 5, 6, 3, 1, 4)}}}},
+		{"cum_sum over no keys overflow", x.CumSum().Over(), ovf2, want{errKind: plan.Overflow, errExpr: "cum_sum(x)"}},
 		{"cum_sum overflow", x.CumSum().Over(k), ovf, want{errKind: plan.Overflow, errExpr: "cum_sum(x)"}},
 		{"cum_sum order avoids overflow", byO(x.CumSum(), plan.Desc(o)), ovf, want{cols: []col{{"w", ints(math.MaxInt64, 0, -1)}}}},
 		{"cum_sum overflow second partition", x.CumSum().Over(k), ovf2, want{errKind: plan.Overflow, errExpr: "cum_sum(x)"}},

@@ -450,7 +450,10 @@ func (r renderer) expr(e Expr, min int) {
 		b.WriteString(".over(")
 		r.list(e.PartitionBy)
 		if len(e.OrderBy) > 0 {
-			b.WriteString(", order_by=[")
+			if len(e.PartitionBy) > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("order_by=[")
 			for i, k := range e.OrderBy {
 				if i > 0 {
 					b.WriteString(", ")

@@ -108,9 +108,6 @@ func typeOf(e Expr, in Schema, ctx exprContext) (Type, bool, error) {
 				return Invalid, false, errorf(TypeError, k, "over: partition key `%s` is a %s (%s): a list or struct cannot be a join, group, distinct, window partition or sort key (docs/semantics.md, Lists and structs)", k, nestedKind(kt), kt)
 			}
 		}
-		if len(e.PartitionBy) == 0 {
-			return Invalid, false, errorf(InvalidPlan, e, "over: at least one partition key is required")
-		}
 		for _, k := range e.OrderBy {
 			if err := nestedOver(k.Expr); err != nil {
 				return Invalid, false, err

@@ -65,6 +65,8 @@ func TestWindowFold(t *testing.T) {
 			a.Sum().Over(k).Add(a.Max().Over(k)).Alias("x"), k, plan.Len().Over(k), a.Count().Over(k, a).Alias("c")).Node(), nil},
 		{"over under other functions", plan.Scan(tab).WithColumns(
 			plan.If(a.Gt(plan.Lit(0)), a.First().Over(k), plan.Lit(int64(7))).Alias("a")).Node(), nil},
+		{"no partition key", plan.Scan(tab).WithColumns(a.Sum().Over().Alias("s"),
+			plan.RowNumber().OverOrdered(nil, plan.Desc(a)).Alias("r")).Node(), nil},
 		{"two windowed nodes in a chain", plan.Scan(tab).WithColumns(a.Sum().Over(k).Alias("s")).
 			Filter(a.IsNotNull()).Select(plan.Col("s").Min().Over(k).Alias("m")).Node(), nil},
 	}

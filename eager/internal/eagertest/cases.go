@@ -143,8 +143,11 @@ func windowCases() []Case {
 			Err: errOf(plan.DivideByZero, "a / b")},
 		{Name: "window/nested", Node: scan(tT).Select(col("a").Sum().Over(col("a").Sum().Over(col("k")))).Node(),
 			Err: errOf(plan.InvalidPlan, "sum(a).over(k)")},
+		// No partition key: one partition of every row.
 		{Name: "window/no-partition", Node: scan(tT).Select(col("a").Sum().Over()).Node(),
-			Err: errOf(plan.InvalidPlan, "sum(a).over()")},
+			Want: [][]plan.Value{row(i64(100)), row(i64(100)), row(i64(100)), row(i64(100)), row(i64(100))}},
+		{Name: "window/no-partition-ordered", Node: scan(tT).Select(col("a").CumSum().OverOrdered(nil, plan.Desc(col("a"))).Alias("c")).Node(),
+			Want: [][]plan.Value{row(i64(100)), row(i64(90)), row(i64(70)), row(i64(40)), row(nI64)}},
 	}
 }
 

@@ -227,8 +227,8 @@ func (g *planGen) outputs(s plan.Schema, k int, replace bool) []plan.E {
 func (g *planGen) window(s plan.Schema) plan.Expr {
 	agg := g.aggCall(s)
 	k := 1 + g.r.Intn(2)
-	if g.chance(0.03) {
-		k = 0
+	if g.chance(0.1) {
+		k = 0 // one partition of every row
 	}
 	keys := make([]plan.Expr, k)
 	for i := range keys {

@@ -624,7 +624,8 @@ func (g *gen) aggCall(c ectx) plan.Expr {
 }
 
 // overExpr generates agg(...).over(keys) of type t, or (two times in five)
-// a window function of type t over keys and, mostly, order keys.
+// a window function of type t over keys and, mostly, order keys; one time
+// in eight without any partition key.
 func (g *gen) overExpr(c ectx, t plan.Type) plan.Expr {
 	var agg plan.Expr
 	var order []plan.SortKey
@@ -638,6 +639,9 @@ func (g *gen) overExpr(c ectx, t plan.Type) plan.Expr {
 		agg = g.aggCallOf(c, fn, arg)
 	}
 	n := 1 + g.r.Intn(2)
+	if g.r.Intn(8) == 0 {
+		n = 0 // over() or over(order_by=[...]): one partition of every row
+	}
 	keys := make([]plan.Expr, 0, n)
 	for i := 0; i < n; i++ {
 		if f, ok := g.anyCol(c.sc); ok && g.r.Intn(100) < 85 {

@@ -84,22 +84,18 @@ func intern(d nestedType) (Type, error) {
 func isScalar(t Type) bool { return t > Invalid && int(t) < len(typeNames) }
 
 // nestable reports whether a list may hold, or a struct field be, a value
-// of type t: bool, int32, int64, float64, string, date, datetime or
-// duration (docs/semantics.md, Lists and structs; the narrow and unsigned
-// integers and float32 are not yet element types).
+// of type t: any scalar type — bool, the ten numeric types, string, date,
+// datetime or duration (docs/semantics.md, Lists and structs). A list or
+// struct is not (no nesting of nested types).
 func nestable(t Type) bool {
-	switch t {
-	case Bool, Int32, Int64, Float64, String, Date, Datetime, Duration:
-		return true
-	}
-	return false
+	return t == Bool || t == String || t == Date || t == Datetime || t == Duration || t.IsNumeric()
 }
 
 // ListOf returns the type list<elem>. elem must be a scalar type: a list
 // of lists or of structs is an error.
 func ListOf(elem Type) (Type, error) {
 	if !nestable(elem) {
-		return Invalid, fmt.Errorf("list<%s>: a list's elements must be bool, int32, int64, float64, string, date, datetime or duration", elem)
+		return Invalid, fmt.Errorf("list<%s>: a list's elements must be a scalar type (bool, a number, string, date, datetime or duration), not a list or struct", elem)
 	}
 	return intern(nestedType{list: true, elem: elem, text: "list<" + elem.String() + ">"})
 }
@@ -122,7 +118,7 @@ func StructOf(fields ...StructField) (Type, error) {
 		}
 		seen[f.Name] = true
 		if !nestable(f.Type) {
-			return Invalid, fmt.Errorf("struct field %q: a field must be bool, int32, int64, float64, string, date, datetime or duration, not %s", f.Name, f.Type)
+			return Invalid, fmt.Errorf("struct field %q: a field must be a scalar type (bool, a number, string, date, datetime or duration), not %s", f.Name, f.Type)
 		}
 		if i > 0 {
 			b.WriteString(", ")

@@ -182,9 +182,9 @@ func TestResolveNestedKeys(t *testing.T) {
 	})
 }
 
-// TestNestedElementTypes: the element and field types are the eight of
-// docs/semantics.md; the narrow and unsigned integers and float32 are not
-// (yet) among them.
+// TestNestedElementTypes: the element and field types are the scalar
+// types of docs/semantics.md (the narrow and unsigned integers and float32
+// included); a list or struct is not one.
 func TestNestedElementTypes(t *testing.T) {
 	for _, e := range Types() {
 		want := nestable(e)
@@ -195,7 +195,14 @@ func TestNestedElementTypes(t *testing.T) {
 			t.Errorf("StructOf(a: %s): %v, want ok=%v", e, err, want)
 		}
 	}
-	if _, err := ParseNestedType("list<int8>"); err == nil || !strings.Contains(err.Error(), "must be bool, int32") {
-		t.Errorf("list<int8>: %v", err)
+	for _, ok := range []string{"list<int8>", "list<uint64>", "list<float32>", "struct{a: float32, b: uint16}"} {
+		if _, err := ParseNestedType(ok); err != nil {
+			t.Errorf("%s: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"list<list<int64>>", "list<struct{a: int8}>", "struct{a: list<int16>}", "struct{a: struct{b: int64}}"} {
+		if _, err := ParseNestedType(bad); err == nil || !strings.Contains(err.Error(), "scalar type") {
+			t.Errorf("%s: %v, want a scalar-type error", bad, err)
+		}
 	}
 }

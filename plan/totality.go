@@ -195,10 +195,10 @@ func callResultType(f Func, types []Type) (Type, bool) {
 	case FuncListGet, FuncListMin, FuncListMax:
 		return types[0].Elem(), types[0].IsList()
 	case FuncListSum:
-		if types[0].Elem().IsInteger() {
-			return Int64, true
+		if el := types[0].Elem(); el.IsNumeric() {
+			return SumType(el), true
 		}
-		return Float64, types[0].Elem() == Float64
+		return Invalid, false
 	}
 	return Invalid, false
 }

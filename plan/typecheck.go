@@ -440,10 +440,7 @@ func typeOfCall(e *Call, in Schema, ctx exprContext) (Type, bool, error) {
 		if !types[0].IsList() || !types[0].Elem().IsNumeric() {
 			return Invalid, false, unary("a list of numbers")
 		}
-		if types[0].Elem().IsInteger() {
-			return Int64, true, nil
-		}
-		return Float64, true, nil
+		return SumType(types[0].Elem()), true, nil
 	case FuncListMin, FuncListMax:
 		if !types[0].IsList() {
 			return Invalid, false, unary("a list")

@@ -581,7 +581,12 @@ func staticType(e plan.Expr, s plan.Schema) plan.Type {
 		case plan.FuncListGet, plan.FuncListMin, plan.FuncListMax:
 			return arg(0).Elem()
 		case plan.FuncListSum:
-			if arg(0).Elem() == plan.Float64 {
+			// As the sum aggregate: uint64 stays uint64, the other
+			// integers sum to int64, the floats to float64.
+			switch el := arg(0).Elem(); {
+			case el == plan.Uint64:
+				return plan.Uint64
+			case isFloat(el):
 				return plan.Float64
 			}
 			return plan.Int64

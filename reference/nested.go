@@ -2,6 +2,7 @@ package reference
 
 import (
 	"fmt"
+	"math/big"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -93,9 +94,11 @@ func (v *env) evalNested(e *plan.Call, args [][]plan.Value, rows []int) ([]plan.
 	return out, nil
 }
 
-// listSum adds a list's non-null elements: exactly for integers (an
-// overflow message when the total leaves int64), sequentially from the
-// first non-null element for floats; null when there is none.
+// listSum adds a list's non-null elements as the sum aggregate adds a
+// group: exactly for integers (an overflow message when the total leaves
+// rt, int64 or uint64 for a list<uint64>), for floats in float64 (float32
+// elements widened), sequentially from the first non-null element; null
+// when there is none.
 func listSum(elems []plan.Value, rt plan.Type) (plan.Value, string) {
 	seen := false
 	if rt == plan.Float64 {
@@ -104,30 +107,32 @@ func listSum(elems []plan.Value, rt plan.Type) (plan.Value, string) {
 			if el.IsNull() {
 				continue
 			}
+			f := promote(el, plan.Float64).Float()
 			if !seen {
-				s, seen = el.Float(), true
+				s, seen = f, true
 				continue
 			}
-			s = floatArith(plan.FuncAdd, s, el.Float())
+			s = floatArith(plan.FuncAdd, s, f)
 		}
 		if !seen {
 			return plan.NullValue(rt), ""
 		}
 		return plan.Float64Value(s), ""
 	}
-	var s int128
+	total := new(big.Int)
 	for _, el := range elems {
 		if el.IsNull() {
 			continue
 		}
-		s, seen = s.add(wide(el.Int())), true
+		total.Add(total, bigOf(el))
+		seen = true
 	}
 	if !seen {
 		return plan.NullValue(rt), ""
 	}
-	r, ok := s.fits(plan.Int64)
+	r, ok := fromBig(rt, total)
 	if !ok {
-		return plan.Value{}, fmt.Sprintf("list.sum of %d elements overflows int64", len(elems))
+		return plan.Value{}, fmt.Sprintf("list.sum of %d elements overflows %s", len(elems), rt)
 	}
-	return plan.Int64Value(r), ""
+	return r, ""
 }

@@ -94,11 +94,59 @@ func (x *evalCtx) nestedCall(e *plan.Call, in *input, args []datum) (datum, erro
 		}
 		return x.takeOrNull(el, &cv, idx)
 	case plan.FuncListContains:
+		if c := containsType(el, args[1].typ); c != el || c != args[1].typ {
+			// The narrower numbers compare as int64, uint64 or float64
+			// values: exactly the promoted type's equality.
+			pc := x.promoted(arrayDatum(el, child), c)
+			defer pc.release()
+			px := x.promoted(args[1], c)
+			defer px.release()
+			pcv := viewOf(pc)
+			return x.listContains(l, &lv, &pcv, px)
+		}
 		return x.listContains(l, &lv, &cv, args[1])
 	case plan.FuncListSum:
-		return x.listSum(e, in, l, &lv, &cv)
+		switch el {
+		case plan.Int32, plan.Int64, plan.Float64:
+			return x.listSum(e, in, l, &lv, &cv)
+		case plan.Uint64:
+			return x.listSumUint64(e, in, l, &lv, &cv)
+		}
+		// int8, int16, uint8..uint32 add as int64, float32 as float64.
+		wide := plan.Int64
+		if el == plan.Float32 {
+			wide = plan.Float64
+		}
+		pc := x.promoted(arrayDatum(el, child), wide)
+		defer pc.release()
+		pcv := viewOf(pc)
+		return x.listSum(e, in, l, &lv, &pcv)
 	}
 	return datum{}, internalError(e, "not a list function")
+}
+
+// containsType is the type list.contains compares a list<el> element and
+// an x of type xt in: float64 when their promoted type is a float, uint64
+// when it is uint64, int64 for the other integers (each conversion exact
+// or, for an integer meeting a float, the promotion's own), and the
+// common type itself for the other types.
+func containsType(el, xt plan.Type) plan.Type {
+	p := el
+	if el != xt {
+		var ok bool
+		if p, ok = plan.Promote(el, xt); !ok {
+			return el
+		}
+	}
+	switch {
+	case p == plan.Uint64:
+		return plan.Uint64
+	case p.IsFloat():
+		return plan.Float64
+	case p.IsInteger() && p.Physical() != plan.Int32:
+		return plan.Int64
+	}
+	return p
 }
 
 // takeOrNull gathers rows idx of a scalar-typed child view, -1 giving null.
@@ -146,6 +194,20 @@ func orderFunc(v *view) func(a, b int) bool {
 		return func(a, b int) bool { return v.i32[a] < v.i32[b] }
 	case v.i64 != nil:
 		return func(a, b int) bool { return v.i64[a] < v.i64[b] }
+	case v.i8 != nil:
+		return func(a, b int) bool { return v.i8[a] < v.i8[b] }
+	case v.i16 != nil:
+		return func(a, b int) bool { return v.i16[a] < v.i16[b] }
+	case v.u8 != nil:
+		return func(a, b int) bool { return v.u8[a] < v.u8[b] }
+	case v.u16 != nil:
+		return func(a, b int) bool { return v.u16[a] < v.u16[b] }
+	case v.u32 != nil:
+		return func(a, b int) bool { return v.u32[a] < v.u32[b] }
+	case v.u64 != nil:
+		return func(a, b int) bool { return v.u64[a] < v.u64[b] }
+	case v.f32 != nil:
+		return func(a, b int) bool { return totalKey(float64(v.f32[a])) < totalKey(float64(v.f32[b])) }
 	case v.typ == plan.String:
 		return func(a, b int) bool { return v.str(a) < v.str(b) }
 	case v.typ == plan.Bool:
@@ -176,6 +238,8 @@ func (x *evalCtx) listContains(l *array.List, lv, cv *view, xd datum) (datum, er
 	switch {
 	case cv.typ == plan.Float64 || xv.typ == plan.Float64:
 		eq = func(k, j int) bool { return floatAt(cv, k) == floatAt(&xv, j) }
+	case cv.typ == plan.Uint64:
+		eq = func(k, j int) bool { return cv.u64[k] == xv.u64[rowAt(&xv, j)] }
 	case cv.typ == plan.String:
 		eq = func(k, j int) bool { return cv.str(k) == xv.str(j) }
 	case cv.typ == plan.Bool:
@@ -295,6 +359,50 @@ func (x *evalCtx) listSum(e *plan.Call, in *input, l *array.List, lv, cv *view) 
 		vbuf = nil
 	}
 	return freshDatum(rt, makeArray(rt, n, nulls, vbuf, vals)), nil
+}
+
+// listSumUint64 evaluates list.sum of a list<uint64>: the exact total
+// as uint64, overflow when it passes 2^64 - 1; null when a list has no
+// non-null element.
+func (x *evalCtx) listSumUint64(e *plan.Call, in *input, l *array.List, lv, cv *view) (datum, error) {
+	n := l.Len()
+	vbuf, valid := newBitmap(x.mem, n)
+	vals, out := newFixed[uint64](x.mem, n)
+	nulls := 0
+	for i := 0; i < n; i++ {
+		if !lv.isValid(i) {
+			nulls++
+			continue
+		}
+		lo, hi := l.ValueOffsets(i)
+		seen := false
+		var s, carry uint64
+		for k := int(lo); k < int(hi); k++ {
+			if !cv.isValid(k) {
+				continue
+			}
+			var c uint64
+			s, c = bits.Add64(s, cv.u64[k], 0)
+			carry |= c
+			seen = true
+		}
+		if carry != 0 {
+			vals.Release()
+			vbuf.Release()
+			return datum{}, x.fail(plan.Overflow, e, in, i, fmt.Sprintf("list.sum of %d elements overflows uint64", hi-lo), nil)
+		}
+		out[i] = s
+		if !seen {
+			nulls++
+			continue
+		}
+		valid[i/8] |= 1 << (i % 8)
+	}
+	if nulls == 0 {
+		vbuf.Release()
+		vbuf = nil
+	}
+	return freshDatum(plan.Uint64, makeArray(plan.Uint64, n, nulls, vbuf, vals)), nil
 }
 
 // structField evaluates struct.field(s, name): the field's array, null

@@ -171,6 +171,20 @@ func AppendFrom(b array.Builder, a arrow.Array, i int) error {
 		b.(*array.TimestampBuilder).Append(a.Value(i))
 	case *array.Duration:
 		b.(*array.DurationBuilder).Append(a.Value(i))
+	case *array.Int8:
+		b.(*array.Int8Builder).Append(a.Value(i))
+	case *array.Int16:
+		b.(*array.Int16Builder).Append(a.Value(i))
+	case *array.Uint8:
+		b.(*array.Uint8Builder).Append(a.Value(i))
+	case *array.Uint16:
+		b.(*array.Uint16Builder).Append(a.Value(i))
+	case *array.Uint32:
+		b.(*array.Uint32Builder).Append(a.Value(i))
+	case *array.Uint64:
+		b.(*array.Uint64Builder).Append(a.Value(i))
+	case *array.Float32:
+		b.(*array.Float32Builder).Append(a.Value(i))
 	default:
 		return fmt.Errorf("take: unsupported element array %s", a.DataType())
 	}

@@ -37,9 +37,10 @@ func hasNested(t *plan.Table) bool {
 }
 
 // nestedTableOf returns the plan's nested table, drawing it on first use:
-// k (int64, low cardinality), l (a list of a drawn element type), m
-// (list<int64> with sums that overflow) and s (a struct of an int64 and
-// a drawn scalar).
+// k (int64, low cardinality), l (a list of a drawn element type, a
+// narrower number a quarter of the time), m (list<int64> with sums that
+// overflow) and s (a struct of an int64 and a drawn scalar, a narrower
+// number a quarter of the time).
 func (g *gen) nestedTableOf() (*plan.Table, bool) {
 	if g.nested != nil {
 		return g.nested, true
@@ -48,7 +49,13 @@ func (g *gen) nestedTableOf() (*plan.Table, bool) {
 		return nil, false
 	}
 	el := nestedElemTypes[g.r.Intn(len(nestedElemTypes))]
+	if g.r.Intn(4) == 0 {
+		el = narrowTypes[g.r.Intn(len(narrowTypes))] // list<int8>, list<uint64>, list<float32>...
+	}
 	b := []plan.Type{plan.String, plan.Float64, plan.Date, plan.Bool}[g.r.Intn(4)]
+	if g.r.Intn(4) == 0 {
+		b = narrowTypes[g.r.Intn(len(narrowTypes))]
+	}
 	fields := []plan.Field{
 		{Name: "k", Type: plan.Int64, Nullable: true},
 		{Name: "l", Type: plan.MustListOf(el), Nullable: true},
@@ -79,7 +86,7 @@ func (g *gen) nestedValue(t plan.Type, p profile) plan.Value {
 				continue
 			}
 			ep := p
-			if t.Elem() == plan.Int64 && g.r.Intn(4) == 0 {
+			if (t.Elem() == plan.Int64 || t.Elem() == plan.Uint64) && g.r.Intn(4) == 0 {
 				ep = profWild // sums that overflow
 			}
 			elems[i] = g.value(t.Elem(), ep)
@@ -243,7 +250,7 @@ func (g *gen) nestedExpr(c ectx, s plan.Schema) plan.Expr {
 		case x < 55:
 			xt := el
 			if el.IsNumeric() && g.r.Intn(3) == 0 {
-				xt = numericTypes[g.r.Intn(len(numericTypes))]
+				xt = g.comparableWith(el) // compared in the promoted type
 			}
 			return call(plan.FuncListContains, l, lit(g.literal(xt)))
 		case x < 70:
@@ -268,7 +275,11 @@ func (g *gen) nestedPred(c ectx) plan.Expr {
 			return e
 		}
 		if t, _ := plan.TypeAndTotality(e, s, plan.TrustLanguage); t.IsNumeric() {
-			return call(plan.FuncGe, e, lit(plan.Int64Value(int64(g.r.Intn(3)))))
+			bound := plan.Int64Value(int64(g.r.Intn(3)))
+			if t == plan.Uint64 {
+				bound = plan.Uint64Value(uint64(g.r.Intn(3))) // uint64 does not promote with int64
+			}
+			return call(plan.FuncGe, e, lit(bound))
 		}
 	}
 	return call(plan.FuncIsNotNull, col(c.sc.fields[0].Name))

@@ -27,8 +27,12 @@ var flipped = map[plan.Func]plan.Func{
 
 // parseComparison recognises eq/ne/lt/le/gt/ge of a column and a non-null
 // literal, in either order, where the column is int32, int64, float64,
-// string, date, datetime or duration and the literal has the column's type (int32 and int64 mix: both
-// compare as int64, as the evaluator promotes them).
+// string, date, datetime or duration and the literal has the column's
+// type; or the column and the literal are integers of any widths and
+// signs (compared by their exact values, as the promoted comparison
+// does: no promotion changes an integer's value); or the column is
+// float32 or float64 and the literal float32 or float64 (compared as
+// float64 values, float32 widening exactly).
 func parseComparison(e plan.Expr, s plan.Schema) (comparison, bool) {
 	call, ok := e.(*plan.Call)
 	if !ok || len(call.Args) != 2 {
@@ -57,6 +61,7 @@ func parseComparison(e plan.Expr, s plan.Schema) (comparison, bool) {
 	switch {
 	case ct == lt && (ct == plan.Int32 || ct == plan.Int64 || ct == plan.Float64 || ct == plan.String || ct.IsTemporal()):
 	case ct.IsInteger() && lt.IsInteger():
+	case ct.IsFloat() && lt.IsFloat():
 	default:
 		return comparison{}, false
 	}
@@ -91,19 +96,43 @@ func (c comparison) excludes(cc *metadata.ColumnChunkMetaData, rows int64) bool 
 		if !c.typ.IsInteger() && c.typ != plan.Date {
 			return false
 		}
-		lo, hi = cmp.Compare(int64(s.Min()), c.lit.Int()), cmp.Compare(int64(s.Max()), c.lit.Int())
+		// uint8, uint16 and uint32 are stored as INT32 bits: read unsigned.
+		mn, mx := signedInt(int64(s.Min())), signedInt(int64(s.Max()))
+		if c.typ.IsUnsigned() {
+			mn, mx = exactInt{u: uint64(uint32(s.Min()))}, exactInt{u: uint64(uint32(s.Max()))}
+		}
+		v := literalInt(c.lit)
+		if mn.compare(mx) > 0 {
+			return false // bounds out of order: not statistics to trust
+		}
+		lo, hi = mn.compare(v), mx.compare(v)
 	case *metadata.Int64Statistics:
 		// A datetime or duration is its int64 µs (signed order).
 		if !c.typ.IsInteger() && c.typ != plan.Datetime && c.typ != plan.Duration {
 			return false
 		}
-		lo, hi = cmp.Compare(s.Min(), c.lit.Int()), cmp.Compare(s.Max(), c.lit.Int())
+		// uint64 is stored as INT64 bits: read unsigned.
+		mn, mx := signedInt(s.Min()), signedInt(s.Max())
+		if c.typ == plan.Uint64 {
+			mn, mx = exactInt{u: uint64(s.Min())}, exactInt{u: uint64(s.Max())}
+		}
+		v := literalInt(c.lit)
+		if mn.compare(mx) > 0 {
+			return false
+		}
+		lo, hi = mn.compare(v), mx.compare(v)
 	case *metadata.Float64Statistics:
-		mn, mx, v := s.Min(), s.Max(), c.lit.Float()
+		mn, mx, v := s.Min(), s.Max(), literalFloat(c.lit)
 		if c.typ != plan.Float64 || c.op == plan.FuncNe || math.IsNaN(mn) || math.IsNaN(mx) || math.IsNaN(v) {
 			return false
 		}
 		lo, hi = cmp.Compare(mn, v), cmp.Compare(mx, v) // by IEEE (-0.0 == +0.0); no NaN here
+	case *metadata.Float32Statistics:
+		mn, mx, v := float64(s.Min()), float64(s.Max()), literalFloat(c.lit)
+		if c.typ != plan.Float32 || c.op == plan.FuncNe || math.IsNaN(mn) || math.IsNaN(mx) || math.IsNaN(v) {
+			return false
+		}
+		lo, hi = cmp.Compare(mn, v), cmp.Compare(mx, v) // float32 widens exactly
 	case *metadata.ByteArrayStatistics:
 		if c.typ != plan.String {
 			return false
@@ -127,6 +156,48 @@ func (c comparison) excludes(cc *metadata.ColumnChunkMetaData, rows int64) bool 
 		return hi < 0
 	}
 	return false
+}
+
+// exactInt is an integer of any of the eight integer types by its exact
+// value: neg with u the int64 bits of a negative value, or a value >= 0
+// in u.
+type exactInt struct {
+	neg bool
+	u   uint64
+}
+
+// signedInt is the exact value of a signed integer.
+func signedInt(x int64) exactInt { return exactInt{neg: x < 0, u: uint64(x)} }
+
+// literalInt is the exact value of an integer literal (unsigned read as
+// unsigned, so a uint64 beyond MaxInt64 stays positive).
+func literalInt(v plan.Value) exactInt {
+	if v.Type().IsUnsigned() {
+		return exactInt{u: v.Uint()}
+	}
+	return signedInt(v.Int())
+}
+
+// compare orders two exact integers: a negative below a non-negative;
+// two negatives, or two non-negatives, by their bits (two's complement
+// keeps the order among negatives).
+func (a exactInt) compare(b exactInt) int {
+	if a.neg != b.neg {
+		if a.neg {
+			return -1
+		}
+		return 1
+	}
+	return cmp.Compare(a.u, b.u)
+}
+
+// literalFloat is a float32 or float64 literal as float64 (float32
+// widens exactly).
+func literalFloat(v plan.Value) float64 {
+	if v.Type() == plan.Float32 {
+		return float64(v.Float32())
+	}
+	return v.Float()
 }
 
 // rgTest is a pushed conjunct the row-group statistics of one column can

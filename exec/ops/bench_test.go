@@ -106,6 +106,9 @@ func BenchmarkGroupIDs(b *testing.B) {
 			return []arrow.Array{mulArray(benchInt64(benchRows, 1000, 0), 1_000_003_567)}
 		}},
 		{"int64_unique", func() []arrow.Array { return []arrow.Array{benchInt64(benchRows, 0, 0)} }},
+		// TPC-H's order keys: unique, a quarter of a span four times the
+		// row count (o_orderkey).
+		{"int64_unique_span4", func() []arrow.Array { return []arrow.Array{spreadPerm(benchRows, 4)} }},
 		{"float64_1000", func() []arrow.Array { return []arrow.Array{benchFloat64(benchRows, 1000)} }},
 		{"string_1000", func() []arrow.Array { return []arrow.Array{benchString(benchRows, 1000)} }},
 		{"int64_x_string_100x10", func() []arrow.Array {
@@ -133,6 +136,17 @@ func permArray(n int) arrow.Array {
 	defer b.Release()
 	for _, v := range rand.New(rand.NewSource(6)).Perm(n) {
 		b.Append(int64(v))
+	}
+	return b.NewArray()
+}
+
+// spreadPerm is a random permutation of 0..n-1 with each value v mapped to
+// v*spread: n unique keys over a span of spread*n.
+func spreadPerm(n int, spread int64) arrow.Array {
+	b := array.NewInt64Builder(benchMem)
+	defer b.Release()
+	for _, v := range rand.New(rand.NewSource(7)).Perm(n) {
+		b.Append(int64(v) * spread)
 	}
 	return b.NewArray()
 }
@@ -359,6 +373,14 @@ func BenchmarkJoin(b *testing.B) {
 			func() arrow.Array { return benchInt64(1000, 2000, 0) }},
 		{"right_int64_1000", plan.RightJoin, func() arrow.Array { return benchInt64(benchRows, 2000, 0) },
 			func() arrow.Array { return benchInt64(1000, 2000, 0) }},
+		// Q5's and Q3's shape: the build (right) side of the join as
+		// written is 16 times the probe side.
+		{"inner_int64_left_smaller", plan.InnerJoin, func() arrow.Array { return spreadPerm(benchRows/16, 4) },
+			func() arrow.Array { return mulArray(benchInt64(benchRows, benchRows/4, 0), 4) }},
+		// Q9's and Q21's shape: probe rows against unique order keys
+		// spread over four times their count (o_orderkey).
+		{"inner_int64_unique_span4", plan.InnerJoin, func() arrow.Array { return mulArray(benchInt64(benchRows, benchRows/4, 0), 4) },
+			func() arrow.Array { return spreadPerm(benchRows/4, 4) }},
 		{"inner_string_1000", plan.InnerJoin, func() arrow.Array { return benchString(benchRows, 2000) },
 			func() arrow.Array { return benchString(1000, 2000) }},
 		{"inner_float64_1000", plan.InnerJoin, func() arrow.Array { return benchFloat64(benchRows, 2000) },

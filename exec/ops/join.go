@@ -79,7 +79,10 @@ func JoinIndicesParallel(kind plan.JoinKind, left, right []arrow.Array, p Parall
 
 // JoinIndicesBuild is JoinIndicesParallel hashing the input build names:
 // the pairs are JoinIndicesParallel's exactly, in the same order. Only an
-// inner join can be built on the left.
+// inner join can be built on the left. Without a memory limit an inner
+// join hashes its left input whenever it has fewer rows than the right,
+// whatever build says (JoinIndices and JoinIndicesParallel too): the
+// build side decides only the cost.
 func JoinIndicesBuild(kind plan.JoinKind, build BuildSide, left, right []arrow.Array, p Parallel) (li, ri []int32, err error) {
 	return joinIndices(kind, build, left, right, p, nil)
 }
@@ -114,6 +117,13 @@ func joinIndices(kind plan.JoinKind, build BuildSide, left, right []arrow.Array,
 		if li, ri, ok, err := smallJoin(kind, left, right, p, reserve); ok {
 			return li, ri, err
 		}
+	}
+	if build == BuildRight && kind == plan.InnerJoin && reserve == nil && nl < nr {
+		// Hashing the smaller input is cheaper (fewer inserts, a table
+		// that stays in cache), and the pairs do not depend on which
+		// side is hashed. Under a memory limit (reserve set) the caller
+		// reserved for the side it named, so that side is kept.
+		build = BuildLeft
 	}
 	lids, rids := make([]int32, nl), make([]int32, nr)
 	if build == BuildLeft {

@@ -186,8 +186,19 @@ func encode(c *keyCol, nullGroup bool, ids []int32) (int, colDict) {
 }
 
 // directLimit bounds the size of a direct-mapped dictionary (value - min as
-// the index): dense integer keys skip hashing entirely.
-const directLimit = 1 << 22
+// the index): dense integer keys skip hashing entirely. With directSpan's
+// factor of 8 a direct map of a span below 8n takes at most 32 bytes per
+// row, no more than the hash table of n distinct keys (16-byte slots, two
+// to four per key), so TPC-H's order keys (a quarter of a span 4 times
+// the row count) are direct-mapped too; the limit keeps the map of a wide
+// span over few distinct keys within 32 MB.
+const directLimit = 1 << 23
+
+// directFactor is how many slots per row a direct map may have.
+const directFactor = 8
+
+// directSpan is encodeWords's limit: a span below it is direct-mapped.
+func directSpan(n int64) int64 { return min(max(directFactor*n, 1024), directLimit) }
 
 // wordDict is the dictionary of a word column: direct-mapped when the
 // values are dense, a hash table otherwise.
@@ -206,14 +217,32 @@ func (d *wordDict) lookup(c *keyCol, ids []int32, lo, hi int) {
 func (d *wordDict) lookupWords(words []int64, v validity, ids []int32) {
 	ids = ids[:len(words)]
 	if d.direct != nil {
-		span := uint64(len(d.direct))
+		direct := d.direct
+		span := uint64(len(direct))
+		if v.all() {
+			for i, w := range words {
+				id := int32(-1)
+				if off := uint64(w - d.min); off < span {
+					id = direct[off] - 1
+				}
+				ids[i] = id
+			}
+			return
+		}
 		for i, w := range words {
 			off := uint64(w - d.min)
 			if off < span && v.valid(i) {
-				ids[i] = d.direct[off] - 1
+				ids[i] = direct[off] - 1
 			} else {
 				ids[i] = -1
 			}
+		}
+		return
+	}
+	if v.all() {
+		t := d.table
+		for i, w := range words {
+			ids[i] = t.find(w)
 		}
 		return
 	}
@@ -251,7 +280,7 @@ func encodeWords(words []int64, v validity, nullGroup bool, ids []int32) (int, *
 		return int(next), d
 	}
 	span := uint64(hi - lo)
-	limit := uint64(min(max(2*len(words), 1024), directLimit))
+	limit := uint64(directSpan(int64(len(words))))
 	if span < limit {
 		d.direct = make([]int32, span+1)
 		slots := d.direct

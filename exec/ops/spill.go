@@ -66,7 +66,8 @@ const maxSpillParts = 1 << 12
 // hold, computed from the inputs before the kernels run, so that a caller
 // under a memory limit can reserve them or choose to spill. They follow
 // keys.go: a word column's dictionary is a direct map of span+1 slots
-// when its values' span is below max(2n, 1024) (and directLimit), else an
+// when its values' span is below directSpan(n) (max(8n, 1024), at most
+// directLimit), else an
 // open-addressing table that starts at 128 slots of 16 bytes, grows to at
 // least twice its keys (a power of two, at most 4n slots) and, while it
 // rehashes, lives beside its successor; a string dictionary starts at 64
@@ -95,9 +96,6 @@ func tableBound(n int64) int64 { return slotsBound(128, n) }
 func strDictBound(n, bytes int64) int64 {
 	return slotsBound(64, n) + 2*bytes + 2*8*(n+1)
 }
-
-// directSpan is encodeWords's limit: a span below it is direct-mapped.
-func directSpan(n int64) int64 { return min(max(2*n, 1024), directLimit) }
 
 // wordDictBound bounds the dictionary of n words whose span (max - min
 // over the valid ones) is span, or unknown (span < 0) but at most

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"hash/maphash"
 	"math"
@@ -455,8 +456,95 @@ func (d *strDict) lookup(c *keyCol, ids []int32, lo, hi int) {
 	}
 }
 
+// shortStrWord packs a string of at most 8 bytes whose last byte is not
+// zero into one word: its bytes, little-endian, zero-padded. Two such
+// strings pack alike only when they are equal (the longer one's extra
+// bytes would be zeros, its last byte among them). ok is false for any
+// other string. data[off:] holds the string's bytes and maybe more.
+func shortStrWord(data []byte, off, n int) (w int64, ok bool) {
+	switch {
+	case n == 0:
+		return 0, true
+	case n > 8 || data[off+n-1] == 0:
+		return 0, false
+	case off+8 <= len(data):
+		x := binary.LittleEndian.Uint64(data[off:])
+		if n < 8 {
+			x &= 1<<(8*uint(n)) - 1
+		}
+		return int64(x), true
+	}
+	var x uint64
+	for j := n - 1; j >= 0; j-- {
+		x = x<<8 | uint64(data[off+j])
+	}
+	return int64(x), true
+}
+
+// shortStrWords packs rows [lo, hi) of a string column into words
+// (shortStrWord; a null row's word is 0). ok is false when a valid row's
+// string does not pack.
+func shortStrWords(a *array.String, v validity, lo, hi int) (words []int64, ok bool) {
+	offs, data := stringParts(a)
+	words = make([]int64, hi-lo)
+	for i := lo; i < hi; i++ {
+		o := int(offs[i])
+		w, ok := shortStrWord(data, o, int(offs[i+1])-o)
+		if !ok {
+			if v.valid(i) {
+				return nil, false
+			}
+			w = 0
+		}
+		words[i-lo] = w
+	}
+	return words, true
+}
+
+// shortStrDict is the dictionary of a string column whose strings all
+// pack into words (shortStrWord): the words' dictionary, direct-mapped or
+// hashed like any integer key's, with no string hashing or byte
+// comparison. A probe string that does not pack matches nothing.
+type shortStrDict struct {
+	words *wordDict
+}
+
+// lookup implements colDict.
+func (d *shortStrDict) lookup(c *keyCol, ids []int32, lo, hi int) {
+	offs, data := stringParts(c.strs)
+	const chunk = 1024
+	var buf [chunk]int64
+	var long []int
+	for base := lo; base < hi; base += chunk {
+		end := min(base+chunk, hi)
+		words := buf[:end-base]
+		long = long[:0]
+		for i := base; i < end; i++ {
+			o := int(offs[i])
+			w, ok := shortStrWord(data, o, int(offs[i+1])-o)
+			if !ok {
+				// Every word is some packable string's, so a string
+				// that does not pack is marked instead: no dictionary
+				// key is it.
+				long = append(long, i)
+			}
+			words[i-base] = w
+		}
+		d.words.lookupWords(words, validity{bits: c.valid.bits, off: c.valid.off + base}, ids[base:end])
+		for _, i := range long {
+			ids[i] = -1
+		}
+	}
+}
+
 // encodeStrings is encode for a string column.
 func encodeStrings(c *keyCol, nullGroup bool, ids []int32) (int, colDict) {
+	if words, ok := shortStrWords(c.strs, c.valid, 0, c.n); ok {
+		// Every string packs into a word: encode the words, which gives
+		// the same dense first-appearance ids as the string table.
+		g, d := encodeWords(words, c.valid, nullGroup, ids)
+		return g, &shortStrDict{words: d}
+	}
 	d := newStrDict()
 	offs, data := stringParts(c.strs)
 	next := int32(0)

@@ -94,7 +94,9 @@ func tableBound(n int64) int64 { return slotsBound(128, n) }
 // strDictBound bounds a string dictionary over n rows of bytes value
 // bytes.
 func strDictBound(n, bytes int64) int64 {
-	return slotsBound(64, n) + 2*bytes + 2*8*(n+1)
+	// A column whose strings all pack into words is encoded as words
+	// instead (shortStrDict): a word per row and a word dictionary.
+	return max(slotsBound(64, n)+2*bytes+2*8*(n+1), 8*n+wordDictBound(n, -1, math.MaxInt64))
 }
 
 // wordDictBound bounds the dictionary of n words whose span (max - min

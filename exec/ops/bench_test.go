@@ -419,6 +419,10 @@ func BenchmarkJoin(b *testing.B) {
 		// spread over four times their count (o_orderkey).
 		{"inner_int64_unique_span4", plan.InnerJoin, func() arrow.Array { return mulArray(benchInt64(benchRows, benchRows/4, 0), 4) },
 			func() arrow.Array { return spreadPerm(benchRows/4, 4) }},
+		// Q17's shape: 1,000 sparse part keys, one probe row in 1,000
+		// matching.
+		{"inner_int64_sparse_misses", plan.InnerJoin, func() arrow.Array { return benchInt64(benchRows, 1_000_000, 0) },
+			func() arrow.Array { return mulArray(permArray(1000), 997) }},
 		{"inner_string_1000", plan.InnerJoin, func() arrow.Array { return benchString(benchRows, 2000) },
 			func() arrow.Array { return benchString(1000, 2000) }},
 		{"inner_float64_1000", plan.InnerJoin, func() arrow.Array { return benchFloat64(benchRows, 2000) },

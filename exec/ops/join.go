@@ -216,6 +216,7 @@ func CrossIndices(leftRows, rightRows int) (li, ri []int32, err error) {
 // the join's key semantics (joinDomain is symmetric).
 func joinIDs(probeKeys, buildKeys []arrow.Array, pids, bids []int32, p Parallel) (int, error) {
 	lookup := func(d colDict, c *keyCol, ids []int32) error {
+		prepareLookups(d, c.n)
 		return p.For(c.n, func(lo, hi int) { d.lookup(c, ids, lo, hi) })
 	}
 	var pcol, bcol []int32

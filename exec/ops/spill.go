@@ -108,11 +108,20 @@ func wordDictBound(n, span, maxSpan int64) int64 {
 	case span >= 0 && span < lim:
 		return 4 * (span + 1)
 	case span >= 0:
-		return tableBound(n)
+		return tableBound(n) + filterBound(n)
 	case maxSpan < lim:
 		return 4 * (maxSpan + 1)
 	}
-	return max(4*(lim+1), tableBound(n))
+	return max(4*(lim+1), tableBound(n)+filterBound(n))
+}
+
+// filterBound bounds the lookup filter of a table of up to n keys: at
+// most 64 bits per key, none past filterMaxKeys keys.
+func filterBound(n int64) int64 {
+	if n > filterMaxKeys {
+		return 0
+	}
+	return 8*n + 8
 }
 
 // spanOf is the span of a's key words in domain dom (min to max over the

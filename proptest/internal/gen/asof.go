@@ -65,6 +65,11 @@ func (g *gen) asof(depth int) frame {
 	// desc: the left input sorted descending and numbered, filtered
 	// above the join to its first row (one more level: the row_index).
 	desc := wrap && depth >= 4 && g.r.Intn(6) == 0
+	// over: what goes over the join when it is wrapped (below 70: a
+	// filter, whose left input is then sorted more often, so that
+	// pp.asof_join allows as often as it refuses; below 90: a limit;
+	// else a projection).
+	over := g.r.Intn(100)
 	avail := depth - 1
 	if wrap {
 		avail--
@@ -113,7 +118,7 @@ func (g *gen) asof(depth int) frame {
 		left = g.finish(&plan.RowIndexNode{Input: left.raw, Name: index}, left.rows, left)
 		right = g.sortedOn(right, k.r.Name)
 		ls = left.schema()
-	case sortable && g.r.Intn(3) > 0:
+	case sortable && (g.r.Intn(3) > 0 || wrap && over < 70 && g.r.Intn(2) == 0):
 		left = g.sortedOn(left, k.l.Name)
 	}
 	if !desc && sortable && g.r.Intn(4) > 0 {
@@ -160,7 +165,7 @@ func (g *gen) asof(depth int) frame {
 	if !wrap {
 		return j
 	}
-	if index != "" && g.r.Intn(4) == 0 {
+	if index != "" && g.r.Intn(3) == 0 {
 		// A limit of the descending left's rows: lp.asof_join refuses
 		// (below, head(1) would leave one left row, sorted).
 		return g.finish(&plan.LimitNode{Input: j.raw, N: reshapeLimits[g.r.Intn(len(reshapeLimits))]}, j.rows, j)
@@ -172,8 +177,8 @@ func (g *gen) asof(depth int) frame {
 		}
 		return g.finish(&plan.FilterNode{Input: j.raw, Predicates: []plan.Expr{pred}}, j.rows, j)
 	}
-	switch x := g.r.Intn(100); {
-	case x < 70:
+	switch {
+	case over < 70:
 		// A conjunct on left columns (pp.asof_join's candidates), or on any.
 		c := g.ctx(j, anyMode)
 		if g.r.Intn(10) > 0 {
@@ -184,7 +189,7 @@ func (g *gen) asof(depth int) frame {
 			m = boundedTotal
 		}
 		return g.finish(&plan.FilterNode{Input: j.raw, Predicates: []plan.Expr{g.predicate(c, m)}}, j.rows, j)
-	case x < 90:
+	case over < 90:
 		return g.limit(j)
 	}
 	return g.project(j)

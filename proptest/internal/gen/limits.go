@@ -99,8 +99,10 @@ func (g *gen) limitFilter(in frame) frame {
 	return g.filter(in)
 }
 
-// limitBarriers are the moves of the nodes a limit stops at.
-var limitBarriers = []move{mFilter, mAggregate, mJoin, mDistinct, mExtension, mExtension, mLimit, mSlice, mWindow, mOrder, mOrder, mAsof, mTemporal, mReshape, mReshape, mReshape}
+// limitBarriers are the moves of the nodes a limit stops at (and the as-of
+// join, twice, which it enters only over a left input sorted on the key:
+// lp.asof_join allows and refuses).
+var limitBarriers = []move{mFilter, mAggregate, mJoin, mDistinct, mExtension, mExtension, mLimit, mSlice, mWindow, mOrder, mOrder, mAsof, mAsof, mTemporal, mReshape, mReshape, mReshape}
 
 // limitBase is what a limit template reads, within depth levels: a scan
 // most of the time.

@@ -56,7 +56,7 @@ func TestRandomPlans(t *testing.T) {
 }
 
 // evalKinds are the kinds only evaluation raises.
-var evalKinds = map[plan.ErrorKind]bool{plan.DivideByZero: true, plan.Overflow: true, plan.InvalidCast: true, plan.UDFError: true}
+var evalKinds = map[plan.ErrorKind]bool{plan.DivideByZero: true, plan.Overflow: true, plan.InvalidCast: true, plan.TemporalOutOfRange: true, plan.UDFError: true}
 
 func checkRandom(mem memory.Allocator, n plan.Node) string {
 	resolved, rerr := plan.Resolve(n)

@@ -40,7 +40,35 @@ var (
 		cl("x", plan.Float64, f64(2), f64(negZero), nF64, f64(nanB)),
 		nn("s", plan.String, str("a"), str(""), str("zz"), str("1")),
 	)
-	randTables = []*plan.Table{tAdv, tAdv, tAdv2, tNarrow, tT, tD, tF, tN}
+	// tTemporal holds date, datetime and duration columns at the
+	// calendar's edges (the epoch and the day before, leap days, month
+	// ends, the ends of each range) and list and struct columns (empty,
+	// null and all-null lists, int64 extremes whose sums overflow, float32
+	// NaNs and -0.0, a null struct and a struct of nulls).
+	tTemporal = table("tmp",
+		nn("k", plan.Int64, i64(1), i64(2), i64(1), i64(3), i64(2), i64(1)),
+		cl("d", plan.Date, plan.DateValue(0), plan.DateValue(-1), plan.DateValue(11016), null(plan.Date), plan.DateValue(math.MinInt32), plan.DateValue(math.MaxInt32)),
+		cl("m", plan.Datetime, plan.DatetimeValue(0), plan.DatetimeValue(-1), null(plan.Datetime), plan.DatetimeValue(19782*plan.MicrosPerDay+1),
+			plan.DatetimeValue(math.MinInt64), plan.DatetimeValue(math.MaxInt64)),
+		cl("u", plan.Duration, plan.DurationValue(plan.MicrosPerDay), plan.DurationValue(-1), plan.DurationValue(math.MaxInt64), null(plan.Duration),
+			plan.DurationValue(0), plan.DurationValue(math.MinInt64)),
+		cl("l", listI64, plan.ListValue(listI64, nil), null(listI64), plan.ListValue(listI64, []plan.Value{i64(math.MaxInt64), i64(1)}),
+			plan.ListValue(listI64, []plan.Value{nI64, nI64}), plan.ListValue(listI64, []plan.Value{i64(3), nI64, i64(-7)}), plan.ListValue(listI64, []plan.Value{i64(2)})),
+		cl("g", listF32, plan.ListValue(listF32, []plan.Value{plan.Float32Value(math.Float32frombits(0x7fc00001)), plan.Float32Value(1.5)}),
+			plan.ListValue(listF32, []plan.Value{plan.Float32Value(float32(negZero))}), null(listF32), plan.ListValue(listF32, nil),
+			plan.ListValue(listF32, []plan.Value{null(plan.Float32)}), plan.ListValue(listF32, []plan.Value{plan.Float32Value(-2), plan.Float32Value(float32(math.Inf(1)))})),
+		cl("st", structAD, plan.StructValue(structAD, []plan.Value{plan.Int16Value(-1), plan.DateValue(11016)}), null(structAD),
+			plan.StructValue(structAD, []plan.Value{null(plan.Int16), null(plan.Date)}), plan.StructValue(structAD, []plan.Value{plan.Int16Value(math.MaxInt16), plan.DateValue(0)}),
+			plan.StructValue(structAD, []plan.Value{plan.Int16Value(0), null(plan.Date)}), null(structAD)),
+	)
+	randTables = []*plan.Table{tAdv, tAdv, tAdv2, tNarrow, tT, tD, tF, tN, tTemporal, tTemporal}
+)
+
+// The list and struct types of tTemporal.
+var (
+	listI64  = plan.MustListOf(plan.Int64)
+	listF32  = plan.MustListOf(plan.Float32)
+	structAD = plan.MustStructOf(plan.StructField{Name: "a", Type: plan.Int16}, plan.StructField{Name: "d", Type: plan.Date})
 )
 
 // planGen draws random plans from one source of randomness.
@@ -408,6 +436,9 @@ func (g *planGen) expr(s plan.Schema, t plan.Type, depth int) plan.Expr {
 			if g.chance(0.5) {
 				return g.strTest(s, d)
 			}
+			if e := g.columnFunc(s, t, d); e != nil && g.chance(0.6) {
+				return e
+			}
 			return g.cast(s, t, d)
 		default:
 			return g.cond(s, t, d)
@@ -446,6 +477,9 @@ func (g *planGen) expr(s plan.Schema, t plan.Type, depth int) plan.Expr {
 		if t == plan.Int32 && g.chance(0.3) {
 			return g.calendarField(s, d)
 		}
+		if e := g.columnFunc(s, t, d); e != nil && g.chance(0.6) {
+			return e
+		}
 		return g.cast(s, t, d)
 	default:
 		return g.cond(s, t, d)
@@ -481,6 +515,101 @@ func (g *planGen) calendarField(s plan.Schema, d int) plan.Expr {
 	}
 	step := call(fn, x, &plan.Literal{Value: plan.StringValue(steps[g.r.Intn(len(steps))])})
 	return call([]plan.Func{plan.FuncYear, plan.FuncMonth, plan.FuncDay}[g.r.Intn(3)], step)
+}
+
+// columnFunc draws, when s has temporal, list or struct columns, a
+// function of type t over one of them: for int32 a calendar field of a
+// date or datetime column (shifted by a duration column now and then, so
+// temporal_out_of_range at the ends); for int64 list.len, list.sum (which
+// overflows on the int64 extremes) or list.get of a list<int64>; for a
+// float64 list.sum of a list<float32>; for int16 a struct field; for bool
+// a comparison of a temporal column with a literal, list.contains or
+// is_null of a list or struct. nil when s has no such column.
+func (g *planGen) columnFunc(s plan.Schema, t plan.Type, d int) plan.Expr {
+	pick := func(ok func(plan.Type) bool) (plan.Expr, plan.Type) {
+		var cands []plan.Field
+		for _, f := range s.Fields() {
+			if ok(f.Type) {
+				cands = append(cands, f)
+			}
+		}
+		if len(cands) == 0 {
+			return nil, plan.Invalid
+		}
+		f := cands[g.r.Intn(len(cands))]
+		return &plan.Column{Name: f.Name}, f.Type
+	}
+	isDay := func(x plan.Type) bool { return x == plan.Date || x == plan.Datetime }
+	switch t {
+	case plan.Int32:
+		x, xt := pick(isDay)
+		if x == nil {
+			return nil
+		}
+		if u, _ := pick(func(y plan.Type) bool { return y == plan.Duration }); u != nil && g.chance(0.3) {
+			x = call([]plan.Func{plan.FuncAdd, plan.FuncSub}[g.r.Intn(2)], x, u)
+		}
+		fns := []plan.Func{plan.FuncYear, plan.FuncMonth, plan.FuncDay, plan.FuncWeekday}
+		if xt == plan.Datetime {
+			fns = append(fns, plan.FuncHour, plan.FuncSecond)
+		}
+		return call(fns[g.r.Intn(len(fns))], x)
+	case plan.Int64:
+		l, _ := pick(func(y plan.Type) bool { return y.IsList() && y.Elem() == plan.Int64 })
+		if l == nil {
+			return nil
+		}
+		switch g.r.Intn(3) {
+		case 0:
+			return call(plan.FuncListLen, l)
+		case 1:
+			return call(plan.FuncListSum, l)
+		}
+		return call(plan.FuncListGet, l, g.expr(s, plan.Int64, d))
+	case plan.Float64:
+		l, _ := pick(func(y plan.Type) bool { return y.IsList() && y.Elem().IsFloat() })
+		if l == nil {
+			return nil
+		}
+		return call(plan.FuncListSum, l)
+	case plan.Int16:
+		st, _ := pick(func(y plan.Type) bool { return y.IsStruct() && y.FieldIndex("a") >= 0 && y.StructFields()[y.FieldIndex("a")].Type == plan.Int16 })
+		if st == nil {
+			return nil
+		}
+		return call(plan.FuncStructField, st, &plan.Literal{Value: plan.StringValue("a")})
+	case plan.Bool:
+		switch g.r.Intn(3) {
+		case 0:
+			x, xt := pick(func(y plan.Type) bool { return y.IsTemporal() })
+			if x == nil {
+				return nil
+			}
+			var v plan.Value
+			switch xt {
+			case plan.Date:
+				v = plan.DateValue(calendarDays[g.r.Intn(len(calendarDays))])
+			case plan.Datetime:
+				v = plan.DatetimeValue(int64(calendarDays[g.r.Intn(len(calendarDays))]) * 1_000_000)
+			default:
+				v = plan.DurationValue(int64(g.r.Intn(3)-1) * plan.MicrosPerDay)
+			}
+			fns := []plan.Func{plan.FuncEq, plan.FuncNe, plan.FuncLt, plan.FuncLe, plan.FuncGt, plan.FuncGe}
+			return call(fns[g.r.Intn(len(fns))], x, &plan.Literal{Value: v})
+		case 1:
+			l, lt := pick(func(y plan.Type) bool { return y.IsList() })
+			if l == nil {
+				return nil
+			}
+			return call(plan.FuncListContains, l, &plan.Literal{Value: g.value(lt.Elem())})
+		}
+		x, _ := pick(func(y plan.Type) bool { return y.IsNested() })
+		if x == nil {
+			return nil
+		}
+		return call([]plan.Func{plan.FuncIsNull, plan.FuncIsNotNull}[g.r.Intn(2)], x)
+	}
+	return nil
 }
 
 func call(fn plan.Func, args ...plan.Expr) plan.Expr { return &plan.Call{Fn: fn, Args: args} }

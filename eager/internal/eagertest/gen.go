@@ -573,7 +573,9 @@ func (g *planGen) columnFunc(s plan.Schema, t plan.Type, d int) plan.Expr {
 		}
 		return call(plan.FuncListSum, l)
 	case plan.Int16:
-		st, _ := pick(func(y plan.Type) bool { return y.IsStruct() && y.FieldIndex("a") >= 0 && y.StructFields()[y.FieldIndex("a")].Type == plan.Int16 })
+		st, _ := pick(func(y plan.Type) bool {
+			return y.IsStruct() && y.FieldIndex("a") >= 0 && y.StructFields()[y.FieldIndex("a")].Type == plan.Int16
+		})
 		if st == nil {
 			return nil
 		}

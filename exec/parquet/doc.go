@@ -6,7 +6,10 @@
 // A scan decodes only the requested columns, straight from the column
 // chunks into one contiguous Arrow array per column, row groups and
 // columns in parallel (read.go); it skips the row groups whose min/max and
-// null-count statistics refute a pushed Inexact conjunct (prune.go), stops
+// null-count statistics refute a pushed Inexact conjunct (prune.go), tests
+// those conjuncts row by row on the columns they read before it decodes
+// the other columns, and then only for the rows that pass (late
+// materialization, late.go), stops
 // after the row groups a max-rows hint needs, verifies the page checksums
 // of the chunks it decodes (checksum.go), and states the columns' facts
 // from the statistics (facts.go). ScanAll reads a file through arrow-go's

@@ -49,6 +49,8 @@ type Source struct {
 	rowGroupsRead    atomic.Int64
 	rowGroupsSkipped atomic.Int64
 	rowGroupsUnread  atomic.Int64
+	rowsDropped      atomic.Int64
+	chunksSkipped    atomic.Int64
 
 	// verified holds the column chunks whose page checksums matched, for
 	// the file as it was at stamp; a file with another stamp is verified
@@ -68,9 +70,13 @@ type fileStamp struct {
 // Stats counts, over the source's lifetime, the row groups its scans
 // read, the row groups they skipped thanks to statistics, and the row
 // groups they left unread because a max-rows hint was met by the groups
-// before them (exec.ScanRequest.MaxRows).
+// before them (exec.ScanRequest.MaxRows); and, of the row groups read, the
+// rows the pushed conjuncts tested row by row refuted (RowsDropped) and the
+// column chunks never decoded because no row of their group survived those
+// tests (ChunksSkipped; late.go).
 type Stats struct {
 	RowGroupsRead, RowGroupsSkipped, RowGroupsUnread int64
+	RowsDropped, ChunksSkipped                       int64
 }
 
 // Open opens a Parquet file as a plan source named name (see
@@ -206,7 +212,7 @@ func (s *Source) SupportsProjection() bool { return true }
 // Stats returns the row-group counters.
 func (s *Source) Stats() Stats {
 	return Stats{RowGroupsRead: s.rowGroupsRead.Load(), RowGroupsSkipped: s.rowGroupsSkipped.Load(),
-		RowGroupsUnread: s.rowGroupsUnread.Load()}
+		RowGroupsUnread: s.rowGroupsUnread.Load(), RowsDropped: s.rowsDropped.Load(), ChunksSkipped: s.chunksSkipped.Load()}
 }
 
 // ClassifyPredicates answers Inexact for the conjuncts the source can test
@@ -308,7 +314,22 @@ func (s *Source) Scan(ctx context.Context, req exec.ScanRequest) (array.RecordRe
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
 	}
-	rec, err := readRowGroups(ctx, rdr, schema, cols, groups, mem, ops.Parallel{Workers: req.Parallelism})
+	par := ops.Parallel{Workers: req.Parallelism}
+	var rec arrow.RecordBatch
+	late := false
+	if filt := rowTests(req.Predicates, s.schema, cols); filt != nil && !req.HasMaxRows {
+		// Late materialization (late.go): the tested columns first, the
+		// others only for the rows that pass. Not under a max-rows hint,
+		// whose row count is of the unfiltered rows (the optimizer never
+		// gives both).
+		var counts lateCounts
+		rec, counts, late, err = readLate(ctx, rdr, schema, cols, groups, filt, mem, par)
+		s.rowsDropped.Add(counts.rowsDropped)
+		s.chunksSkipped.Add(counts.chunksSkipped)
+	}
+	if !late {
+		rec, err = readRowGroups(ctx, rdr, schema, cols, groups, mem, par)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

@@ -2,6 +2,7 @@ package parquet
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -67,30 +68,44 @@ func TestParquetScanProjectionAndPruning(t *testing.T) {
 	flip := func(fn plan.Func, col string, v plan.Value) plan.PushedPredicate {
 		return plan.PushedPredicate{Expr: &plan.Call{Fn: fn, Args: []plan.Expr{&plan.Literal{Value: v}, &plan.Column{Name: col}}}, Support: plan.Inexact}
 	}
+	// match tells the rows (by id) the pushed conjuncts keep, when the
+	// scan tests them row by row (late.go); nil: every row of the groups
+	// read. A group where at least 7/8 of the rows match is kept whole.
+	xAbove := func(v float64) func(int64) bool {
+		return func(i int64) bool { return i%11 != 0 && i%7 != 0 && float64(i)/2 > v }
+	}
 	cases := []struct {
 		name     string
 		columns  []string
 		pushed   []plan.PushedPredicate
 		read     int64
-		firstRow int64 // id of the first row read
+		firstRow int64 // id of the first row of the groups read
+		match    func(id int64) bool
 	}{
-		{"all", nil, nil, 4, 0},
-		{"projected", []string{"s", "id"}, nil, 4, 0},
-		{"id > 2500 reads 2 groups", []string{"id"}, []plan.PushedPredicate{gt("id", plan.Int64Value(2500))}, 2, 2000},
-		{"int32 literal", []string{"id"}, []plan.PushedPredicate{gt("id", plan.Int32Value(2999))}, 1, 3000},
-		{"x > 1600 (NaN rows do not match)", []string{"x"}, []plan.PushedPredicate{gt("x", plan.Float64Value(1600))}, 1, 3000},
-		{"literal left: 1000 > id", []string{"id"}, []plan.PushedPredicate{flip(plan.FuncGt, "id", plan.Int64Value(1000))}, 1, 0},
-		{"string eq", []string{"s"}, []plan.PushedPredicate{flip(plan.FuncEq, "s", plan.StringValue("k2"))}, 1, 2000},
-		{"nothing matches", []string{"id"}, []plan.PushedPredicate{gt("id", plan.Int64Value(5000))}, 0, -1},
+		{"all", nil, nil, 4, 0, nil},
+		{"projected", []string{"s", "id"}, nil, 4, 0, nil},
+		{"id > 2500 reads 2 groups", []string{"id"}, []plan.PushedPredicate{gt("id", plan.Int64Value(2500))}, 2, 2000,
+			func(i int64) bool { return i > 2500 }},
+		{"id > 2500, other columns compacted", []string{"s", "x", "id"}, []plan.PushedPredicate{gt("id", plan.Int64Value(2500))}, 2, 2000,
+			func(i int64) bool { return i > 2500 }},
+		{"int32 literal", []string{"id"}, []plan.PushedPredicate{gt("id", plan.Int32Value(2999))}, 1, 3000, nil},
+		{"x > 1600 (NaN rows do not match)", []string{"x"}, []plan.PushedPredicate{gt("x", plan.Float64Value(1600))}, 1, 3000, xAbove(1600)},
+		{"x > 1600 with id and s", []string{"id", "x", "s"}, []plan.PushedPredicate{gt("x", plan.Float64Value(1600))}, 1, 3000, xAbove(1600)},
+		{"literal left: 1000 > id", []string{"id"}, []plan.PushedPredicate{flip(plan.FuncGt, "id", plan.Int64Value(1000))}, 1, 0, nil},
+		{"string eq", []string{"s"}, []plan.PushedPredicate{flip(plan.FuncEq, "s", plan.StringValue("k2"))}, 1, 2000, nil},
+		{"nothing matches", []string{"id"}, []plan.PushedPredicate{gt("id", plan.Int64Value(5000))}, 0, -1, nil},
 		{"is_in reads the groups of its values", []string{"id"}, []plan.PushedPredicate{call(plan.FuncIsIn, "id",
-			plan.Int64Value(2005), plan.NullValue(plan.Int64), plan.Int32Value(3500), plan.Int64Value(9999))}, 2, 2000},
-		{"is_in of strings", []string{"s"}, []plan.PushedPredicate{call(plan.FuncIsIn, "s", plan.StringValue("k3"), plan.StringValue("k"))}, 1, 3000},
-		{"is_in of nulls only", []string{"id"}, []plan.PushedPredicate{call(plan.FuncIsIn, "id", plan.NullValue(plan.Int64))}, 0, -1},
-		{"starts_with", []string{"s"}, []plan.PushedPredicate{call(plan.FuncStartsWith, "s", plan.StringValue("k1"))}, 1, 1000},
-		{"starts_with a shorter prefix", []string{"s"}, []plan.PushedPredicate{call(plan.FuncStartsWith, "s", plan.StringValue("k"))}, 4, 0},
-		{"starts_with no group", []string{"s"}, []plan.PushedPredicate{call(plan.FuncStartsWith, "s", plan.StringValue("j"))}, 0, -1},
-		{"starts_with \\xff", []string{"s"}, []plan.PushedPredicate{call(plan.FuncStartsWith, "s", plan.StringValue("\xff"))}, 0, -1},
-		{"no columns", []string{}, []plan.PushedPredicate{gt("id", plan.Int64Value(1999))}, 2, -1},
+			plan.Int64Value(2005), plan.NullValue(plan.Int64), plan.Int32Value(3500), plan.Int64Value(9999))}, 2, 2000,
+			func(i int64) bool { return i == 2005 || i == 3500 }},
+		{"is_in of strings", []string{"s"}, []plan.PushedPredicate{call(plan.FuncIsIn, "s", plan.StringValue("k3"), plan.StringValue("k"))}, 1, 3000, nil},
+		{"is_in of nulls only", []string{"id"}, []plan.PushedPredicate{call(plan.FuncIsIn, "id", plan.NullValue(plan.Int64))}, 0, -1, nil},
+		{"starts_with", []string{"s"}, []plan.PushedPredicate{call(plan.FuncStartsWith, "s", plan.StringValue("k1"))}, 1, 1000, nil},
+		{"starts_with a shorter prefix", []string{"s"}, []plan.PushedPredicate{call(plan.FuncStartsWith, "s", plan.StringValue("k"))}, 4, 0, nil},
+		{"starts_with no group", []string{"s"}, []plan.PushedPredicate{call(plan.FuncStartsWith, "s", plan.StringValue("j"))}, 0, -1, nil},
+		{"starts_with \\xff", []string{"s"}, []plan.PushedPredicate{call(plan.FuncStartsWith, "s", plan.StringValue("\xff"))}, 0, -1, nil},
+		{"no columns", []string{}, []plan.PushedPredicate{gt("id", plan.Int64Value(1999))}, 2, -1, nil},
+		{"an Exact-marked conjunct is not tested row by row", []string{"id"},
+			[]plan.PushedPredicate{{Expr: gt("id", plan.Int64Value(2500)).Expr, Support: plan.Exact}}, 2, 2000, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -109,20 +124,52 @@ func TestParquetScanProjectionAndPruning(t *testing.T) {
 			if got := after.RowGroupsSkipped - before.RowGroupsSkipped; got != 4-c.read {
 				t.Errorf("skipped %d row groups, want %d", got, 4-c.read)
 			}
-			if rows != c.read*1000 {
-				t.Errorf("rows = %d, want %d", rows, c.read*1000)
+			// The rows expected: those of the groups read that match,
+			// a group kept whole when 7/8 of its rows match.
+			var ids []int64
+			for g := int64(0); g < c.read && c.firstRow >= 0; g++ {
+				var kept []int64
+				for i := c.firstRow + g*1000; i < c.firstRow+(g+1)*1000; i++ {
+					if c.match == nil || c.match(i) {
+						kept = append(kept, i)
+					}
+				}
+				if len(kept)*8 >= 1000*7 {
+					kept = kept[:0]
+					for i := c.firstRow + g*1000; i < c.firstRow+(g+1)*1000; i++ {
+						kept = append(kept, i)
+					}
+				}
+				ids = append(ids, kept...)
 			}
-			want := c.columns
-			if want == nil {
-				want = tbl.Schema().Names()
+			want := int64(len(ids))
+			if c.firstRow < 0 {
+				want = c.read * 1000
 			}
-			if strings.Join(names, ",") != strings.Join(want, ",") {
-				t.Errorf("columns %v, want %v", names, want)
+			if rows != want {
+				t.Errorf("rows = %d, want %d", rows, want)
+			}
+			if got, wantDropped := after.RowsDropped-before.RowsDropped, c.read*1000-want; got != wantDropped {
+				t.Errorf("RowsDropped grew by %d, want %d", got, wantDropped)
+			}
+			wantNames := c.columns
+			if wantNames == nil {
+				wantNames = tbl.Schema().Names()
+			}
+			if strings.Join(names, ",") != strings.Join(wantNames, ",") {
+				t.Errorf("columns %v, want %v", names, wantNames)
 			}
 			for i, name := range names {
 				full := tbl.Column(tbl.Schema().Index(name))
-				if c.firstRow >= 0 && !sameValues(cols[i], full[c.firstRow:c.firstRow+rows]) {
-					t.Errorf("column %s differs from the table", name)
+				if c.firstRow < 0 {
+					continue
+				}
+				exp := make([]plan.Value, len(ids))
+				for j, id := range ids {
+					exp[j] = full[id]
+				}
+				if !sameValues(cols[i], exp) {
+					t.Errorf("column %s differs from the table's matching rows", name)
 				}
 			}
 		})
@@ -284,4 +331,78 @@ func TestWriteParquetEmptyTable(t *testing.T) {
 		t.Fatalf("ScanAll: %d rows, %d columns", rec.NumRows(), rec.NumCols())
 	}
 	check(t, plan.Scan(src).Node(), want{cols: []col{{"a", nil}, {"s", nil}}})
+}
+
+// TestParquetLateMaterialization checks that a scan tests its Inexact
+// conjuncts row by row before it decodes the other columns: a row group
+// its statistics cannot refute but none of whose rows passes has only its
+// tested column decoded (ChunksSkipped counts the others), and the rows
+// that pass come back with every column, in file order, whatever the
+// parallelism.
+func TestParquetLateMaterialization(t *testing.T) {
+	path, tbl := groupedFile(t, t.TempDir())
+	src, err := OpenFile("g", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp := func(fn plan.Func, col string, v plan.Value) plan.PushedPredicate {
+		return plan.PushedPredicate{Expr: &plan.Call{Fn: fn, Args: []plan.Expr{&plan.Column{Name: col}, &plan.Literal{Value: v}}}, Support: plan.Inexact}
+	}
+	cases := []struct {
+		name          string
+		pushed        []plan.PushedPredicate
+		read          int64   // row groups read (not refuted by statistics)
+		ids           []int64 // the rows expected
+		chunksSkipped int64
+	}{
+		// x = id/2 (or null, or NaN): 700.25 lies within group 1's x
+		// range [500, 999.5] but no row holds it.
+		{"no row of the group passes", []plan.PushedPredicate{cmp(plan.FuncEq, "x", plan.Float64Value(700.25))}, 1, nil, 2},
+		{"two rows pass", []plan.PushedPredicate{cmp(plan.FuncEq, "x", plan.Float64Value(700.5))}, 1, []int64{1401}, 0},
+		// Groups 1 and 3 hold x values around 999.5 and 1500.25 (group 2
+		// is refuted by x's statistics); only row 1999 passes both, so
+		// group 3 decodes id and x but not s.
+		{"two conjuncts, one group empty", []plan.PushedPredicate{cmp(plan.FuncGe, "id", plan.Int64Value(1998)),
+			{Expr: &plan.Call{Fn: plan.FuncIsIn, Args: []plan.Expr{&plan.Column{Name: "x"},
+				&plan.Literal{Value: plan.Float64Value(999.5)}, &plan.Literal{Value: plan.Float64Value(1500.25)}}}, Support: plan.Inexact}},
+			2, []int64{1999}, 1},
+	}
+	for _, c := range cases {
+		for _, par := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/parallelism=%d", c.name, par), func(t *testing.T) {
+				mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+				defer mem.AssertSize(t, 0)
+				before := src.Stats()
+				rr, err := src.Scan(context.Background(), exec.ScanRequest{Columns: []string{"s", "x", "id"},
+					Predicates: c.pushed, Mem: mem, Parallelism: par})
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, cols, rows := readAll(t, rr)
+				after := src.Stats()
+				if got := after.RowGroupsRead - before.RowGroupsRead; got != c.read {
+					t.Errorf("read %d row groups, want %d", got, c.read)
+				}
+				if got := after.ChunksSkipped - before.ChunksSkipped; got != c.chunksSkipped {
+					t.Errorf("ChunksSkipped grew by %d, want %d", got, c.chunksSkipped)
+				}
+				if got := after.RowsDropped - before.RowsDropped; got != c.read*1000-int64(len(c.ids)) {
+					t.Errorf("RowsDropped grew by %d, want %d", got, c.read*1000-int64(len(c.ids)))
+				}
+				if rows != int64(len(c.ids)) {
+					t.Fatalf("rows = %d, want %d", rows, len(c.ids))
+				}
+				for i, name := range []string{"s", "x", "id"} {
+					full := tbl.Column(tbl.Schema().Index(name))
+					exp := make([]plan.Value, len(c.ids))
+					for j, id := range c.ids {
+						exp[j] = full[id]
+					}
+					if !sameValues(cols[i], exp) {
+						t.Errorf("column %s differs from the table's matching rows", name)
+					}
+				}
+			})
+		}
+	}
 }

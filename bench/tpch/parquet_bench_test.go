@@ -1,0 +1,46 @@
+package tpch
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/dfopt/dfopt/bench"
+)
+
+// BenchmarkSF1Parquet collects the dataframe-style Q1, Q3, Q6 and Q12,
+// optimized, over the SF1 Parquet files of $DFOPT_TPCH_SF1 (dfopt bench
+// without --memory): every collect decodes the files again, so a profile
+// shows the Parquet scan, e.g.
+//
+//	DFOPT_TPCH_SF1=DIR go test ./bench/tpch -run '^$' -bench 'SF1Parquet/q6$' \
+//	    -benchtime 5x -cpu 1 -cpuprofile q6.prof
+//
+// Skipped unless the variable names a directory holding the eight tables.
+func BenchmarkSF1Parquet(b *testing.B) {
+	dir := os.Getenv(sf1Env)
+	if dir == "" {
+		b.Skipf("$%s is not set (generate the data with: dfopt gen-tpch -sf 1 -out DIR)", sf1Env)
+	}
+	for _, q := range []string{"q1", "q3", "q6", "q12"} {
+		b.Run(q, func(b *testing.B) {
+			suite, err := bench.Load(context.Background(), []string{"queries/" + q + ".json"}, bench.Options{DataDir: dir})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer suite.Close()
+			query := suite.Queries[0]
+			runtime.GC()
+			for b.Loop() {
+				res, _, err := query.Once(context.Background(), memory.DefaultAllocator)
+				if err != nil {
+					b.Fatal(err)
+				}
+				res.Release()
+			}
+		})
+	}
+}

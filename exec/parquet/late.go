@@ -1,0 +1,416 @@
+package parquet
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/dfopt/dfopt/exec/kernel"
+	"github.com/dfopt/dfopt/exec/ops"
+	"github.com/dfopt/dfopt/plan"
+)
+
+// Late materialization. A scan given Inexact conjuncts it can test row by
+// row (rowTests) decodes, per row group, the columns those conjuncts read
+// first, evaluates the conjuncts over the group's rows with the kernel (the
+// filter above the scan evaluates the same expressions with the same
+// kernel), and then decodes the other columns only for the groups where some
+// row survives, keeping only the surviving rows of every column. A group
+// none of whose rows survives costs the decode of its tested columns only.
+//
+// This is the skipping docs/semantics.md allows a source (scan): the
+// conjuncts are Inexact, so the plan keeps them in a filter above the scan,
+// and a source may skip the rows on which one is false or null, because the
+// executor passes Inexact conjuncts only to scans where no raising conjunct
+// has to meet those rows (exec.ScanRequest.Predicates). Dropping rows by
+// them is the limit of row-group skipping with one-row groups (the oracle's
+// zone-map tables use groups of one to three rows). The surviving rows keep
+// their file order. Where most rows of a group survive, the group is kept
+// whole (the filter above drops the rest): copying out the survivors would
+// cost more than it saves.
+//
+// Errors: the tested columns are decoded first; if any of their chunks
+// fails, the scan falls back to the plain decode of every column, which
+// reports the first failing unit in file order as before. Otherwise the
+// error reported is that of the first failing (row group, column) unit among
+// those decoded. A chunk of a group whose rows were all refuted is not
+// decoded at all, as a row group refuted by its statistics is not: its page
+// checksums are still verified (Source.verifyChecksums runs first), but a
+// corruption only decoding would find there goes unnoticed.
+
+// keepWhole is the share of surviving rows (in eighths) from which a row
+// group is kept whole rather than compacted.
+const keepWhole = 7
+
+// rowFilter is the conjuncts a scan tests row by row, grouped by the scan
+// column (an index into the scan's column list) each reads, the columns in
+// the order the pushed list first names them.
+type rowFilter struct {
+	cols   []int
+	conj   [][]plan.Expr   // per column of cols
+	schema []*arrow.Schema // per column of cols: that column alone
+}
+
+// rowTests returns the pushed conjuncts the scan can test row by row: those
+// the plan marks Inexact whose column (parseTest) is among the columns the
+// scan decodes (cols), or nil when there are none.
+func rowTests(pushed []plan.PushedPredicate, s plan.Schema, cols []pqColumn) *rowFilter {
+	pos := map[string]int{}
+	for i, c := range cols {
+		pos[c.name] = i
+	}
+	f := &rowFilter{}
+	at := map[int]int{} // scan column → its index in f.cols
+	for _, p := range pushed {
+		if p.Support != plan.Inexact {
+			continue
+		}
+		t, ok := parseTest(p.Expr, s)
+		if !ok {
+			continue
+		}
+		i, ok := pos[s.Field(t.column).Name]
+		if !ok {
+			continue
+		}
+		j, ok := at[i]
+		if !ok {
+			j = len(f.cols)
+			at[i] = j
+			f.cols = append(f.cols, i)
+			f.conj = append(f.conj, nil)
+			f.schema = append(f.schema, arrow.NewSchema([]arrow.Field{{Name: cols[i].name, Type: cols[i].dt, Nullable: cols[i].maxDef > 0}}, nil))
+		}
+		f.conj[j] = append(f.conj[j], p.Expr)
+	}
+	if len(f.cols) == 0 {
+		return nil
+	}
+	return f
+}
+
+// lateCounts are what a late-materialized read skipped.
+type lateCounts struct {
+	rowsDropped   int64 // rows of the groups read that the tests refuted
+	chunksSkipped int64 // column chunks of read groups never decoded
+}
+
+// groupScratch is what the first phase decoded of one row group: its tested
+// columns (group-local), and the rows that survive (nil: all of them, or
+// the group is kept whole).
+type groupScratch struct {
+	rows  int
+	bufs  []*memory.Buffer // per filter column: fixed-width values (nil for others)
+	units []pqUnit         // per filter column
+	keep  []int32          // surviving rows, when compacted
+	whole bool             // every row is kept
+	// decoded counts the tested columns decoded (a group whose rows all
+	// failed the first columns' tests decodes no more).
+	decoded int
+	err     error // the first failing filter column's error
+}
+
+// test evaluates the conjuncts of the j-th tested column (col, decoded
+// into s.units[j] and s.bufs[j]) over the rows keep of the group (nil: all)
+// and returns the rows that pass, as rows of the group, in order (nil when
+// every row of the group passes). ok is false when the evaluation failed.
+func (s *groupScratch) test(ctx context.Context, ev kernel.Evaluator, mem memory.Allocator, col pqColumn, j int,
+	filt *rowFilter, keep []int32) (pass []int32, ok bool) {
+	a, err := assembleColumn(mem, ops.Parallel{}, col, s.bufs[j], []*pqUnit{&s.units[j]}, []int{0, s.rows})
+	if err != nil {
+		return nil, false
+	}
+	batch := array.NewRecordBatch(filt.schema[j], []arrow.Array{a}, int64(s.rows))
+	a.Release()
+	defer batch.Release()
+	if keep != nil {
+		taken, err := ops.TakeRecord(mem, batch, keep)
+		if err != nil {
+			return nil, false
+		}
+		defer taken.Release()
+		batch = taken
+	}
+	sel, err := ev.EvalPredicate(ctx, filt.conj[j], batch, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer sel.Release()
+	n := int(batch.NumRows())
+	if keep == nil && sel.NullN() == 0 && countTrue(sel) == n {
+		return nil, true
+	}
+	pass = make([]int32, 0, n)
+	for r := 0; r < n; r++ {
+		if sel.Value(r) {
+			if keep != nil {
+				pass = append(pass, keep[r])
+			} else {
+				pass = append(pass, int32(r))
+			}
+		}
+	}
+	return pass, true
+}
+
+// countTrue counts the true values of a selection (which has no nulls).
+func countTrue(sel *array.Boolean) int {
+	return bitutil.CountSetBits(sel.Data().Buffers()[1].Bytes(), sel.Data().Offset(), sel.Len())
+}
+
+// readLate is readRowGroups with the row tests filt (see the comment
+// above). It returns ok false, and nothing else, when a tested column
+// fails to decode: the caller then reads plainly.
+func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols []pqColumn, groups []int,
+	filt *rowFilter, mem memory.Allocator, par ops.Parallel) (rec arrow.RecordBatch, counts lateCounts, ok bool, err error) {
+	md := rdr.MetaData()
+	isFilter := make([]int, len(cols)) // index into filt.cols, or -1
+	for i := range isFilter {
+		isFilter[i] = -1
+	}
+	for j, i := range filt.cols {
+		isFilter[i] = j
+	}
+	scratch := make([]groupScratch, len(groups))
+	defer func() {
+		for _, s := range scratch {
+			for _, b := range s.bufs {
+				if b != nil {
+					b.Release()
+				}
+			}
+		}
+	}()
+	ev := kernel.Evaluator{Mem: mem}
+	runErr := par.Run(len(groups), func(gi int) {
+		s := &scratch[gi]
+		s.rows = int(md.RowGroup(groups[gi]).NumRows())
+		s.bufs = make([]*memory.Buffer, len(filt.cols))
+		s.units = make([]pqUnit, len(filt.cols))
+		// The tested columns one at a time: each column's conjuncts are
+		// evaluated over the rows that passed the columns before, and a
+		// group whose rows all failed decodes no further column.
+		var keep []int32 // the rows passed so far; nil: all of them
+		for j, i := range filt.cols {
+			col := cols[i]
+			if w := fixedWidth(col.typ); w > 0 {
+				s.bufs[j] = memory.NewResizableBuffer(mem)
+				s.bufs[j].Resize(s.rows * w)
+			}
+			s.units[j] = decodeUnit(ctx, rdr, groups[gi], col, s.bufs[j], 0, s.rows)
+			if s.units[j].err != nil {
+				s.err = s.units[j].err
+				return
+			}
+			s.decoded++
+			next, ok := s.test(ctx, ev, mem, col, j, filt, keep)
+			if !ok {
+				// The tests cannot raise; should one fail anyway, the
+				// group is kept whole and the filter above decides.
+				s.whole = true
+				return
+			}
+			keep = next
+			if keep != nil && len(keep) == 0 {
+				s.keep = keep
+				return
+			}
+		}
+		if keep == nil || len(keep)*8 >= s.rows*keepWhole {
+			s.whole = true
+			return
+		}
+		s.keep = keep
+	})
+	if runErr != nil {
+		return nil, counts, false, runErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, counts, false, err
+	}
+	for gi := range scratch {
+		if scratch[gi].err != nil {
+			return nil, counts, false, nil
+		}
+	}
+	// The groups with surviving rows, and where their rows go.
+	var live []int // indices into groups
+	starts := []int{0}
+	for gi, s := range scratch {
+		k := s.rows
+		if !s.whole {
+			k = len(s.keep)
+		}
+		counts.rowsDropped += int64(s.rows - k)
+		if k == 0 {
+			counts.chunksSkipped += int64(len(cols) - s.decoded)
+			continue
+		}
+		live = append(live, gi)
+		starts = append(starts, starts[len(starts)-1]+k)
+	}
+	rows := starts[len(starts)-1]
+	if rows > math.MaxInt32 {
+		return nil, counts, true, fmt.Errorf("the row groups read hold more than %d rows", math.MaxInt32)
+	}
+	bufs := make([]*memory.Buffer, len(cols))
+	defer func() {
+		for _, b := range bufs {
+			if b != nil {
+				b.Release()
+			}
+		}
+	}()
+	for c, col := range cols {
+		if w := fixedWidth(col.typ); w > 0 {
+			bufs[c] = memory.NewResizableBuffer(mem)
+			bufs[c].Resize(rows * w)
+		}
+	}
+	units := make([]pqUnit, len(live)*len(cols))
+	runErr = par.Run(len(units), func(u int) {
+		li, c := u/len(cols), u%len(cols)
+		gi := live[li]
+		s, col, lo, hi := &scratch[gi], cols[c], starts[li], starts[li+1]
+		w := fixedWidth(col.typ)
+		var dst []byte
+		if w > 0 {
+			dst = bufs[c].Bytes()[lo*w : hi*w]
+		}
+		if j := isFilter[c]; j >= 0 {
+			var src []byte
+			if w > 0 {
+				src = s.bufs[j].Bytes()
+			}
+			units[u] = compactUnit(&s.units[j], src, w, s.keep, s.whole, dst)
+			return
+		}
+		if s.whole {
+			units[u] = decodeUnit(ctx, rdr, groups[gi], col, bufs[c], lo, hi)
+			return
+		}
+		var tmp *memory.Buffer
+		if w > 0 {
+			tmp = getScratch(s.rows * w)
+			defer putScratch(tmp)
+		}
+		full := decodeUnit(ctx, rdr, groups[gi], col, tmp, 0, s.rows)
+		if full.err != nil {
+			units[u] = full
+			return
+		}
+		var src []byte
+		if w > 0 {
+			src = tmp.Bytes()
+		}
+		units[u] = compactUnit(&full, src, w, s.keep, false, dst)
+	})
+	if runErr != nil {
+		return nil, counts, true, runErr
+	}
+	for u := range units {
+		if units[u].err != nil {
+			li, c := u/len(cols), u%len(cols)
+			return nil, counts, true, fmt.Errorf("row group %d, column %q: %w", groups[live[li]], cols[c].name, units[u].err)
+		}
+	}
+	arrs := make([]arrow.Array, len(cols))
+	defer func() {
+		for _, a := range arrs {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
+	for c, col := range cols {
+		per := make([]*pqUnit, len(live))
+		for li := range live {
+			per[li] = &units[li*len(cols)+c]
+		}
+		a, err := assembleColumn(mem, par, col, bufs[c], per, starts)
+		if err != nil {
+			return nil, counts, true, fmt.Errorf("column %q: %w", col.name, err)
+		}
+		arrs[c] = a
+	}
+	return array.NewRecordBatch(schema, arrs, int64(rows)), counts, true, nil
+}
+
+// scratchPool holds the buffers a compacted column is decoded into before
+// its surviving rows are copied out (one row group's values at a time).
+var scratchPool = sync.Pool{New: func() any { return memory.NewResizableBuffer(memory.DefaultAllocator) }}
+
+// getScratch returns a pooled buffer of n bytes (contents undefined).
+func getScratch(n int) *memory.Buffer {
+	b := scratchPool.Get().(*memory.Buffer)
+	b.ResizeNoShrink(n)
+	return b
+}
+
+// putScratch returns a buffer getScratch gave.
+func putScratch(b *memory.Buffer) { scratchPool.Put(b) }
+
+// compactUnit copies the rows keep (all of them when whole) of a decoded
+// unit: fixed-width values (w bytes each, from src) into dst, validity,
+// booleans and strings into the returned unit.
+func compactUnit(u *pqUnit, src []byte, w int, keep []int32, whole bool, dst []byte) pqUnit {
+	if whole {
+		if w > 0 {
+			copy(dst, src)
+		}
+		out := *u
+		return out
+	}
+	k := len(keep)
+	var out pqUnit
+	if u.valid != nil {
+		out.valid = make([]byte, bitutil.BytesForBits(int64(k)))
+		for i, r := range keep {
+			if bitutil.BitIsSet(u.valid, int(r)) {
+				bitutil.SetBit(out.valid, i)
+			} else {
+				out.nulls++
+			}
+		}
+	}
+	switch w {
+	case 4:
+		s, d := arrow.Uint32Traits.CastFromBytes(src), arrow.Uint32Traits.CastFromBytes(dst)
+		for i, r := range keep {
+			d[i] = s[r]
+		}
+	case 8:
+		s, d := arrow.Uint64Traits.CastFromBytes(src), arrow.Uint64Traits.CastFromBytes(dst)
+		for i, r := range keep {
+			d[i] = s[r]
+		}
+	}
+	if u.bits != nil {
+		out.bits = make([]byte, bitutil.BytesForBits(int64(k)))
+		for i, r := range keep {
+			if bitutil.BitIsSet(u.bits, int(r)) {
+				bitutil.SetBit(out.bits, i)
+			}
+		}
+	}
+	if u.offs != nil {
+		out.offs = make([]int32, k+1)
+		size := 0
+		for _, r := range keep {
+			size += int(u.offs[r+1] - u.offs[r])
+		}
+		out.data = make([]byte, 0, size)
+		for i, r := range keep {
+			out.data = append(out.data, u.data[u.offs[r]:u.offs[r+1]]...)
+			out.offs[i+1] = int32(len(out.data))
+		}
+	}
+	return out
+}

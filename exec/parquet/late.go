@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"github.com/dfopt/dfopt/exec/kernel"
@@ -109,8 +110,12 @@ type groupScratch struct {
 	rows  int
 	bufs  []*memory.Buffer // per filter column: fixed-width values (nil for others)
 	units []pqUnit         // per filter column
-	keep  []int32          // surviving rows, when compacted
-	whole bool             // every row is kept
+	// base lists, per filter column, the rows of the group its unit holds
+	// (nil: all of them): a string column tested after others is decoded
+	// only for the rows that passed those.
+	base  [][]int32
+	keep  []int32 // surviving rows, when compacted
+	whole bool    // every row is kept
 	// decoded counts the tested columns decoded (a group whose rows all
 	// failed the first columns' tests decodes no more).
 	decoded int
@@ -123,14 +128,18 @@ type groupScratch struct {
 // every row of the group passes). ok is false when the evaluation failed.
 func (s *groupScratch) test(ctx context.Context, ev kernel.Evaluator, mem memory.Allocator, col pqColumn, j int,
 	filt *rowFilter, keep []int32) (pass []int32, ok bool) {
-	a, err := assembleColumn(mem, ops.Parallel{}, col, s.bufs[j], []*pqUnit{&s.units[j]}, []int{0, s.rows})
+	held := s.rows // the rows the unit holds: all, or keep (s.base[j])
+	if s.base[j] != nil {
+		held = len(s.base[j])
+	}
+	a, err := assembleColumn(mem, ops.Parallel{}, col, s.bufs[j], []*pqUnit{&s.units[j]}, []int{0, held})
 	if err != nil {
 		return nil, false
 	}
-	batch := array.NewRecordBatch(filt.schema[j], []arrow.Array{a}, int64(s.rows))
+	batch := array.NewRecordBatch(filt.schema[j], []arrow.Array{a}, int64(held))
 	a.Release()
 	defer batch.Release()
-	if keep != nil {
+	if keep != nil && s.base[j] == nil {
 		taken, err := ops.TakeRecord(mem, batch, keep)
 		if err != nil {
 			return nil, false
@@ -194,6 +203,7 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 		s.rows = int(md.RowGroup(groups[gi]).NumRows())
 		s.bufs = make([]*memory.Buffer, len(filt.cols))
 		s.units = make([]pqUnit, len(filt.cols))
+		s.base = make([][]int32, len(filt.cols))
 		// The tested columns one at a time: each column's conjuncts are
 		// evaluated over the rows that passed the columns before, and a
 		// group whose rows all failed decodes no further column.
@@ -204,7 +214,12 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 				s.bufs[j] = memory.NewResizableBuffer(mem)
 				s.bufs[j].Resize(s.rows * w)
 			}
-			s.units[j] = decodeUnit(ctx, rdr, groups[gi], col, s.bufs[j], 0, s.rows)
+			if col.typ == plan.String && keep != nil {
+				s.units[j] = decodeStringsAt(ctx, rdr, groups[gi], col, s.rows, keep)
+				s.base[j] = keep
+			} else {
+				s.units[j] = decodeUnit(ctx, rdr, groups[gi], col, s.bufs[j], 0, s.rows)
+			}
 			if s.units[j].err != nil {
 				s.err = s.units[j].err
 				return
@@ -223,7 +238,11 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 				return
 			}
 		}
-		if keep == nil || len(keep)*8 >= s.rows*keepWhole {
+		full := true // every tested unit holds every row
+		for _, b := range s.base {
+			full = full && b == nil
+		}
+		if keep == nil || (full && len(keep)*8 >= s.rows*keepWhole) {
 			s.whole = true
 			return
 		}
@@ -289,7 +308,15 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 			if w > 0 {
 				src = s.bufs[j].Bytes()
 			}
-			units[u] = compactUnit(&s.units[j], src, w, s.keep, s.whole, dst)
+			keep := s.keep
+			if s.base[j] != nil {
+				keep = within(s.keep, s.base[j])
+			}
+			units[u] = compactUnit(&s.units[j], src, w, keep, s.whole, dst)
+			return
+		}
+		if col.typ == plan.String && !s.whole {
+			units[u] = decodeStringsAt(ctx, rdr, groups[gi], col, s.rows, s.keep)
 			return
 		}
 		if s.whole {
@@ -301,7 +328,8 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 			tmp = getScratch(s.rows * w)
 			defer putScratch(tmp)
 		}
-		full := decodeUnit(ctx, rdr, groups[gi], col, tmp, 0, s.rows)
+		// Rows past the last survivor are not decoded.
+		full := decodeUnit(ctx, rdr, groups[gi], col, tmp, 0, int(s.keep[len(s.keep)-1])+1)
 		if full.err != nil {
 			units[u] = full
 			return
@@ -413,4 +441,102 @@ func compactUnit(u *pqUnit, src []byte, w int, keep []int32, whole bool, dst []b
 		}
 	}
 	return out
+}
+
+// within returns the positions in base (sorted rows) of the rows of sub
+// (sorted, a subset of base).
+func within(sub, base []int32) []int32 {
+	out := make([]int32, len(sub))
+	i := 0
+	for k, r := range sub {
+		for base[i] != r {
+			i++
+		}
+		out[k] = int32(i)
+	}
+	return out
+}
+
+// decodeStringsAt decodes the rows keep (sorted rows of the group) of
+// string column col of row group g, which holds rows rows: only their
+// values are copied out of the pages, and the pages after the last of them
+// are not read. The unit holds len(keep) rows.
+func decodeStringsAt(ctx context.Context, rdr *file.Reader, g int, col pqColumn, rows int, keep []int32) (u pqUnit) {
+	cr, err := rdr.RowGroup(g).Column(col.leaf)
+	if err != nil {
+		u.err = err
+		return u
+	}
+	defer cr.Close()
+	r, ok := cr.(*file.ByteArrayColumnChunkReader)
+	if !ok {
+		u.err = fmt.Errorf("unexpected column reader %T", cr)
+		return u
+	}
+	k := len(keep)
+	if col.maxDef > 0 {
+		u.valid = make([]byte, bitutil.BytesForBits(int64(k)))
+	}
+	u.offs = make([]int32, k+1)
+	end := 0 // the rows to read: up to the last kept one
+	if k > 0 {
+		end = int(keep[k-1]) + 1
+	}
+	scratch := make([]parquet.ByteArray, min(end, pqBatch))
+	var defs []int16
+	if col.maxDef > 0 {
+		defs = make([]int16, len(scratch))
+	}
+	data := make([]byte, 0, k*4)
+	ki := 0
+	for pos := 0; pos < end; {
+		if err := ctx.Err(); err != nil {
+			u.err = err
+			return u
+		}
+		want := min(end-pos, pqBatch)
+		var lv []int16
+		if defs != nil {
+			lv = defs[:want]
+		}
+		n, vals, err := r.ReadBatchInPage(int64(want), scratch[:want], lv, nil)
+		if err != nil {
+			u.err = err
+			return u
+		}
+		if n <= 0 {
+			u.err = fmt.Errorf("the column chunk ends after %d of its %d rows", pos, rows)
+			return u
+		}
+		if defs == nil && vals != int(n) {
+			u.err = fmt.Errorf("a required column read %d values for %d rows", vals, n)
+			return u
+		}
+		j := 0
+		for i := 0; i < int(n); i++ {
+			present := defs == nil || lv[i] == col.maxDef
+			if ki < k && int(keep[ki]) == pos+i {
+				if present {
+					data = append(data, scratch[j]...)
+					if defs != nil {
+						bitutil.SetBit(u.valid, ki)
+					}
+				} else {
+					u.nulls++
+				}
+				ki++
+				if len(data) > math.MaxInt32 {
+					u.err = fmt.Errorf("more than %d bytes of strings exceed the 2 GiB string array limit", math.MaxInt32)
+					return u
+				}
+				u.offs[ki] = int32(len(data))
+			}
+			if present {
+				j++
+			}
+		}
+		pos += int(n)
+	}
+	u.data = data
+	return u
 }

@@ -366,6 +366,10 @@ func TestParquetLateMaterialization(t *testing.T) {
 			{Expr: &plan.Call{Fn: plan.FuncIsIn, Args: []plan.Expr{&plan.Column{Name: "x"},
 				&plan.Literal{Value: plan.Float64Value(999.5)}, &plan.Literal{Value: plan.Float64Value(1500.25)}}}, Support: plan.Inexact}},
 			2, []int64{1999}, 1},
+		// The string column is tested second, decoded only for the 500
+		// rows the first test passed.
+		{"a string tested after an int", []plan.PushedPredicate{cmp(plan.FuncGe, "id", plan.Int64Value(1500)),
+			cmp(plan.FuncEq, "s", plan.StringValue("k1"))}, 1, seq(1500, 2000), 0},
 	}
 	for _, c := range cases {
 		for _, par := range []int{1, 2} {
@@ -405,4 +409,13 @@ func TestParquetLateMaterialization(t *testing.T) {
 			})
 		}
 	}
+}
+
+// seq returns lo, lo+1, ..., hi-1.
+func seq(lo, hi int64) []int64 {
+	out := make([]int64, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		out = append(out, i)
+	}
+	return out
 }

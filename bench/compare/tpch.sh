@@ -16,7 +16,9 @@
 # default $ANCHORS_HOME/results/tpch-<UTC time>), ANCHORS_HOME (default
 # ~/.cache/dfopt-anchors: where the engines are installed; never the repo),
 # WORTH=1 (also dfopt bench --worth in memory, one thread: the worth table),
-# DFOPT_COMMIT (the commit to record when the tree is not a git checkout).
+# DFOPT_COMMIT (the commit to record when the tree is not a git checkout),
+# MEMORY1=1 (only the in-memory one-thread runs of the three engines: the
+# first table, in a third of the time).
 #
 # The engines (pinned: nodejs-polars 0.25.2 with its linux-x64-gnu binary,
 # @duckdb/node-api 1.5.6-r.1) are installed with npm into $ANCHORS_HOME when
@@ -65,14 +67,22 @@ fi
   echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$OUT/meta.txt"
 
-"$BIN" bench --memory --threads 1,2 -n "$RUNS" --data "$DATA" "${files[@]}" | tee "$OUT/dfopt-memory.txt"
-"$BIN" bench --threads 1,2 -n "$RUNS" --data "$DATA" "${files[@]}" | tee "$OUT/dfopt-parquet.txt"
+threads=1,2 dmodes=memory:1,memory:2,parquet:1,parquet:2
+[ "${MEMORY1:-0}" = 1 ] && threads=1 dmodes=memory:1
+"$BIN" bench --memory --threads "$threads" -n "$RUNS" --data "$DATA" "${files[@]}" | tee "$OUT/dfopt-memory.txt"
+if [ "${MEMORY1:-0}" = 1 ]; then
+  : > "$OUT/dfopt-parquet.txt"
+else
+  "$BIN" bench --threads 1,2 -n "$RUNS" --data "$DATA" "${files[@]}" | tee "$OUT/dfopt-parquet.txt"
+fi
 if [ "${WORTH:-0}" = 1 ]; then
   "$BIN" bench --memory --threads 1 --worth -n "$RUNS" --data "$DATA" "${files[@]}" | tee "$OUT/dfopt-worth.txt"
 fi
 node "$HERE/tpch/bench_duckdb.js" --queries="$qlist" --runs="$RUNS" --report=0 --history=0 \
-  --modes=memory:1,memory:2,parquet:1,parquet:2 --out="$OUT/duckdb.json"
+  --modes="$dmodes" --out="$OUT/duckdb.json"
 POLARS_MAX_THREADS=1 node "$HERE/tpch/bench_polars.js" --queries="$qlist" --runs="$RUNS" --report=0 --history=0 --out="$OUT/polars-t1.json"
-POLARS_MAX_THREADS=2 node "$HERE/tpch/bench_polars.js" --queries="$qlist" --runs="$RUNS" --report=0 --history=0 --out="$OUT/polars-t2.json"
+if [ "${MEMORY1:-0}" != 1 ]; then
+  POLARS_MAX_THREADS=2 node "$HERE/tpch/bench_polars.js" --queries="$qlist" --runs="$RUNS" --report=0 --history=0 --out="$OUT/polars-t2.json"
+fi
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT/meta.txt"
 node "$HERE/tpch_summary.js" "$OUT" | tee "$OUT/summary.md"

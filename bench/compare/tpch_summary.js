@@ -64,6 +64,21 @@ for (const [title, data, dmode] of [['In memory, one thread (median wall seconds
     ...(dmode === 'memory:1' ? [f3(geo(cols.pol)), f2(ratio(geo(cols.df), geo(cols.pol)))] : []), '', '']);
   table(title, ['query', 'dfopt df', 'dfopt sql', 'sql/df', 'DuckDB', 'df/DuckDB', ...(dmode === 'memory:1' ? ['Polars', 'df/Polars'] : []), 'optimize s', 'rows'], rows);
 }
+// CPU time (process user + system) beside the wall time: on a machine
+// whose cores other processes compete for, the wall time of whichever
+// engine ran at the higher load grows and its CPU time much less.
+{
+  const dc = (q) => (duck && duck.modes['memory:1'] && duck.modes['memory:1'].queries[q] ? duck.modes['memory:1'].queries[q].cpu_median : null);
+  const pc = (q) => (pol1 && Object.values(pol1.modes)[0].queries[q] ? Object.values(pol1.modes)[0].queries[q].cpu_median : null);
+  const rows = [], cols = { df: [], duck: [], pol: [] };
+  for (const q of queries) {
+    const d = mem[1] && mem[1][q] ? mem[1][q].cpu : null, k = dc(q), p = pc(q);
+    if (d && k && p) { cols.df.push(d); cols.duck.push(k); cols.pol.push(p); }
+    rows.push([q, f3(d), f3(k), f2(ratio(d, k)), f3(p), f2(ratio(d, p))]);
+  }
+  rows.push(['geomean', f3(geo(cols.df)), f3(geo(cols.duck)), f2(ratio(geo(cols.df), geo(cols.duck))), f3(geo(cols.pol)), f2(ratio(geo(cols.df), geo(cols.pol)))]);
+  table('In memory, one thread (median CPU seconds)', ['query', 'dfopt df', 'DuckDB', 'df/DuckDB', 'Polars', 'df/Polars'], rows);
+}
 const rows = [];
 for (const q of queries) {
   const sp = (a, b) => f2(ratio(a, b));

@@ -3,9 +3,12 @@ package step
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/dfopt/dfopt/exec/kernel"
 	"github.com/dfopt/dfopt/exec/ops"
@@ -155,20 +158,7 @@ func (e *Env) unpivot(n *plan.UnpivotNode, in *Frame) (*Frame, error) {
 		return nil, err
 	}
 	defer idxFrame.Release()
-	vb := array.NewStringBuilder(e.Mem)
-	defer vb.Release()
-	size := 0
-	for _, c := range n.On {
-		size += len(c)
-	}
-	vb.Reserve(int(total))
-	vb.ReserveData(size * rows)
-	for i := 0; i < rows; i++ {
-		for _, c := range n.On {
-			vb.Append(c)
-		}
-	}
-	variable := vb.NewArray()
+	variable := e.unpivotVariable(n.On, rows)
 	ons := make([]arrow.Array, 0, k)
 	defer func() { releaseAll(ons) }()
 	for _, c := range n.On {
@@ -202,4 +192,56 @@ func (e *Env) unpivot(n *plan.UnpivotNode, in *Frame) (*Frame, error) {
 	}
 	cols = append(cols, fcol{arr: variable}, fcol{arr: value})
 	return &Frame{schema: out, rows: int(total), cols: cols}, nil
+}
+
+// unpivotVariable is an unpivot's variable column: the on column names in
+// turn, row after row. The values repeat one pattern (the names
+// concatenated), so the offsets are computed and the data is the pattern
+// copied rows times, without a per-value append; a column whose data
+// would pass the int32 offsets of a string array is built by a builder,
+// which reports that as it does for any string column.
+func (e *Env) unpivotVariable(on []string, rows int) arrow.Array {
+	k := len(on)
+	pattern := strings.Join(on, "")
+	size := len(pattern)
+	if int64(size)*int64(rows) > math.MaxInt32 {
+		vb := array.NewStringBuilder(e.Mem)
+		defer vb.Release()
+		for i := 0; i < rows; i++ {
+			for _, c := range on {
+				vb.Append(c)
+			}
+		}
+		return vb.NewArray()
+	}
+	prefix := make([]int32, k)
+	for j := 1; j < k; j++ {
+		prefix[j] = prefix[j-1] + int32(len(on[j-1]))
+	}
+	total := k * rows
+	offBuf := memory.NewResizableBuffer(e.Mem)
+	offBuf.Resize(4 * (total + 1))
+	offs := arrow.Int32Traits.CastFromBytes(offBuf.Bytes())
+	// The closure cannot panic (indices within offs).
+	_ = e.par.For(rows, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			base := int32(i * size)
+			for j, p := range prefix {
+				offs[i*k+j] = base + p
+			}
+		}
+	})
+	offs[total] = int32(size * rows)
+	dataBuf := memory.NewResizableBuffer(e.Mem)
+	dataBuf.Resize(size * rows)
+	data := dataBuf.Bytes()
+	for n := copy(data, pattern); n < len(data); {
+		n += copy(data[n:], data[:n])
+	}
+	d := array.NewData(arrow.BinaryTypes.String, total, []*memory.Buffer{nil, offBuf, dataBuf}, nil, 0, 0)
+	out := array.NewStringData(d)
+	d.Release()
+	offBuf.Release()
+	dataBuf.Release()
+	return out
 }

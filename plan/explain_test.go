@@ -74,6 +74,7 @@ func goldenPlans(t *testing.T) map[string]Node {
 		"hstack":           st.Select(a, b).HStack(st.Select(k.Alias("k2"))).Node(),
 		"merge_sorted":     st.MergeSorted(st, "k").Node(),
 		"unpivot":          st.Unpivot([]string{"a", "b"}, []string{"k"}, "", "").Node(),
+		"unnest":           Scan(unnestTable(t)).Select(k, Col("s"), Col("l")).Unnest("s").Node(),
 		"aggregate":        st.GroupBy(k, s).Agg(a.Sum().Alias("total"), Len(), Col("f").Mean()).Node(),
 		"aggregate_global": st.Agg(a.Count(), b.Max()).Node(),
 		"join_inner":       st.JoinOn(su, InnerJoin, "k").Node(),

@@ -91,6 +91,10 @@ func (a *FactsAnalysis) passesOn(n Node, name string) Node {
 		if name != n.Name {
 			return n.Input
 		}
+	case *UnnestNode:
+		if !n.Unnested(name) {
+			return n.Input
+		}
 	case *DistinctNode:
 		return n.Input
 	case *WindowNode:

@@ -63,6 +63,7 @@ const (
 	KindHStack
 	KindMergeSorted
 	KindUnpivot
+	KindUnnest
 	kindCount
 )
 
@@ -72,7 +73,8 @@ var kindNames = [kindCount]string{KindInvalid: "invalid", KindScan: "scan", Kind
 	KindDistinct: "distinct", KindWindow: "window", KindExtension: "extension", KindGuard: "guard",
 	KindTail: "tail", KindReverse: "reverse", KindRowIndex: "row_index",
 	KindAsOfJoin: "asof_join", KindTemporalGroup: "temporal_group",
-	KindHStack: "hstack", KindMergeSorted: "merge_sorted", KindUnpivot: "unpivot"}
+	KindHStack: "hstack", KindMergeSorted: "merge_sorted", KindUnpivot: "unpivot",
+	KindUnnest: "unnest"}
 
 // String returns the kind's name as written in plan files ("with_columns").
 func (k Kind) String() string {
@@ -894,6 +896,8 @@ func isNilNode(n Node) bool {
 	case *MergeSortedNode:
 		return n == nil
 	case *UnpivotNode:
+		return n == nil
+	case *UnnestNode:
 		return n == nil
 	}
 	return false

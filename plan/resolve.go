@@ -218,6 +218,8 @@ func (r *resolver) node(n Node, p *Path) (Node, error) {
 		schema, err = resolveMergeSorted(n, p)
 	case *UnpivotNode:
 		schema, err = resolveUnpivot(n, p)
+	case *UnnestNode:
+		schema, err = resolveUnnest(n, p)
 	case *AggregateNode:
 		schema, err = resolveAggregate(n, p)
 	case *JoinNode:

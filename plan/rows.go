@@ -221,6 +221,8 @@ func (r *RowEstimates) bounds(n Node) RowBounds {
 	case *MergeSortedNode:
 		l, rr := r.in(n, 0), r.in(n, 1)
 		return RowBounds{Min: satAdd(l.Min, rr.Min), Max: satAdd(l.Max, rr.Max), Bounded: l.Bounded && rr.Bounded}
+	case *UnnestNode:
+		return r.in(n, 0)
 	case *UnpivotNode:
 		in, k := r.in(n, 0), int64(len(n.On))
 		return RowBounds{Min: satMul(in.Min, k), Max: satMul(in.Max, k), Bounded: in.Bounded}

@@ -32,6 +32,7 @@ func FuzzDecode(f *testing.F) {
 		withPlan(`{"op": "window", "exprs": [{"alias": {"over": {"fn": "len"}, "partition_by": [{"col": "s"}]}, "name": "w"}], "input": ` + scanT + `}`),
 		`{"format": "dfopt-plan/1", "tables": {"p": {"parquet": "x.parquet"}}, "plan": {"op": "scan", "table": "p", "columns": [], "pushed": [{"expr": {"col": "x"}, "support": "exact"}]}}`,
 		`{"format": "dfopt-plan/1", "tables": {}, "plan": {}, "expect": {"error": null, "counters": {"a": "-9223372036854775808"}}}`,
+		nestedPlanDoc(`{"op": "unnest", "columns": ["s"], "input": {"op": "scan", "table": "t"}}`),
 	} {
 		f.Add([]byte(s))
 	}

@@ -70,3 +70,49 @@ func TestNestedDecodeErrors(t *testing.T) {
 		}
 	}
 }
+
+// nestedPlanDoc is nestedDoc's tables under the plan %s.
+func nestedPlanDoc(planJSON string) string {
+	head, _, _ := strings.Cut(nestedDoc, "\n \"plan\"")
+	return strings.Replace(head, "%s", "", 1) + "\n \"plan\": " + planJSON + "}"
+}
+
+// TestReshapeNestedNodes: unnest and explode round-trip, and their fields'
+// errors carry the JSON path and a line (docs/plan-format.md).
+func TestReshapeNestedNodes(t *testing.T) {
+	ok := []string{
+		`{"op": "unnest", "columns": ["s"], "input": {"op": "scan", "table": "t"}}`,
+	}
+	for _, p := range ok {
+		doc, err := Decode([]byte(nestedPlanDoc(p)), Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		if _, err := plan.Resolve(doc.Plan); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		out, err := Encode(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := Decode(out, Options{})
+		if err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		if plan.Fingerprint(back.Plan) != plan.Fingerprint(doc.Plan) {
+			t.Errorf("%s: the round trip changed the plan:\n%s", p, out)
+		}
+	}
+	for _, tc := range []struct{ plan, path, msg string }{
+		{`{"op": "unnest", "input": {"op": "scan", "table": "t"}}`, `plan`, `missing required field "columns"`},
+		{`{"op": "unnest", "columns": "s", "input": {"op": "scan", "table": "t"}}`, `plan.columns`, `expected an array`},
+		{`{"op": "unnest", "columns": ["s", 1], "input": {"op": "scan", "table": "t"}}`, `plan.columns[1]`, `expected a string`},
+		{`{"op": "unnest", "columns": ["s"], "colums": [], "input": {"op": "scan", "table": "t"}}`, `plan`, `unknown field "colums"`},
+	} {
+		_, err := Decode([]byte(nestedPlanDoc(tc.plan)), Options{})
+		e, ok := err.(*Error)
+		if !ok || e.Path != tc.path || !strings.Contains(e.Msg, tc.msg) || e.Line == 0 {
+			t.Errorf("%s: got %v; want path %s, a line, and a message containing %q", tc.plan, err, tc.path, tc.msg)
+		}
+	}
+}

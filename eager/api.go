@@ -262,6 +262,15 @@ func (df *DataFrame) Unpivot(on, index []string, variableName, valueName string)
 	})
 }
 
+// Unnest replaces each named struct column, in place, by its fields as
+// columns (nullable; null where the struct is null); a field named like
+// another column is an error.
+func (df *DataFrame) Unnest(columns ...string) (*DataFrame, error) {
+	return df.apply(nil, func(in []plan.Node) plan.Node {
+		return &plan.UnnestNode{Input: in[0], Columns: columns}
+	})
+}
+
 // Distinct keeps the first row of each distinct combination of the named
 // columns (all columns when none are named), in input order. Keys compare
 // with all NaNs equal, -0.0 equal to +0.0 and nulls equal.

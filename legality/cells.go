@@ -150,6 +150,7 @@ var defaultCells = concatCells(
 	orderNodeCells,
 	asofNodeCells,
 	reshapeNodeCells,
+	nestedNodeCells,
 	errorGuardCells,
 )
 

@@ -172,6 +172,8 @@ func nodeOfKind(k plan.Kind) plan.Node {
 		return &plan.MergeSortedNode{}
 	case plan.KindUnpivot:
 		return &plan.UnpivotNode{}
+	case plan.KindUnnest:
+		return &plan.UnnestNode{}
 	}
 	return nil
 }

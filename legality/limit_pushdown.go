@@ -64,6 +64,8 @@ func (t *Table) LimitPast(n plan.Node) Ruling {
 		r.consult(t.barrier(LPMergeSorted, n))
 	case *plan.UnpivotNode:
 		r.consult(t.barrier(LPUnpivot, n))
+	case *plan.UnnestNode:
+		r.consult(t.decide(LPUnnest, always))
 	default:
 		r.consult(t.barrier(LPUnknown, n))
 	}

@@ -254,6 +254,8 @@ func (t *Table) PushdownNode(n plan.Node) *NodeCheck {
 		c.decision = t.decide(PPMergeSorted, always)
 	case *plan.UnpivotNode:
 		t.unpivotCheck(c, n)
+	case *plan.UnnestNode:
+		t.unnestCheck(c, n)
 	default:
 		c.decision = t.decide(PPUnknown, always)
 	}

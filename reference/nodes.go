@@ -85,6 +85,8 @@ func (c *collector) apply(n plan.Node, ins []*Result) (*Result, error) {
 		return mergeSorted(n, ins[0], ins[1])
 	case *plan.UnpivotNode:
 		return unpivot(n, ins[0])
+	case *plan.UnnestNode:
+		return unnest(n, ins[0])
 	case *plan.AggregateNode:
 		return c.aggregate(n, ins[0])
 	case *plan.JoinNode:

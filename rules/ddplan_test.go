@@ -378,6 +378,12 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 		l.keyword("key")
 		l.expect("=")
 		n = &plan.MergeSortedNode{Left: children[0], Right: children[1], Key: l.name()}
+	case "unnest":
+		in, err := one()
+		if err != nil {
+			return nil, err
+		}
+		n = &plan.UnnestNode{Input: in, Columns: l.nameList()}
 	case "unpivot":
 		in, err := one()
 		if err != nil {
@@ -442,7 +448,7 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 		}
 		return &plan.ExtensionNode{Def: def, Inputs: children}, nil
 	default:
-		return nil, fmt.Errorf("unknown node kind %q (scan, filter, project, with_columns, sort, limit, slice, tail, reverse, row_index, aggregate, join, asof_join, temporal_group, union, hstack, merge_sorted, unpivot, distinct, extension)", kind)
+		return nil, fmt.Errorf("unknown node kind %q (scan, filter, project, with_columns, sort, limit, slice, tail, reverse, row_index, aggregate, join, asof_join, temporal_group, union, hstack, merge_sorted, unpivot, unnest, distinct, extension)", kind)
 	}
 	if l.err == nil && !l.done() {
 		l.fail("unexpected %q", l.peek().text)
@@ -591,6 +597,21 @@ func (l *lexer) name() string {
 		l.fail("want a name, have %q", t.text)
 	}
 	return t.text
+}
+
+// nameList reads "[a, b]" (names, possibly none).
+func (l *lexer) nameList() []string {
+	out := []string{}
+	l.expect("[")
+	for l.err == nil && l.peek().text != "]" {
+		out = append(out, l.name())
+		if l.peek().text != "," {
+			break
+		}
+		l.next()
+	}
+	l.expect("]")
+	return out
 }
 
 func (l *lexer) str() string {

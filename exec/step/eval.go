@@ -58,6 +58,8 @@ func Eval(e *Env, n plan.Node, in []*Frame) (*Frame, error) {
 		out, err = e.mergeSorted(n, in[0], in[1])
 	case *plan.UnpivotNode:
 		out, err = e.unpivot(n, in[0])
+	case *plan.UnnestNode:
+		out, err = e.unnest(n, in[0])
 	case *plan.AggregateNode:
 		out, err = e.aggregate(n, in[0])
 	case *plan.JoinNode:

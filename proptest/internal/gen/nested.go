@@ -56,11 +56,15 @@ func (g *gen) nestedTableOf() (*plan.Table, bool) {
 	if g.r.Intn(4) == 0 {
 		b = narrowTypes[g.r.Intn(len(narrowTypes))]
 	}
+	first := "a"
+	if g.r.Intn(3) == 0 {
+		first = "s" // named like its struct: unnest's field s (unnest.go)
+	}
 	fields := []plan.Field{
 		{Name: "k", Type: plan.Int64, Nullable: true},
 		{Name: "l", Type: plan.MustListOf(el), Nullable: true},
 		{Name: "m", Type: plan.MustListOf(plan.Int64), Nullable: g.r.Intn(2) == 0},
-		{Name: "s", Type: plan.MustStructOf(plan.StructField{Name: "a", Type: plan.Int64}, plan.StructField{Name: "b", Type: b}), Nullable: true},
+		{Name: "s", Type: plan.MustStructOf(plan.StructField{Name: first, Type: plan.Int64}, plan.StructField{Name: "b", Type: b}), Nullable: true},
 	}
 	rows := g.pickRows()
 	t, err := plan.NewTable("t"+strconv.Itoa(len(g.tables)), plan.MustSchema(fields...), g.columns(fields, rows))
@@ -125,6 +129,12 @@ func (g *gen) nestedShape(m move, depth int) (frame, bool) {
 			LeftOn: []plan.Expr{col("k")}, RightOn: []plan.Expr{col("k")}}, in.rows*in.rows, in, in)
 		budget--
 	}
+	if budget > 0 && g.r.Intn(2) == 0 {
+		// Unnest or explode first (unnest.go), half the time.
+		var used int
+		in, used = g.nestedReshape(in, budget)
+		budget -= used
+	}
 	for budget > 0 {
 		budget--
 		switch x := g.r.Intn(100); {
@@ -148,6 +158,10 @@ func (g *gen) nestedShape(m move, depth int) (frame, bool) {
 			in = g.orderNode(in)
 		case x < 62:
 			in = g.limit(in)
+		case x < 70:
+			var used int
+			in, used = g.nestedReshape(in, budget+1)
+			budget -= max(used-1, 0)
 		case x < 80:
 			c := g.ctx(in, g.nodeMode())
 			exprs := g.nestedEntries(c, in.schema())

@@ -271,6 +271,15 @@ func (df *DataFrame) Unnest(columns ...string) (*DataFrame, error) {
 	})
 }
 
+// Explode turns each named list column into rows, in place: several
+// columns are zipped (their lengths must agree per row: invalid_input), a
+// null or empty list gives one row with null, the other columns repeat.
+func (df *DataFrame) Explode(columns ...string) (*DataFrame, error) {
+	return df.apply(nil, func(in []plan.Node) plan.Node {
+		return &plan.ExplodeNode{Input: in[0], Columns: columns}
+	})
+}
+
 // Distinct keeps the first row of each distinct combination of the named
 // columns (all columns when none are named), in input order. Keys compare
 // with all NaNs equal, -0.0 equal to +0.0 and nulls equal.

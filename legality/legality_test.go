@@ -174,6 +174,8 @@ func nodeOfKind(k plan.Kind) plan.Node {
 		return &plan.UnpivotNode{}
 	case plan.KindUnnest:
 		return &plan.UnnestNode{}
+	case plan.KindExplode:
+		return &plan.ExplodeNode{}
 	}
 	return nil
 }

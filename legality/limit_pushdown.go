@@ -66,6 +66,8 @@ func (t *Table) LimitPast(n plan.Node) Ruling {
 		r.consult(t.barrier(LPUnpivot, n))
 	case *plan.UnnestNode:
 		r.consult(t.decide(LPUnnest, always))
+	case *plan.ExplodeNode:
+		r.consult(t.barrier(LPExplode, n))
 	default:
 		r.consult(t.barrier(LPUnknown, n))
 	}

@@ -80,6 +80,8 @@ func (t *Table) PruneThrough(n plan.Node) (d Decision, extra []string) {
 		return t.decide(PRUnpivot, always), nil
 	case *plan.UnnestNode:
 		return t.decide(PRUnnest, always), append([]string(nil), n.Columns...)
+	case *plan.ExplodeNode:
+		return t.decide(PRExplode, always), append([]string(nil), n.Columns...)
 	case *plan.AggregateNode:
 		return t.decide(PRAggregate, always), nil
 	case *plan.DistinctNode:

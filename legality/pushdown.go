@@ -256,6 +256,8 @@ func (t *Table) PushdownNode(n plan.Node) *NodeCheck {
 		t.unpivotCheck(c, n)
 	case *plan.UnnestNode:
 		t.unnestCheck(c, n)
+	case *plan.ExplodeNode:
+		t.explodeCheck(c, n)
 	default:
 		c.decision = t.decide(PPUnknown, always)
 	}

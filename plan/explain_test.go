@@ -75,6 +75,7 @@ func goldenPlans(t *testing.T) map[string]Node {
 		"merge_sorted":     st.MergeSorted(st, "k").Node(),
 		"unpivot":          st.Unpivot([]string{"a", "b"}, []string{"k"}, "", "").Node(),
 		"unnest":           Scan(unnestTable(t)).Select(k, Col("s"), Col("l")).Unnest("s").Node(),
+		"explode":          Scan(unnestTable(t)).Select(Col("l"), k, Col("s")).Explode("l").Node(),
 		"aggregate":        st.GroupBy(k, s).Agg(a.Sum().Alias("total"), Len(), Col("f").Mean()).Node(),
 		"aggregate_global": st.Agg(a.Count(), b.Max()).Node(),
 		"join_inner":       st.JoinOn(su, InnerJoin, "k").Node(),

@@ -95,6 +95,10 @@ func (a *FactsAnalysis) passesOn(n Node, name string) Node {
 		if !n.Unnested(name) {
 			return n.Input
 		}
+	case *ExplodeNode:
+		if !n.Exploded(name) {
+			return n.Input
+		}
 	case *DistinctNode:
 		return n.Input
 	case *WindowNode:

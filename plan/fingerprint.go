@@ -286,6 +286,8 @@ func fingerprintNode(n Node) (uint64, bool, bool) {
 		h = h.str(unpivotParams(n))
 	case *UnnestNode:
 		h = h.str(nestedColumnsParams(n.Columns))
+	case *ExplodeNode:
+		h = h.str(nestedColumnsParams(n.Columns))
 	case *SliceNode:
 		h = h.u64(uint64(n.Offset)).u64(uint64(n.Len))
 	case *AggregateNode:
@@ -502,6 +504,8 @@ func sameParams(a, b Node) bool {
 		return unpivotParams(a) == unpivotParams(b.(*UnpivotNode))
 	case *UnnestNode:
 		return slices.Equal(a.Columns, b.(*UnnestNode).Columns)
+	case *ExplodeNode:
+		return slices.Equal(a.Columns, b.(*ExplodeNode).Columns)
 	case *SliceNode:
 		b := b.(*SliceNode)
 		return a.Offset == b.Offset && a.Len == b.Len

@@ -64,6 +64,7 @@ const (
 	KindMergeSorted
 	KindUnpivot
 	KindUnnest
+	KindExplode
 	kindCount
 )
 
@@ -74,7 +75,7 @@ var kindNames = [kindCount]string{KindInvalid: "invalid", KindScan: "scan", Kind
 	KindTail: "tail", KindReverse: "reverse", KindRowIndex: "row_index",
 	KindAsOfJoin: "asof_join", KindTemporalGroup: "temporal_group",
 	KindHStack: "hstack", KindMergeSorted: "merge_sorted", KindUnpivot: "unpivot",
-	KindUnnest: "unnest"}
+	KindUnnest: "unnest", KindExplode: "explode"}
 
 // String returns the kind's name as written in plan files ("with_columns").
 func (k Kind) String() string {
@@ -898,6 +899,8 @@ func isNilNode(n Node) bool {
 	case *UnpivotNode:
 		return n == nil
 	case *UnnestNode:
+		return n == nil
+	case *ExplodeNode:
 		return n == nil
 	}
 	return false

@@ -49,6 +49,7 @@ func everyKind(t testing.TB) []nodeCase {
 		{scanT.Unpivot([]string{"a", "b"}, nil, "", "").Node(), "unpivot on=[a, b] index=* variable=variable value=value"},
 		{scanT.Unpivot([]string{"a"}, []string{"k"}, "var", "my val").Node(), `unpivot on=[a] index=[k] variable=var value="my val"`},
 		{scanT.Unnest("s", "my s").Node(), `unnest [s, "my s"]`},
+		{scanT.Explode("l", "m").Node(), `explode [l, m]`},
 		{scanT.GroupBy(Col("k")).Agg(Col("a").Sum().Alias("s"), Len()).Node(), "aggregate keys=[k] aggs=[sum(a) as s, len()]"},
 		{scanT.Agg(Col("a").Sum()).Node(), "aggregate keys=[] aggs=[sum(a)]"},
 		{scanT.JoinOn(scanU, InnerJoin, "k").Node(), "join inner on=[k = k]"},
@@ -80,7 +81,7 @@ func (panicSource) Name() string   { panic("Name") }
 func (panicSource) Schema() Schema { panic("Schema") }
 
 func TestKindNames(t *testing.T) {
-	want := []string{"scan", "filter", "project", "with_columns", "sort", "limit", "slice", "aggregate", "join", "union", "distinct", "window", "extension", "guard", "tail", "reverse", "row_index", "asof_join", "temporal_group", "hstack", "merge_sorted", "unpivot", "unnest"}
+	want := []string{"scan", "filter", "project", "with_columns", "sort", "limit", "slice", "aggregate", "join", "union", "distinct", "window", "extension", "guard", "tail", "reverse", "row_index", "asof_join", "temporal_group", "hstack", "merge_sorted", "unpivot", "unnest", "explode"}
 	ks := Kinds()
 	if len(ks) != len(want) {
 		t.Fatalf("Kinds() = %v", ks)

@@ -220,6 +220,8 @@ func (r *resolver) node(n Node, p *Path) (Node, error) {
 		schema, err = resolveUnpivot(n, p)
 	case *UnnestNode:
 		schema, err = resolveUnnest(n, p)
+	case *ExplodeNode:
+		schema, err = resolveExplode(n, p)
 	case *AggregateNode:
 		schema, err = resolveAggregate(n, p)
 	case *JoinNode:

@@ -223,6 +223,9 @@ func (r *RowEstimates) bounds(n Node) RowBounds {
 		return RowBounds{Min: satAdd(l.Min, rr.Min), Max: satAdd(l.Max, rr.Max), Bounded: l.Bounded && rr.Bounded}
 	case *UnnestNode:
 		return r.in(n, 0)
+	case *ExplodeNode:
+		// At least one row per input row; no bound on a list's length.
+		return RowBounds{Min: r.in(n, 0).Min}
 	case *UnpivotNode:
 		in, k := r.in(n, 0), int64(len(n.On))
 		return RowBounds{Min: satMul(in.Min, k), Max: satMul(in.Max, k), Bounded: in.Bounded}

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -150,4 +151,63 @@ func nestedColumnsParams(cols []string) string {
 		b.WriteString("\x00" + c)
 	}
 	return b.String()
+}
+
+// ExplodeNode turns each of its Columns, a list column, into a column of
+// its element type (nullable), in place, and each input row into one row
+// per element (docs/semantics.md, explode): several lists of a row are
+// zipped and must have equal lengths, a null or empty list counting as one
+// null element (unequal lengths raise invalid_input at run time).
+type ExplodeNode struct {
+	nodeMeta
+	Input   Node
+	Columns []string
+}
+
+// Kind returns KindExplode.
+func (*ExplodeNode) Kind() Kind { return KindExplode }
+
+// Children returns the input.
+func (n *ExplodeNode) Children() []Node { return []Node{n.Input} }
+
+// WithChildren returns an unresolved copy over children[0].
+func (n *ExplodeNode) WithChildren(ch []Node) Node {
+	return &ExplodeNode{Input: ch[0], Columns: n.Columns}
+}
+
+// Label renders "explode [l, m]".
+func (n *ExplodeNode) Label() string {
+	var b strings.Builder
+	b.WriteString("explode ")
+	writeNames(&b, n.Columns)
+	return b.String()
+}
+
+// Explode turns each named list column into rows, in place: several
+// columns are zipped (equal lengths per row), a null or empty list gives
+// one null row.
+func (f Frame) Explode(columns ...string) Frame {
+	return Frame{node: &ExplodeNode{Input: f.node, Columns: columns}}
+}
+
+// Exploded reports whether the explode n explodes the column name.
+func (n *ExplodeNode) Exploded(name string) bool {
+	return slices.Contains(n.Columns, name)
+}
+
+// resolveExplode checks the column list and builds the schema: each list
+// column replaced in place by its element type, nullable.
+func resolveExplode(n *ExplodeNode, p *Path) (Schema, error) {
+	in := n.Input.Schema()
+	pos, err := checkNestedColumns("explode", n.Columns, in, Type.IsList, "a list", p)
+	if err != nil {
+		return Schema{}, err
+	}
+	fields := in.Fields()
+	for i, f := range fields {
+		if _, ok := pos[f.Name]; ok {
+			fields[i] = Field{Name: f.Name, Type: f.Type.Elem(), Nullable: true}
+		}
+	}
+	return NewSchema(fields...)
 }

@@ -44,3 +44,23 @@ func TestResolveUnnest(t *testing.T) {
 			err: &wantErr{kind: InvalidPlan, path: "plan.columns[1]", expr: "a", msg: "field a of s2 clashes with a field of s"}},
 	})
 }
+
+// TestResolveExplode: each list becomes its element type, nullable, in
+// place; the resolve errors of docs/semantics.md (Resolve errors).
+func TestResolveExplode(t *testing.T) {
+	n := Scan(unnestTable(t))
+	runResolveCases(t, []resolveCase{
+		{name: "in place", plan: n.Select(Col("l"), Col("k"), Col("s")).Explode("l").Node(),
+			schema: "[l: int64?, k: int64, s: struct{a: int64, b: string}?]"},
+		{name: "two lists", plan: n.Select(Col("l"), Col("k")).WithColumns(Col("l").Alias("l2")).Explode("l2", "l").Node(),
+			schema: "[l: int64?, k: int64, l2: int64?]"},
+		{name: "no column", plan: n.Explode().Node(),
+			err: &wantErr{kind: InvalidPlan, path: "plan.columns", msg: "explode: no column"}},
+		{name: "unknown", plan: n.Explode("l", "x").Node(),
+			err: &wantErr{kind: UnknownColumn, path: "plan.columns[1]", expr: "x"}},
+		{name: "twice", plan: n.Explode("l", "l").Node(),
+			err: &wantErr{kind: DuplicateColumn, path: "plan.columns[1]", expr: "l"}},
+		{name: "not a list", plan: n.Explode("s").Node(),
+			err: &wantErr{kind: TypeError, path: "plan.columns[0]", expr: "s", msg: "not a list"}},
+	})
+}

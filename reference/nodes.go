@@ -87,6 +87,8 @@ func (c *collector) apply(n plan.Node, ins []*Result) (*Result, error) {
 		return unpivot(n, ins[0])
 	case *plan.UnnestNode:
 		return unnest(n, ins[0])
+	case *plan.ExplodeNode:
+		return explode(n, ins[0])
 	case *plan.AggregateNode:
 		return c.aggregate(n, ins[0])
 	case *plan.JoinNode:

@@ -384,6 +384,12 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 			return nil, err
 		}
 		n = &plan.UnnestNode{Input: in, Columns: l.nameList()}
+	case "explode":
+		in, err := one()
+		if err != nil {
+			return nil, err
+		}
+		n = &plan.ExplodeNode{Input: in, Columns: l.nameList()}
 	case "unpivot":
 		in, err := one()
 		if err != nil {
@@ -448,7 +454,7 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 		}
 		return &plan.ExtensionNode{Def: def, Inputs: children}, nil
 	default:
-		return nil, fmt.Errorf("unknown node kind %q (scan, filter, project, with_columns, sort, limit, slice, tail, reverse, row_index, aggregate, join, asof_join, temporal_group, union, hstack, merge_sorted, unpivot, unnest, distinct, extension)", kind)
+		return nil, fmt.Errorf("unknown node kind %q (scan, filter, project, with_columns, sort, limit, slice, tail, reverse, row_index, aggregate, join, asof_join, temporal_group, union, hstack, merge_sorted, unpivot, unnest, explode, distinct, extension)", kind)
 	}
 	if l.err == nil && !l.done() {
 		l.fail("unexpected %q", l.peek().text)

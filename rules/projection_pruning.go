@@ -53,7 +53,7 @@ func projectionPruning() Rule {
 		Matches: []plan.Kind{plan.KindProject, plan.KindWithColumns, plan.KindScan, plan.KindAggregate,
 			plan.KindJoin, plan.KindFilter, plan.KindSort, plan.KindLimit, plan.KindSlice, plan.KindDistinct,
 			plan.KindWindow, plan.KindUnion, plan.KindExtension, plan.KindTail, plan.KindReverse, plan.KindRowIndex, plan.KindAsOfJoin, plan.KindTemporalGroup,
-			plan.KindHStack, plan.KindMergeSorted, plan.KindUnpivot, plan.KindUnnest},
+			plan.KindHStack, plan.KindMergeSorted, plan.KindUnpivot, plan.KindUnnest, plan.KindExplode},
 		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
 			pr := &pruning{Context: c, predicted: map[predictKey][]string{}}
 			return pr.visit(root, allNames(root), true, &plan.Path{}), nil
@@ -245,6 +245,11 @@ func (p *pruning) visit(n plan.Node, req names, ordered bool, path *plan.Path) p
 			// The struct columns whole, and what is required above of the
 			// columns passed through (pr.unnest); a field's name is no
 			// input column, so it falls away below.
+			d, extra := p.table.PruneThrough(x)
+			f, req = p.narrow1(x, d, req.withNames(extra), path)
+		case *plan.ExplodeNode:
+			// The list columns always (they decide the rows), and what is
+			// required above of the others (pr.explode).
 			d, extra := p.table.PruneThrough(x)
 			f, req = p.narrow1(x, d, req.withNames(extra), path)
 		case *plan.UnpivotNode:

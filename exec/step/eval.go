@@ -60,6 +60,8 @@ func Eval(e *Env, n plan.Node, in []*Frame) (*Frame, error) {
 		out, err = e.unpivot(n, in[0])
 	case *plan.UnnestNode:
 		out, err = e.unnest(n, in[0])
+	case *plan.ExplodeNode:
+		out, err = e.explode(n, in[0])
 	case *plan.AggregateNode:
 		out, err = e.aggregate(n, in[0])
 	case *plan.JoinNode:

@@ -26,6 +26,7 @@ var nodeFields = map[string]struct{ allowed, required []string }{
 	"merge_sorted": {[]string{"op", "left", "right", "key"}, []string{"left", "right", "key"}},
 	"unpivot":      {[]string{"op", "input", "on", "index", "variable_name", "value_name"}, []string{"input", "on"}},
 	"unnest":       {[]string{"op", "input", "columns"}, []string{"input", "columns"}},
+	"explode":      {[]string{"op", "input", "columns"}, []string{"input", "columns"}},
 	"aggregate":    {[]string{"op", "input", "keys", "aggs"}, []string{"input", "aggs"}},
 	"join":         {[]string{"op", "left", "right", "kind", "left_on", "right_on", "suffix", "build", "coalesce", "nulls_equal", "validate", "residual"}, []string{"left", "right", "kind"}},
 	"union":        {[]string{"op", "inputs", "mode"}, []string{"inputs"}},
@@ -217,6 +218,12 @@ func (d *decoder) node(v *jvalue, p *path) (plan.Node, *Error) {
 			return nil, err
 		}
 		return &plan.UnnestNode{Input: in, Columns: cols}, nil
+	case "explode":
+		cols, err := stringList(v.get("columns"), p.field("columns"))
+		if err != nil {
+			return nil, err
+		}
+		return &plan.ExplodeNode{Input: in, Columns: cols}, nil
 	case "unpivot":
 		on, err := stringList(v.get("on"), p.field("on"))
 		if err != nil {

@@ -240,6 +240,16 @@ func (e *encoder) node(n plan.Node, p *path) (*jvalue, error) {
 			return nil, err
 		}
 		return obj("op", op, "key", jstr(n.Key), "left", left, "right", right), nil
+	case *plan.ExplodeNode:
+		cols, err := nameList(p.field("columns"), n.Columns)
+		if err != nil {
+			return nil, err
+		}
+		input, err := in(n.Input)
+		if err != nil {
+			return nil, err
+		}
+		return obj("op", op, "columns", cols, "input", input), nil
 	case *plan.UnnestNode:
 		cols, err := nameList(p.field("columns"), n.Columns)
 		if err != nil {

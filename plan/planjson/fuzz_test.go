@@ -33,6 +33,7 @@ func FuzzDecode(f *testing.F) {
 		`{"format": "dfopt-plan/1", "tables": {"p": {"parquet": "x.parquet"}}, "plan": {"op": "scan", "table": "p", "columns": [], "pushed": [{"expr": {"col": "x"}, "support": "exact"}]}}`,
 		`{"format": "dfopt-plan/1", "tables": {}, "plan": {}, "expect": {"error": null, "counters": {"a": "-9223372036854775808"}}}`,
 		nestedPlanDoc(`{"op": "unnest", "columns": ["s"], "input": {"op": "scan", "table": "t"}}`),
+		nestedPlanDoc(`{"op": "explode", "columns": ["l"], "input": {"op": "scan", "table": "t"}}`),
 	} {
 		f.Add([]byte(s))
 	}

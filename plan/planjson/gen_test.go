@@ -231,9 +231,9 @@ func (g *docGen) node(depth int, underProject bool) plan.Node {
 	kinds := []plan.Kind{plan.KindFilter, plan.KindProject, plan.KindWithColumns, plan.KindSort, plan.KindLimit,
 		plan.KindSlice, plan.KindAggregate, plan.KindJoin, plan.KindUnion, plan.KindDistinct, plan.KindWindow, plan.KindExtension, plan.KindGuard,
 		plan.KindTail, plan.KindReverse, plan.KindRowIndex, plan.KindAsOfJoin, plan.KindTemporalGroup, plan.KindHStack, plan.KindMergeSorted, plan.KindUnpivot,
-		plan.KindUnnest, plan.KindWindow} // window twice: windows stay above 2% of the cases
+		plan.KindUnnest, plan.KindExplode, plan.KindWindow} // window twice: windows stay above 2% of the cases
 	k := kinds[g.pick(len(kinds))]
-	if (k == plan.KindAsOfJoin || k == plan.KindTemporalGroup || k == plan.KindUnnest) && g.chance(7, 8) {
+	if (k == plan.KindAsOfJoin || k == plan.KindTemporalGroup || k == plan.KindUnnest || k == plan.KindExplode) && g.chance(7, 8) {
 		k = kinds[g.pick(len(kinds))] // at an eighth of the weight, so windows stay frequent
 	}
 	for underProject && k == plan.KindWindow {
@@ -324,6 +324,12 @@ func (g *docGen) node(depth int, underProject bool) plan.Node {
 			key = schema.Field(g.pick(schema.Len())).Name
 		}
 		return &plan.MergeSortedNode{Left: in, Right: right, Key: key}
+	case plan.KindExplode:
+		n := &plan.ExplodeNode{Input: in, Columns: []string{g.name()}}
+		if typed {
+			n.Columns = []string{schema.Field(g.pick(schema.Len())).Name}
+		}
+		return n
 	case plan.KindUnnest:
 		n := &plan.UnnestNode{Input: in, Columns: []string{g.name()}}
 		if typed {

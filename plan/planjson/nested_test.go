@@ -82,6 +82,7 @@ func nestedPlanDoc(planJSON string) string {
 func TestReshapeNestedNodes(t *testing.T) {
 	ok := []string{
 		`{"op": "unnest", "columns": ["s"], "input": {"op": "scan", "table": "t"}}`,
+		`{"op": "explode", "columns": ["l"], "input": {"op": "scan", "table": "t"}}`,
 	}
 	for _, p := range ok {
 		doc, err := Decode([]byte(nestedPlanDoc(p)), Options{})
@@ -108,6 +109,8 @@ func TestReshapeNestedNodes(t *testing.T) {
 		{`{"op": "unnest", "columns": "s", "input": {"op": "scan", "table": "t"}}`, `plan.columns`, `expected an array`},
 		{`{"op": "unnest", "columns": ["s", 1], "input": {"op": "scan", "table": "t"}}`, `plan.columns[1]`, `expected a string`},
 		{`{"op": "unnest", "columns": ["s"], "colums": [], "input": {"op": "scan", "table": "t"}}`, `plan`, `unknown field "colums"`},
+		{`{"op": "explode", "columns": [["l"]], "input": {"op": "scan", "table": "t"}}`, `plan.columns[0]`, `expected a string`},
+		{`{"op": "explode", "input": {"op": "scan", "table": "t"}}`, `plan`, `missing required field "columns"`},
 	} {
 		_, err := Decode([]byte(nestedPlanDoc(tc.plan)), Options{})
 		e, ok := err.(*Error)

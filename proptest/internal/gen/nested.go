@@ -129,8 +129,8 @@ func (g *gen) nestedShape(m move, depth int) (frame, bool) {
 			LeftOn: []plan.Expr{col("k")}, RightOn: []plan.Expr{col("k")}}, in.rows*in.rows, in, in)
 		budget--
 	}
-	if budget > 0 && g.r.Intn(2) == 0 {
-		// Unnest or explode first (unnest.go), half the time.
+	if budget > 0 && g.r.Intn(4) > 0 {
+		// Unnest or explode first (unnest.go), three times in four.
 		var used int
 		in, used = g.nestedReshape(in, budget)
 		budget -= used

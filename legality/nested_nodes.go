@@ -28,8 +28,8 @@ var nestedNodeCells = []Cell{
 	{ID: PPUnnest, Rule: RulePredicatePushdown, Node: "unnest", Verdict: CrossesIf,
 		Condition: "the conjunct reads no column the unnest makes from a struct's field (it reads only columns the unnest passes through, unchanged, row for row)",
 		Reason: "unnest keeps every row in order and raises nothing, so a conjunct over passed-through columns keeps the same rows and raises the same errors on the same set of rows below; " +
-			"one reading a field column is not expressible below: unnest([t]) . filter(t > 1) over t: struct{t: float64} reads the field t, and below the name t is the struct (`t > 1` is a type_error); " +
-			"dfopt does not rewrite a field into struct.field(t, \"t\") to move it (a choice: the filter stays above)"},
+			"one reading a field column reads another value below: unnest([t]) . filter(is_not_null(t)) over t: struct{t: float64} and the row {t: null} tests the field (null: the row goes); below, the name t is the struct (not null: the row stays), and a field with no input column of its name (a of s) is not expressible below at all; " +
+			"dfopt does not rewrite a field into struct.field(s, \"a\") to move it (a choice: the filter stays above)"},
 	{ID: PRUnnest, Rule: RuleProjectionPruning, Node: "unnest", Verdict: Crosses,
 		Reason:     "unnest reads its struct columns whole and passes the others through: unnest([s]) . select(a) needs only s below; an unread field is dropped above, by the projection that does not read it (the struct is not narrowed)",
 		Equivalent: "a crosses cell: its mutant is a barrier, which only keeps every input column (an optimization lost, never a different outcome)"},

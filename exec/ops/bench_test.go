@@ -423,6 +423,10 @@ func BenchmarkJoin(b *testing.B) {
 		// matching.
 		{"inner_int64_sparse_misses", plan.InnerJoin, func() arrow.Array { return benchInt64(benchRows, 1_000_000, 0) },
 			func() arrow.Array { return mulArray(permArray(1000), 997) }},
+		// Q3's shape: 64K sparse order keys, one probe row in 16
+		// matching.
+		{"inner_int64_sparse_64k_misses", plan.InnerJoin, func() arrow.Array { return mulArray(benchInt64(benchRows, 1<<20, 0), 1_000_003_567) },
+			func() arrow.Array { return mulArray(permArray(1<<16), 1_000_003_567) }},
 		{"inner_string_1000", plan.InnerJoin, func() arrow.Array { return benchString(benchRows, 2000) },
 			func() arrow.Array { return benchString(1000, 2000) }},
 		{"inner_float64_1000", plan.InnerJoin, func() arrow.Array { return benchFloat64(benchRows, 2000) },

@@ -212,14 +212,16 @@ type wordDict struct {
 	// misses without probing the table. A join probing many rows against
 	// a few sparse keys (TPC-H Q17: 6M line items against 200 parts)
 	// mostly misses, and a clear bit among ~32 per key is a predictable
-	// branch where the table's slots are not.
+	// branch where the table's slots are not; against a table too big
+	// for the cache (Q3: 3M line items against 150 thousand orders, one
+	// in ten matching) a filter of 8 bits per key stays in it.
 	filter []uint64
 	fshift uint
 }
 
 // prepareLookups readies d for probes rows lookups before they start
-// (concurrent lookups only read it): a hashed dictionary of few keys
-// probed by many more rows gets its filter.
+// (concurrent lookups only read it): a hashed dictionary probed by many
+// more rows than it has keys gets its filter.
 func prepareLookups(d colDict, probes int) {
 	var wd *wordDict
 	switch d := d.(type) {
@@ -233,9 +235,19 @@ func prepareLookups(d colDict, probes int) {
 	}
 }
 
-// filterMaxKeys bounds the keys of a table with a filter: 32 bits per
-// key keep the filter within 64 KB.
-const filterMaxKeys = 1 << 14
+// filterMaxKeys bounds the keys of a table with a filter (at 8 bits per
+// key a filter of at most 2 MB).
+const filterMaxKeys = 1 << 20
+
+// filterBitsPerKey is the filter's bits per key for a table of keys keys:
+// 32 for a small table (misses then cost a bit test, hits one probe more),
+// 8 for a larger one (about one false hit in eight).
+func filterBitsPerKey(keys int64) int {
+	if keys <= 1<<14 {
+		return 32
+	}
+	return 8
+}
 
 // fibFilter is the filter's hashing multiplier, another than the table's
 // so that the two hashes are independent.
@@ -252,7 +264,7 @@ func (d *wordDict) buildFilter() {
 		return
 	}
 	bits := 64
-	for bits < 32*t.count {
+	for bits < filterBitsPerKey(int64(t.count))*t.count {
 		bits *= 2
 	}
 	d.filter = make([]uint64, bits/64)

@@ -115,13 +115,12 @@ func wordDictBound(n, span, maxSpan int64) int64 {
 	return max(4*(lim+1), tableBound(n)+filterBound(n))
 }
 
-// filterBound bounds the lookup filter of a table of up to n keys: at
-// most 64 bits per key, none past filterMaxKeys keys.
+// filterBound bounds the lookup filter of a table of up to n keys
+// (wordDict.buildFilter): at most twice its bits per key, rounded up to a
+// power of two, and none past filterMaxKeys keys.
 func filterBound(n int64) int64 {
-	if n > filterMaxKeys {
-		return 0
-	}
-	return 8*n + 8
+	n = min(n, filterMaxKeys)
+	return 2*int64(filterBitsPerKey(n))*n/8 + 8
 }
 
 // spanOf is the span of a's key words in domain dom (min to max over the

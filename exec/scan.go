@@ -20,8 +20,10 @@ import (
 // and all of them for a *plan.Table, whose classification is a policy it
 // leaves to the executor (plan.Table.WithPushdown; step.ScanTable reads
 // those). Inexact conjuncts are left to the source: the plan keeps them
-// above the scan. A scan with assumptions to check reads every row and
-// checked column of its source (step.ReadsEveryRow, step.ReadColumns); an
+// above the scan. A scan with assumptions to check or guards reads every
+// row and checked or guarded column of its source (step.ReadsEveryRow,
+// step.ReadColumns; a GuardedSource may skip what it proves no guard
+// raises on, ScanRequest.Guards); an
 // ArrowSource's assumptions that the facts it computed from its arrays
 // imply are not checked (step.Checks): they cannot fail.
 func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
@@ -42,11 +44,13 @@ func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
 		computed = a.ColumnFacts
 	}
 	checks := step.Checks(n, computed)
+	everyRow := step.ReadsEveryRow(n, checks)
 	var apply []plan.Expr
-	if step.ReadsEveryRow(checks) {
-		// The assumptions meet every row the source holds: the executor
-		// applies every Exact conjunct itself, after the check, and the
-		// source is given no conjunct and no hint (below).
+	if everyRow {
+		// The assumptions and guards meet every row the source holds: the
+		// executor applies every Exact conjunct itself, after the check and
+		// the guards, and the source is given no conjunct and no hint
+		// (below), but for a guarded source's row skipping.
 		apply = step.ExactConjuncts(n)
 	} else if len(n.Pushed) > 0 {
 		exprs := make([]plan.Expr, len(n.Pushed))
@@ -68,15 +72,18 @@ func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
 		return nil, step.SourceError(name, err, "scan of %s", name)
 	}
 	req := ScanRequest{Columns: columns, Predicates: sourcePredicates(n.Pushed, apply)}
-	if step.ReadsEveryRow(checks) {
-		req.Predicates = nil
+	if everyRow {
+		req.Predicates = guardedPredicates(src, n, checks, apply)
+		if len(req.Predicates) > 0 {
+			req.Guards = n.Guards
+		}
 	} else if maxRows >= 0 && len(apply) == 0 {
 		// The executor applies no conjunct itself, so the source's rows
 		// are the scan's output: it may stop after maxRows of them.
 		req.HasMaxRows, req.MaxRows = true, maxRows
 	}
 	keepLast := int64(-1)
-	if k, ok := c.tails[n]; ok && len(apply) == 0 && !step.ReadsEveryRow(checks) {
+	if k, ok := c.tails[n]; ok && len(apply) == 0 && !everyRow {
 		// A tail directly above, and every row the source yields is the
 		// scan's output: only the last k matter (docs/semantics.md, tail).
 		keepLast = k
@@ -87,6 +94,37 @@ func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
 	}
 	defer rec.Release()
 	return step.ScanOutput(c.env, n, checks, readSchema, rec, apply)
+}
+
+// guardedPredicates is what a source is given of the pushed list of a
+// scan that reads every row (step.ReadsEveryRow): nothing, except for a
+// scan whose only reason to read every row is its guards, over a source
+// that honours them (GuardedSource), when the executor applies no
+// conjunct itself — then the Inexact conjuncts, by which that source may
+// skip the rows it proves no guard raises on (ScanRequest.Guards).
+func guardedPredicates(src Source, n *plan.ScanNode, checks []plan.Assumption, apply []plan.Expr) []plan.PushedPredicate {
+	gs, ok := src.(GuardedSource)
+	if !ok || len(checks) > 0 || len(apply) > 0 || len(n.Guards) == 0 || !honoursGuards(gs) {
+		return nil
+	}
+	var out []plan.PushedPredicate
+	for _, p := range n.Pushed {
+		if p.Support == plan.Inexact {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// honoursGuards asks a guarded source, defending against a panic (which
+// answers no).
+func honoursGuards(gs GuardedSource) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return gs.HonoursGuards()
 }
 
 // sourcePredicates is what the source is given of a scan's pushed list.

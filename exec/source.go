@@ -69,6 +69,30 @@ type ScanRequest struct {
 	// meaningful only when HasMaxRows is set (0: no row is read).
 	HasMaxRows bool
 	MaxRows    int64
+	// Guards are the scan's error guards (plan.ScanNode.Guards), given
+	// only to a source that declares it honours them (GuardedSource) and
+	// only together with Inexact Predicates to skip rows by: the executor
+	// evaluates the guards over every row the source yields, so the source
+	// must yield every row on which a guard may raise. It may skip a row
+	// only where some conjunct of Predicates rules it out AND it proves
+	// that no guard raises on it (a Parquet file: a row group whose
+	// statistics exclude a conjunct and prove every guard total over the
+	// group's values, plan.Prove). A source that does not implement
+	// GuardedSource is given no pushed conjunct at all when the scan has
+	// guards: it yields every row, and the executor applies the Exact
+	// conjuncts itself, after the guards (docs/embedding.md).
+	Guards []plan.Expr
+}
+
+// GuardedSource is implemented by a source that honours
+// ScanRequest.Guards: given guards with its pushed conjuncts, it applies
+// no conjunct to rows and skips only rows a conjunct rules out and on
+// which it proves that no guard can raise. HonoursGuards reports whether
+// it does (false: treated as a source without the capability). Package
+// exec/parquet's source implements it with its row-group statistics.
+type GuardedSource interface {
+	Source
+	HonoursGuards() bool
 }
 
 // ArrowSource is an in-memory source over an Arrow record batch or table,

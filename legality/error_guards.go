@@ -33,6 +33,13 @@ const (
 	// on the rows the total ones keep (docs/adr/0004-error-guards.md, "Split
 	// filters").
 	EGSplit CellID = "eg.split"
+	// EGScan: a filter of total conjuncts over a chain of guards directly
+	// over a scan moves into the scan with them: the guards become the
+	// scan's (plan.ScanNode.Guards, evaluated over every row the source
+	// yields, before any pushed conjunct) and the conjuncts the source
+	// accepts are pushed (docs/adr/0004-error-guards.md, "Guards in a
+	// scan").
+	EGScan CellID = "eg.scan"
 	// EGUnguarded: the filter moves without leaving a guard (a barrier: it
 	// never does; its mutant is the engines' behaviour that loses errors).
 	EGUnguarded CellID = "eg.unguarded"
@@ -69,6 +76,9 @@ var errorGuardCells = []Cell{
 	{ID: EGSplit, Rule: RuleErrorGuards, Node: "filter", Verdict: CrossesIf,
 		Condition: "the filter holds a total conjunct (the tier's totality) and a partial one, every conjunct is deterministic, and every partial conjunct has a cheap error condition (plan.CompileGuard); the total conjuncts then form a filter below the partial ones, above a guard of the partial ones",
 		Reason:    "filter(nd_seq(a) + a / b > 1, k = 1): split, nd_seq would run only on the rows k = 1 keeps, so its counter, the values and the rows kept change (the cost condition alone changes no outcome: a guard without a cheap condition is evaluated in full)"},
+	{ID: EGScan, Rule: RuleErrorGuards, Node: "filter of total conjuncts over guards over scan", Verdict: CrossesIf,
+		Condition: "the scan holds no pushed conjunct and no max-rows hint (its guards then meet every row the source yields, as the guard nodes above it did) and the source accepts one of the filter's conjuncts (Exact or Inexact); the guards become the scan's, in evaluation order, and the accepted conjuncts are pushed after them",
+		Reason:    "filter(k = 1) over guard [a / b] over scan t pushed=[j > 0 (exact)] with b = 0 on a row where j <= 0: in the scan the guard runs before the pushed j > 0 and meets that row, so the plan raises divide_by_zero where the guard node, above the pushed conjunct, never saw it"},
 	{ID: EGUnguarded, Rule: RuleErrorGuards, Node: "filter over with_columns; split filter", Verdict: Barrier,
 		Reason: "filter(k < 10) over with_columns(a * 2 + 1 as c) with a = MaxInt64 on a row where k = 50: without a guard the filter removes that row first and the overflow vanishes (what engines that push filters anyway do)"},
 	{ID: PPGuard, Rule: RulePredicatePushdown, Node: "guard", Verdict: Barrier,
@@ -350,4 +360,26 @@ func raisingParts(partial []plan.Expr, in plan.Schema) (raising []plan.Expr, why
 		}
 	}
 	return raising, "", true
+}
+
+// GuardScan decides whether the filter of total conjuncts conjuncts, over
+// the guards guards (in evaluation order, lowest first) directly over the
+// scan s, may move into s (eg.scan): the guards become the scan's, then
+// the conjuncts support classifies Exact or Inexact are pushed. Allowed
+// when s holds no pushed conjunct and no max-rows hint: the scan's guards
+// run over every row its source yields, before its pushed conjuncts
+// (docs/semantics.md, scan), which is where the guard nodes above it ran
+// only while nothing was pushed into it. The rule asks only when the
+// source accepts one of the conjuncts.
+func (t *Table) GuardScan(conjuncts, guards []plan.Expr, s *plan.ScanNode) Decision {
+	t = t.orDefault()
+	return t.decide(EGScan, func() (bool, string) {
+		if len(s.Pushed) > 0 {
+			return false, "the scan holds pushed conjuncts, which its guards would run before"
+		}
+		if s.HasMaxRows {
+			return false, "the scan holds a max-rows hint"
+		}
+		return true, "guards [" + exprList(guards) + "] into the scan, [" + exprList(conjuncts) + "] offered to its source"
+	})
 }

@@ -225,6 +225,11 @@ func fingerprintNode(n Node) (uint64, bool, bool) {
 			// Only when present, so plans without assumptions keep theirs.
 			h = h.str(a.Column).str(a.Min.String()).str(a.Max.String()).flag(a.NaNFree)
 		}
+		if len(n.Guards) > 0 {
+			// Only when present, so plans without guards keep theirs.
+			h = h.str("guards").exprs(n.Guards)
+			exprsDet(n.Guards)
+		}
 	case *FilterNode:
 		h = h.exprs(n.Predicates)
 		exprsDet(n.Predicates)
@@ -450,7 +455,8 @@ func sameParams(a, b Node) bool {
 		if !sameSource(a.Source, b.Source) || !a.SourceSchema.Equal(b.SourceSchema) || a.Projected != b.Projected ||
 			!slices.Equal(a.Columns, b.Columns) || len(a.Pushed) != len(b.Pushed) ||
 			a.HasMaxRows != b.HasMaxRows || (a.HasMaxRows && a.MaxRows != b.MaxRows) ||
-			!slices.EqualFunc(a.Assumes, b.Assumes, Assumption.Equal) {
+			!slices.EqualFunc(a.Assumes, b.Assumes, Assumption.Equal) ||
+			!slices.EqualFunc(a.Guards, b.Guards, ExprEqual) {
 			return false
 		}
 		for i := range a.Pushed {

@@ -165,6 +165,17 @@ type ScanNode struct {
 	// answer wrong. Resolve checks that each names a distinct int32, int64
 	// or float64 column of the source (plan.ValidateAssumptions).
 	Assumes []Assumption
+	// Guards lists error guards the scan evaluates over every row its
+	// source yields, after the assumptions and before any pushed conjunct
+	// (the error_guards rule moves a guard into a scan so that the total
+	// conjuncts it split from a partial one can be pushed into the source,
+	// docs/adr/0004-error-guards.md, "Guards in a scan"). Each is a row
+	// expression over the source's columns, evaluated as a guard node
+	// evaluates it (docs/semantics.md, guard and scan): its first error is
+	// raised, its value dropped. Like assumptions, guards meet every row
+	// the source holds and every column they read, whatever the scan's
+	// projection, pushed conjuncts or max-rows hint.
+	Guards []Expr
 	// schemaErr records a source whose Schema panicked when Scan captured
 	// it; Resolve reports it.
 	schemaErr error
@@ -713,6 +724,9 @@ func (n *ScanNode) Label() string {
 			parts[i] = a.String()
 		}
 		b.WriteString(" assumes=[" + strings.Join(parts, "; ") + "]")
+	}
+	if len(n.Guards) > 0 {
+		b.WriteString(" guards=[" + renderList(n.Guards) + "]")
 	}
 	return b.String()
 }

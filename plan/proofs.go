@@ -128,6 +128,16 @@ func factInterval(f ColumnFacts, t Type, column string, scan *ScanNode) Interval
 	return Interval{kind: ivInt, lo: big.NewInt(f.Min.Int()), hi: big.NewInt(f.Max.Int()), uses: use}
 }
 
+// FactInterval is the interval of a column of type t whose values f
+// states, for Prove (nothing known when f has no range). It records no
+// use: a caller proving over facts it read itself (a Parquet row group's
+// statistics) checks nothing later.
+func FactInterval(f ColumnFacts, t Type) Interval {
+	iv := factInterval(f, t, "", nil)
+	iv.uses = nil
+	return iv
+}
+
 // isProofInt reports whether range proofs reason about t's integers:
 // int32 and int64 only. The narrower and unsigned integers are never
 // proven (an operation on them stays partial), which is sound, if weak.

@@ -317,6 +317,15 @@ func resolveScan(n *ScanNode, p *Path) (Schema, error) {
 		return Schema{}, &Error{Kind: InvalidPlan, Expr: sourceName(n.Source), Row: -1, Path: p.Child(".assumes").String(),
 			Msg: fmt.Sprintf("scan: %v", err), Err: err}
 	}
+	for i, g := range n.Guards {
+		gp := p.Index("guards", i)
+		if err := noWindowOrAggregate(g, gp, "scan guard"); err != nil {
+			return Schema{}, err
+		}
+		if _, err := TypeOf(g, src); err != nil {
+			return Schema{}, exprError(err, gp)
+		}
+	}
 	if !n.Projected {
 		return src, nil
 	}

@@ -107,7 +107,8 @@ func (c *collector) apply(n plan.Node, ins []*Result) (*Result, error) {
 	return nil, fmt.Errorf("%w: unknown node %T", ErrInternal, n)
 }
 
-// scan reads the source, applies the Exact pushed conjuncts (each over
+// scan reads the source, checks its assumptions, evaluates its guards
+// (dropping their values), applies the Exact pushed conjuncts (each over
 // every source row, in list order; Inexact ones are hints the plan keeps in
 // a filter above, so every row is read for them) and keeps the projected
 // columns. A max-rows hint is ignored: reading every row is always correct
@@ -119,6 +120,14 @@ func (c *collector) scan(n *plan.ScanNode) (*Result, error) {
 	}
 	if err := checkAssumes(n, src); err != nil {
 		return nil, err
+	}
+	if len(n.Guards) > 0 {
+		// The scan's guards: evaluated over every source row, in list
+		// order, after the assumptions and before any pushed conjunct, as
+		// a guard node directly above the source (docs/semantics.md, scan).
+		if _, err := c.exprs(n.Guards, src); err != nil {
+			return nil, err
+		}
 	}
 	var exact []plan.Expr
 	for _, p := range n.Pushed {

@@ -38,19 +38,26 @@ import (
 // holds total and partial conjuncts (eg.split, splitFilter): the total
 // ones first, above a guard of the partial ones (pp.split's case). A project is not crossed: the filter
 // below it would no longer need a column pruning kept for it, and the
-// plan would change again on a second run. Counters: guardedFilters (filters
-// moved), guards (guard nodes left), splitFilters (filters split).
+// plan would change again on a second run. A filter of total conjuncts
+// left over guards directly over a scan (the split's total part, or a
+// filter that moved below a with_columns onto a scan) moves into the scan
+// with its guards (eg.scan, intoScan): the scan evaluates the guards over
+// every row its source yields, then the conjuncts the source accepts.
+// Counters: guardedFilters (filters moved), guards (guard nodes made),
+// splitFilters (filters split), guardedScans (filters moved into a scan
+// with their guards).
 func errorGuards() Rule {
 	return Rule{
 		Name:     FlagErrorGuards,
 		Doc:      "moves a filter below a with_columns holding partial expressions, leaving a guard of their error conditions; splits a filter's total conjuncts below its partial ones, above a guard of them",
 		Tier:     TierStandard,
-		Counters: []CounterDef{{Name: counterGuardedFilters}, {Name: counterGuards}, {Name: counterSplitFilters}},
+		Counters: []CounterDef{{Name: counterGuardedFilters}, {Name: counterGuards}, {Name: counterSplitFilters}, {Name: counterGuardedScans}},
 		Verbs: Verbs{Verb: Verb{Allowed: "moved below", Refused: "stopped at"},
 			Cells: map[legality.CellID]Verb{
 				legality.EGCovered:   {Allowed: "moved below, its guard already below,", Refused: "moved below, leaving a guard,"},
 				legality.EGUnguarded: {Allowed: "left no guard at", Refused: "left a guard at"},
 				legality.EGSplit:     {Allowed: "split above", Refused: "not split above"},
+				legality.EGScan:      {Allowed: "moved with its guards into", Refused: "kept its guards above"},
 			}},
 		Application: "one filter moved below one with_columns, or split (with its guard)",
 		Matches:     []plan.Kind{plan.KindFilter},
@@ -76,6 +83,7 @@ const (
 	counterGuardedFilters = "guardedFilters"
 	counterGuards         = "guards"
 	counterSplitFilters   = "splitFilters"
+	counterGuardedScans   = "guardedScans"
 )
 
 // guards is one pass of the rule: resolved maps each node of the plan
@@ -100,7 +108,101 @@ func (g *guards) moveOrSplit(f *plan.FilterNode, path *plan.Path) plan.Node {
 	if out := g.guardFilter(f, path); out != plan.Node(f) {
 		return out
 	}
-	return g.splitFilter(f, path)
+	if out := g.splitFilter(f, path); out != plan.Node(f) {
+		return out
+	}
+	return g.intoScan(f, path)
+}
+
+// intoScan moves filter f, whose conjuncts are all total and
+// deterministic, over a chain of guard nodes directly over a scan (f sits
+// on the node at path, in the plan the rule received), into that scan when
+// the table allows (eg.scan):
+//
+//	filter [k = 1]                   scan t pushed=[k = 1 (exact)] guards=[a / b > 1]
+//	  guard [a / b > 1]      ==>
+//	    scan t
+//
+// The guards become the scan's, in evaluation order (the lowest first),
+// and each conjunct the source accepts is pushed after them (an Exact one
+// leaves the plan, an Inexact one stays above as well): the scan evaluates
+// its guards over every row its source yields before any pushed conjunct
+// (docs/semantics.md, scan), so the guards meet the rows they met above
+// it, and the conjuncts are applied in the scan, by the source where it
+// can (docs/adr/0004-error-guards.md, "Guards in a scan"). It returns the
+// new subtree, or f.
+func (g *guards) intoScan(f *plan.FilterNode, path *plan.Path) plan.Node {
+	if !g.Enabled(FlagPredicatePushdown) || !g.Enabled(FlagScanPushdown) {
+		return f
+	}
+	var chain []*plan.GuardNode
+	at, n := path, f.Input
+	for {
+		gn, ok := n.(*plan.GuardNode)
+		if !ok {
+			break
+		}
+		chain = append(chain, gn)
+		if g.resolved[gn] != nil {
+			at = at.Input(gn, 0) // a guard of the plan received
+		}
+		n = gn.Input
+	}
+	s, ok := n.(*plan.ScanNode)
+	if !ok || len(chain) == 0 {
+		return f
+	}
+	rs := g.resolvedOf(s)
+	if rs == nil {
+		return f
+	}
+	in := rs.Schema()
+	for _, e := range f.Predicates {
+		if !plan.IsDeterministic(e) || !g.table.Total(e, in) {
+			return f
+		}
+	}
+	sup, err := plan.ClassifyPredicates(s.Source, f.Predicates)
+	if err != nil {
+		return f
+	}
+	accepted := false
+	for _, x := range sup {
+		accepted = accepted || x == plan.Exact || x == plan.Inexact
+	}
+	if !accepted {
+		return f // nothing to gain: the guards stay nodes
+	}
+	var guards []plan.Expr
+	for i := len(chain) - 1; i >= 0; i-- {
+		guards = append(guards, chain[i].Exprs...)
+	}
+	d := g.table.GuardScan(f.Predicates, guards, rs.(*plan.ScanNode))
+	if !g.Apply(d, s, at, nil) {
+		return f
+	}
+	ns := s.WithChildren(nil).(*plan.ScanNode)
+	ns.Guards = append(append([]plan.Expr(nil), s.Guards...), guards...)
+	ns.Pushed = append([]plan.PushedPredicate(nil), s.Pushed...)
+	var keep []plan.Expr
+	for i, e := range f.Predicates {
+		switch sup[i] {
+		case plan.Exact:
+			ns.Pushed = append(ns.Pushed, plan.PushedPredicate{Expr: e, Support: plan.Exact})
+		case plan.Inexact:
+			ns.Pushed = append(ns.Pushed, plan.PushedPredicate{Expr: e, Support: plan.Inexact})
+			keep = append(keep, e)
+		default:
+			keep = append(keep, e)
+		}
+	}
+	g.resolved[ns] = rs
+	g.Count(counterGuardedScans, 1)
+	if len(keep) == 0 {
+		return ns
+	}
+	out := &plan.FilterNode{Input: ns, Predicates: keep}
+	return out
 }
 
 // splitFilter splits filter f, which sits on the node at path, when it
@@ -138,7 +240,10 @@ func (g *guards) splitFilter(f *plan.FilterNode, path *plan.Path) plan.Node {
 		g.Count(counterGuards, 1)
 	}
 	g.Count(counterSplitFilters, 1)
-	return &plan.FilterNode{Input: &plan.FilterNode{Input: below, Predicates: total}, Predicates: partial}
+	// The total conjuncts go into the scan below, with the guard, when
+	// the table allows (eg.scan).
+	inner := g.intoScan(&plan.FilterNode{Input: below, Predicates: total}, path)
+	return &plan.FilterNode{Input: inner, Predicates: partial}
 }
 
 // below returns the resolved node n stands for (through the guards and

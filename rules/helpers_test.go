@@ -211,6 +211,7 @@ func agreement(res Result) []string {
 		{"collapsedJoins", c.Get("collapsedJoins"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.CCJRest })},
 		{"buildLeft", c.Get("buildLeft"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.BSEstimate })},
 		{"guardedFilters", c.Get("guardedFilters"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.EGCost })},
+		{"guardedScans", c.Get("guardedScans"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.EGScan })},
 		{"guards", c.Get("guards"), count(func(e Entry) bool { return !e.Allowed && e.Cell == legality.EGUnguarded })},
 	}
 	for _, ch := range checks {

@@ -44,11 +44,17 @@ func parquetFacts(rdr *file.Reader, schema plan.Schema, leaves [][]int) map[stri
 
 // chunkFacts merges the statistics of leaf column i over every row group.
 func chunkFacts(md *metadata.FileMetaData, i int, t plan.Type) (plan.ColumnFacts, bool) {
+	return groupsFacts(md, 0, md.NumRowGroups(), i, t)
+}
+
+// groupsFacts merges the statistics of leaf column i over the row groups
+// [from, to).
+func groupsFacts(md *metadata.FileMetaData, from, to, i int, t plan.Type) (plan.ColumnFacts, bool) {
 	f := plan.ColumnFacts{HasNullCount: true}
 	var ilo, ihi int64
 	var flo, fhi float64
 	have := false
-	for g := 0; g < md.NumRowGroups(); g++ {
+	for g := from; g < to; g++ {
 		rg := md.RowGroup(g)
 		cc, err := rg.ColumnChunk(i)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/dfopt/dfopt/exec"
@@ -317,11 +318,12 @@ func (s *Source) Scan(ctx context.Context, req exec.ScanRequest) (array.RecordRe
 	par := ops.Parallel{Workers: req.Parallelism}
 	var rec arrow.RecordBatch
 	late := false
-	if filt := rowTests(req.Predicates, s.schema, cols); filt != nil && !req.HasMaxRows {
+	if filt := rowTests(req.Predicates, s.schema, cols); filt != nil && !req.HasMaxRows && len(req.Guards) == 0 {
 		// Late materialization (late.go): the tested columns first, the
 		// others only for the rows that pass. Not under a max-rows hint,
 		// whose row count is of the unfiltered rows (the optimizer never
-		// gives both).
+		// gives both), nor given guards (exec.ScanRequest.Guards): the
+		// executor's guards must meet every row of the groups read.
 		var counts lateCounts
 		rec, counts, late, err = readLate(ctx, rdr, schema, cols, groups, filt, mem, par)
 		s.rowsDropped.Add(counts.rowsDropped)
@@ -428,7 +430,10 @@ func sameParquetSchema(want plan.Schema, got *arrow.Schema) error {
 }
 
 // selectRowGroups returns the row groups no pushed conjunct rules out, in
-// file order, and counts the read and skipped groups. Under a max-rows hint
+// file order, and counts the read and skipped groups. Given guards
+// (exec.ScanRequest.Guards), it skips a group only when, besides, the
+// group's statistics prove every guard total over its values
+// (guardsTotalIn): a guard that may raise there must meet its rows. Under a max-rows hint
 // (exec.ScanRequest.MaxRows) it stops once the groups selected hold that many
 // rows: the groups after them are neither read nor counted as skipped
 // (Stats.RowGroupsUnread counts them).
@@ -449,7 +454,13 @@ func (s *Source) selectRowGroups(rdr *file.Reader, pushed []plan.PushedPredicate
 		}
 		rg := md.RowGroup(g)
 		skip := false
-		for _, c := range tests {
+		groupTests := tests
+		if len(tests) > 0 && len(req.Guards) > 0 && !s.guardsTotalIn(md, g, req.Guards) {
+			// A guard may raise on a row of this group: it is read, so
+			// the executor's guards meet every such row.
+			groupTests = nil
+		}
+		for _, c := range groupTests {
 			cc, err := rg.ColumnChunk(s.leaves[c.column][0])
 			if err != nil {
 				return nil, err
@@ -468,4 +479,39 @@ func (s *Source) selectRowGroups(rdr *file.Reader, pushed []plan.PushedPredicate
 		selected += rg.NumRows()
 	}
 	return groups, nil
+}
+
+// HonoursGuards reports that the source honours exec.ScanRequest.Guards
+// (exec.GuardedSource): it applies no conjunct to rows, and skips a row
+// group by its statistics only when they also prove that no guard raises
+// on its rows.
+func (s *Source) HonoursGuards() bool { return true }
+
+// guardsTotalIn reports whether the statistics of row group g prove every
+// guard total over the group's values (plan.Prove over the group's
+// min/max: `a * 2 + 1` cannot overflow when a's bounds are small, `a / b`
+// cannot raise when b's exclude 0 and -1). A column without statistics,
+// or a guard Prove cannot show total, answers false: the group is read.
+func (s *Source) guardsTotalIn(md *metadata.FileMetaData, g int, guards []plan.Expr) bool {
+	facts := func(column string) plan.Interval {
+		j := s.schema.Index(column)
+		if j < 0 || len(s.leaves[j]) != 1 {
+			return plan.Interval{}
+		}
+		t := s.schema.Field(j).Type
+		if t != plan.Int32 && t != plan.Int64 && t != plan.Float64 {
+			return plan.Interval{}
+		}
+		f, ok := groupsFacts(md, g, g+1, s.leaves[j][0], t)
+		if !ok {
+			return plan.Interval{}
+		}
+		return plan.FactInterval(f, t)
+	}
+	for _, e := range guards {
+		if pr := plan.Prove(e, s.schema, facts); !pr.Total {
+			return false
+		}
+	}
+	return true
 }

@@ -166,8 +166,8 @@ func TestChecks(t *testing.T) {
 					t.Fatalf("got %v, want %v", got, c.want)
 				}
 			}
-			if ReadsEveryRow(got) != (len(c.want) > 0) {
-				t.Errorf("ReadsEveryRow(%v) = %v", got, ReadsEveryRow(got))
+			if ReadsEveryRow(n, got) != (len(c.want) > 0) {
+				t.Errorf("ReadsEveryRow(%v) = %v", got, ReadsEveryRow(n, got))
 			}
 		})
 	}

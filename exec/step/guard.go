@@ -18,23 +18,33 @@ import (
 // (a gathered column is not gathered); any other is evaluated in full and
 // its value dropped.
 func (e *Env) guard(n *plan.GuardNode, in *Frame) (*Frame, error) {
+	if err := e.guardExprs(n.Exprs, in); err != nil {
+		return nil, err
+	}
+	return in.Share(n.Schema()), nil
+}
+
+// guardExprs evaluates the error conditions of exprs over every row of
+// in, in list order, raising the first error (a guard node's, or a scan's
+// guards over the rows its source yielded).
+func (e *Env) guardExprs(exprs []plan.Expr, in *Frame) error {
 	s := in.schema
-	for _, x := range n.Exprs {
+	for _, x := range exprs {
 		prog, ok := plan.CompileGuard(x, s)
 		if !ok {
 			if err := e.guardFull(x, in); err != nil {
-				return nil, err
+				return err
 			}
 			continue
 		}
 		if err := e.runGuard(prog, in); err != nil {
-			return nil, err
+			return err
 		}
 		if err := e.CheckCtx(); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return in.Share(n.Schema()), nil
+	return nil
 }
 
 // guardFull evaluates x over every row of in and drops the value.

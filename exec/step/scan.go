@@ -67,16 +67,17 @@ func ExactConjuncts(n *plan.ScanNode) []plan.Expr {
 // ReadColumns is what a scan reads when it applies the conjuncts apply
 // itself and checks the assumptions checks (Checks): nil (every column)
 // for an unprojected scan, else the projected columns, in order, followed
-// by the other columns apply needs and then the checked columns: every
-// assumption checked is checked against every row the source yields,
-// whether or not the plan reads its column (docs/semantics.md, scan), so
-// pruning a column never drops the check of a fact about it.
+// by the other columns apply needs, then the checked columns and then the
+// columns the scan's guards read: every assumption checked is checked, and
+// every guard evaluated, against every row the source yields, whether or
+// not the plan reads its column (docs/semantics.md, scan), so pruning a
+// column never drops the check of a fact about it nor a guard's test.
 func ReadColumns(n *plan.ScanNode, apply []plan.Expr, checks []plan.Assumption) []string {
 	if !n.Projected {
 		return nil
 	}
 	columns := append([]string{}, n.Columns...)
-	if len(apply) == 0 && len(checks) == 0 {
+	if len(apply) == 0 && len(checks) == 0 && len(n.Guards) == 0 {
 		return columns
 	}
 	have := map[string]bool{}
@@ -96,6 +97,11 @@ func ReadColumns(n *plan.ScanNode, apply []plan.Expr, checks []plan.Assumption) 
 	}
 	for _, a := range checks {
 		add(a.Column)
+	}
+	for _, g := range n.Guards {
+		for _, col := range plan.Columns(g) {
+			add(col)
+		}
 	}
 	return columns
 }
@@ -129,12 +135,16 @@ func Checks(n *plan.ScanNode, computed ComputedFacts) []plan.Assumption {
 }
 
 // ReadsEveryRow reports whether a scan's source must yield every row it
-// holds: true when the scan checks assumptions (checks, from Checks),
-// which are checked against every row (docs/semantics.md, scan). Such a
-// source is given no pushed conjunct (the driver applies the Exact ones
-// itself, after the check) and no max-rows hint, and an in-memory table
-// skips no row group.
-func ReadsEveryRow(checks []plan.Assumption) bool { return len(checks) > 0 }
+// holds: true when the scan checks assumptions (checks, from Checks) or
+// carries guards (plan.ScanNode.Guards), which meet every row
+// (docs/semantics.md, scan). Such a source is given no pushed conjunct to
+// apply (the driver applies the Exact ones itself, after the check and the
+// guards) and no max-rows hint, and an in-memory table skips no row group;
+// only a source that honours guards (exec.GuardedSource) may still skip
+// what it proves no guard raises on.
+func ReadsEveryRow(n *plan.ScanNode, checks []plan.Assumption) bool {
+	return len(checks) > 0 || len(n.Guards) > 0
+}
 
 // ReadSchema is the schema of the columns of src a scan reads (nil = all).
 func ReadSchema(src plan.Schema, columns []string) (plan.Schema, error) {
@@ -193,8 +203,9 @@ func ScanTableHinted(e *Env, tables *Tables, n *plan.ScanNode, maxRows int64) (*
 	if err != nil {
 		return nil, err
 	}
-	if ReadsEveryRow(checks) {
-		// The assumptions meet every row: no group skipped, no prefix.
+	if ReadsEveryRow(n, checks) {
+		// The assumptions and guards meet every row: no group skipped, no
+		// prefix.
 		return scanColumns(e, t, n, checks, read, columns, rec, apply)
 	}
 	if t.ZoneRows() > 0 {
@@ -308,8 +319,9 @@ func zoneMayMatch(masks []arrow.Array, lo, hi int) bool {
 // ScanOutput finishes a scan over the rows its source produced: rec (the
 // caller's, borrowed) must hold the columns of read — the source's answer,
 // checked here (a misfit is a source_error naming the source), and then
-// against the assumptions checks (Checks; CheckAssumptions) — then the
-// conjuncts apply are applied in list order, each over all rows, and the
+// against the assumptions checks (Checks; CheckAssumptions), then the
+// scan's guards are evaluated over every row — then the conjuncts apply
+// are applied in list order, each over all rows, and the
 // scan's output columns are selected by name.
 func ScanOutput(e *Env, n *plan.ScanNode, checks []plan.Assumption, read plan.Schema, rec arrow.RecordBatch,
 	apply []plan.Expr) (*Frame, error) {
@@ -319,6 +331,18 @@ func ScanOutput(e *Env, n *plan.ScanNode, checks []plan.Assumption, read plan.Sc
 	}
 	if err := CheckAssumptions(n, checks, read, rec); err != nil {
 		return nil, err
+	}
+	if len(n.Guards) > 0 {
+		// The scan's guards, over every row read, before any conjunct.
+		f, err := e.FromRecord(read, rec)
+		if err != nil {
+			return nil, err
+		}
+		err = e.guardExprs(n.Guards, f)
+		f.Release()
+		if err != nil {
+			return nil, err
+		}
 	}
 	if len(apply) > 0 {
 		filtered, err := e.filterRows(apply, rec)

@@ -12,7 +12,7 @@ import (
 // "window" and the scan fields "columns" and "pushed" are optimizer output:
 // they let an optimized plan round-trip (docs/plan-format.md).
 var nodeFields = map[string]struct{ allowed, required []string }{
-	"scan":         {[]string{"op", "table", "columns", "pushed", "max_rows", "assumes"}, []string{"table"}},
+	"scan":         {[]string{"op", "table", "columns", "pushed", "max_rows", "assumes", "guards"}, []string{"table"}},
 	"filter":       {[]string{"op", "input", "predicates"}, []string{"input", "predicates"}},
 	"project":      {[]string{"op", "input", "exprs"}, []string{"input", "exprs"}},
 	"with_columns": {[]string{"op", "input", "exprs"}, []string{"input", "exprs"}},
@@ -343,6 +343,13 @@ func (d *decoder) scan(v *jvalue, p *path) (plan.Node, *Error) {
 			return nil, err
 		}
 		n.Assumes = as
+	}
+	if gv := v.get("guards"); gv != nil {
+		gs, err := d.exprList(gv, p.field("guards"))
+		if err != nil {
+			return nil, err
+		}
+		n.Guards = gs
 	}
 	return n, nil
 }

@@ -403,7 +403,12 @@ func (e *encoder) scan(n *plan.ScanNode, p *path) (*jvalue, error) {
 			assumes.arr = append(assumes.arr, obj("column", jstr(a.Column), "min", lo, "max", hi, "no_nan", nan))
 		}
 	}
-	return obj("op", jstr("scan"), "table", jstr(name), "columns", cols, "pushed", pushed, "max_rows", maxRows, "assumes", assumes), nil
+	guards, err := e.exprs(n.Guards, p.field("guards"), false)
+	if err != nil {
+		return nil, err
+	}
+	return obj("op", jstr("scan"), "table", jstr(name), "columns", cols, "pushed", pushed, "max_rows", maxRows, "assumes", assumes,
+		"guards", guards), nil
 }
 
 // exprs writes a list; an empty optional list (always=false) is left out.

@@ -15,6 +15,7 @@ import (
 //	filter(k < 3, ...) . with_columns(a * 3 + 1 as x, a / b as y) . T
 //	filter(a / b > 0) . filter(k < 3) . with_columns(a * 2 as x) . T
 //	filter(k < 3) . guard [a * 2 + 1] . T      limit 1 . guard [...] . T
+//	filter(a / b > 0, k < 3) . [filter(j > 1) .] scan   (eg.split, eg.scan)
 //
 // The with_columns under the filter holds cheap partial expressions (a checked
 // chain of one column with literals, a div or mod of columns and
@@ -34,11 +35,14 @@ func (g *gen) guardShape(m move, depth int) (frame, bool) {
 	share := 0
 	switch m {
 	case mFilter:
-		share = 15
+		share = 22
 	case mWithColumns:
 		share = 90
 	}
 	if share > 0 && g.r.Intn(100) < share {
+		if m == mFilter && g.r.Intn(100) < 32 {
+			return g.guardScan(), true
+		}
 		if g.r.Intn(100) < 20 {
 			return g.guardBarrier(depth), true
 		}
@@ -127,14 +131,56 @@ func (g *gen) guardConjunct(sc *scope, ints []plan.Field, x string) plan.Expr {
 	case r < 30:
 		return g.predicate(ectx{sc: sc, mode: anyMode}, anyMode)
 	default:
-		v := []int64{0, 1, 3, -1, 100}[g.r.Intn(5)]
-		fn := cmpFuncs[g.r.Intn(len(cmpFuncs))]
-		var l plan.Expr = lit(plan.Int64Value(v))
-		if a.Type == plan.Int32 {
-			l = lit(plan.Int32Value(int32(v)))
-		}
-		return call(fn, col(a.Name), l)
+		return g.guardCmp(a)
 	}
+}
+
+// guardCmp is a total comparison of column a with a literal: a conjunct
+// the generator's pushdown tables take.
+func (g *gen) guardCmp(a plan.Field) plan.Expr {
+	v := []int64{0, 1, 3, -1, 100}[g.r.Intn(5)]
+	fn := cmpFuncs[g.r.Intn(len(cmpFuncs))]
+	var l plan.Expr = lit(plan.Int64Value(v))
+	if a.Type == plan.Int32 {
+		l = lit(plan.Int32Value(int32(v)))
+	}
+	return call(fn, col(a.Name), l)
+}
+
+// guardScan builds a filter holding a partial conjunct (a / b > 0, a % b
+// >= 0 or a checked chain compared) and a total comparison directly over a
+// scan of a table that takes pushed comparisons, half the time over a
+// filter(j op w) the scan takes first. eg.split then leaves the total
+// comparison on a guard of the partial one over the scan, which eg.scan
+// moves into the scan (allowed: the comparison is pushed after the guard)
+// or, when the scan already holds j op w, keeps above it (refused: its
+// mutant makes the guard meet the rows j op w removes, where b may be 0).
+func (g *gen) guardScan() frame {
+	in := g.pushdownScan()
+	sc := newScope(in.schema())
+	ints := intCols(sc)
+	if len(ints) == 0 {
+		return g.filter(in)
+	}
+	pick := func() plan.Field { return ints[g.r.Intn(len(ints))] }
+	if g.r.Intn(2) == 0 {
+		in = g.finish(&plan.FilterNode{Input: in.raw, Predicates: []plan.Expr{g.guardCmp(pick())}}, in.rows, in)
+	}
+	a, b := pick(), pick()
+	var partial plan.Expr
+	switch g.r.Intn(3) {
+	case 0:
+		partial = call(plan.FuncGt, call(plan.FuncDiv, col(a.Name), col(b.Name)), lit(plan.Int64Value(0)))
+	case 1:
+		partial = call(plan.FuncGe, call(plan.FuncMod, col(a.Name), col(b.Name)), lit(plan.Int64Value(0)))
+	default:
+		partial = call(plan.FuncGt, g.guardChainExpr(a), lit(plan.Int64Value(0)))
+	}
+	preds := []plan.Expr{partial, g.guardCmp(pick())}
+	if g.r.Intn(2) == 0 {
+		preds[0], preds[1] = preds[1], preds[0]
+	}
+	return g.finish(&plan.FilterNode{Input: in.raw, Predicates: preds}, in.rows, in)
 }
 
 // guardChain builds a filter (or two) over a with_columns holding partial

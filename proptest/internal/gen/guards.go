@@ -35,15 +35,19 @@ func (g *gen) guardShape(m move, depth int) (frame, bool) {
 	share := 0
 	switch m {
 	case mFilter:
-		share = 22
+		share = 15
 	case mWithColumns:
 		share = 90
 	}
 	if share > 0 && g.r.Intn(100) < share {
-		if m == mFilter && g.r.Intn(100) < 32 {
-			return g.guardScan(), true
+		barrier := 20
+		if m == mFilter {
+			barrier = 45
 		}
-		if g.r.Intn(100) < 20 {
+		if g.r.Intn(100) < barrier {
+			if m == mFilter && g.r.Intn(100) < 70 {
+				return g.guardScan(), true
+			}
 			return g.guardBarrier(depth), true
 		}
 		return g.guardChain(depth), true
@@ -149,21 +153,30 @@ func (g *gen) guardCmp(a plan.Field) plan.Expr {
 
 // guardScan builds a filter holding a partial conjunct (a / b > 0, a % b
 // >= 0 or a checked chain compared) and a total comparison directly over a
-// scan of a table that takes pushed comparisons, half the time over a
-// filter(j op w) the scan takes first. eg.split then leaves the total
+// scan of a table that takes pushed comparisons, sometimes over a
+// filter(j op w) the scan takes first (two times in three, over a table
+// taking comparisons Exact when there is one). eg.split then leaves the total
 // comparison on a guard of the partial one over the scan, which eg.scan
 // moves into the scan (allowed: the comparison is pushed after the guard)
 // or, when the scan already holds j op w, keeps above it (refused: its
 // mutant makes the guard meet the rows j op w removes, where b may be 0).
 func (g *gen) guardScan() frame {
-	in := g.pushdownScan()
+	inner := g.r.Intn(3) != 0
+	var in frame
+	if inner {
+		// A table taking the inner comparison Exact, when there is one:
+		// the scan then holds it, and eg.scan refuses.
+		in = g.exactScan()
+	} else {
+		in = g.pushdownScan()
+	}
 	sc := newScope(in.schema())
 	ints := intCols(sc)
 	if len(ints) == 0 {
 		return g.filter(in)
 	}
 	pick := func() plan.Field { return ints[g.r.Intn(len(ints))] }
-	if g.r.Intn(2) == 0 {
+	if inner {
 		in = g.finish(&plan.FilterNode{Input: in.raw, Predicates: []plan.Expr{g.guardCmp(pick())}}, in.rows, in)
 	}
 	a, b := pick(), pick()
@@ -265,4 +278,19 @@ func (g *gen) guardBarrier(depth int) frame {
 		return g.finish(&plan.ProjectNode{Input: guard.raw, Exprs: []plan.Expr{col(f.Name)}}, guard.rows, guard)
 	}
 	return g.finish(&plan.FilterNode{Input: guard.raw, Predicates: []plan.Expr{g.guardConjunct(sc, ints, "")}}, guard.rows, guard)
+}
+
+// exactScan reads a random table that takes pushed comparisons Exact, or
+// any pushdown table when none does.
+func (g *gen) exactScan() frame {
+	var with []*plan.Table
+	for _, t := range g.tables {
+		if t.Pushdown() == plan.Exact {
+			with = append(with, t)
+		}
+	}
+	if len(with) == 0 {
+		return g.pushdownScan()
+	}
+	return g.scanOf(with[g.r.Intn(len(with))])
 }

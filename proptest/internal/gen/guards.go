@@ -42,7 +42,7 @@ func (g *gen) guardShape(m move, depth int) (frame, bool) {
 	if share > 0 && g.r.Intn(100) < share {
 		barrier := 20
 		if m == mFilter {
-			barrier = 45
+			barrier = 35
 		}
 		if g.r.Intn(100) < barrier {
 			if m == mFilter && g.r.Intn(100) < 70 {

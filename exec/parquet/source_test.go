@@ -462,7 +462,9 @@ func TestParquetGuardsKeepRowGroups(t *testing.T) {
 			if got := after.RowGroupsRead - before.RowGroupsRead; got != c.read {
 				t.Errorf("read %d row groups, want %d", got, c.read)
 			}
-			if rows != c.read*1000 {
+			// Given guards, the source drops no row of a group it reads
+			// (no late materialization): the guards meet every one.
+			if c.guards != nil && rows != c.read*1000 {
 				t.Errorf("rows = %d, want %d", rows, c.read*1000)
 			}
 		})

@@ -205,11 +205,7 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 	scratch := make([]groupScratch, len(groups))
 	defer func() {
 		for _, s := range scratch {
-			for _, b := range s.bufs {
-				if b != nil {
-					b.Release()
-				}
-			}
+			releaseBuffers(s.bufs)
 		}
 	}()
 	ev := kernel.Evaluator{Mem: mem}
@@ -323,20 +319,8 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 	if rows > math.MaxInt32 {
 		return nil, counts, true, fmt.Errorf("the row groups read hold more than %d rows", math.MaxInt32)
 	}
-	bufs := make([]*memory.Buffer, len(cols))
-	defer func() {
-		for _, b := range bufs {
-			if b != nil {
-				b.Release()
-			}
-		}
-	}()
-	for c, col := range cols {
-		if w := fixedWidth(col.typ); w > 0 {
-			bufs[c] = memory.NewResizableBuffer(mem)
-			bufs[c].Resize(rows * w)
-		}
-	}
+	bufs := fixedWidthBuffers(mem, cols, rows)
+	defer releaseBuffers(bufs)
 	units := make([]pqUnit, len(live)*len(cols))
 	runErr = par.Run(len(units), func(u int) {
 		li, c := u/len(cols), u%len(cols)

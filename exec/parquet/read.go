@@ -98,20 +98,8 @@ func readRowGroups(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, 
 	}
 	rows := starts[len(groups)]
 	// The fixed-width values are decoded in place into these buffers.
-	bufs := make([]*memory.Buffer, len(cols))
-	defer func() {
-		for _, b := range bufs {
-			if b != nil {
-				b.Release()
-			}
-		}
-	}()
-	for c, col := range cols {
-		if w := fixedWidth(col.typ); w > 0 {
-			bufs[c] = memory.NewResizableBuffer(mem)
-			bufs[c].Resize(rows * w)
-		}
-	}
+	bufs := fixedWidthBuffers(mem, cols, rows)
+	defer releaseBuffers(bufs)
 	units := make([]pqUnit, len(groups)*len(cols))
 	runErr := par.Run(len(units), func(u int) {
 		gi, c := u/len(cols), u%len(cols)
@@ -146,6 +134,28 @@ func readRowGroups(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, 
 		arrs[c] = a
 	}
 	return array.NewRecordBatch(schema, arrs, int64(rows)), nil
+}
+
+// fixedWidthBuffers allocates, per column of a fixed width, the buffer
+// its values for rows rows are decoded into in place (nil for the others).
+func fixedWidthBuffers(mem memory.Allocator, cols []pqColumn, rows int) []*memory.Buffer {
+	bufs := make([]*memory.Buffer, len(cols))
+	for c, col := range cols {
+		if w := fixedWidth(col.typ); w > 0 {
+			bufs[c] = memory.NewResizableBuffer(mem)
+			bufs[c].Resize(rows * w)
+		}
+	}
+	return bufs
+}
+
+// releaseBuffers releases every non-nil buffer of bufs.
+func releaseBuffers(bufs []*memory.Buffer) {
+	for _, b := range bufs {
+		if b != nil {
+			b.Release()
+		}
+	}
 }
 
 // fixedWidth is the byte width of a type decoded in place (0 for the

@@ -15,8 +15,9 @@ import "strings"
 // assumption about it when it has one (ScanNode.Assumes, which every
 // evaluation checks), else from its source's facts.
 //
-// Answers are computed on demand and remembered per node and column, so
-// that asking for every node of a plan costs time linear in the plan. A
+// Answers are computed on demand and remembered per node and column where
+// a walk starts and ends, so that asking about one column from every node
+// of a chain costs time linear in the chain. A
 // column defined through more than maxFactsDepth nested definitions (a
 // computed column of a computed column ...) is unknown: the walk keeps its
 // stack bounded. The zero value is not ready: use NewFactsAnalysis. It is
@@ -61,8 +62,15 @@ func (a *FactsAnalysis) Column(n Node, name string) Interval {
 		}
 		n = next
 	}
-	for _, p := range path {
-		a.memo[factsKey{p, name}] = iv
+	// Remember the answer where the walk started and where it ended, not
+	// at every node it passed: the next question about the same column
+	// from a node above stops at the start, and a question about another
+	// column gains nothing from entries for this one (writing them all
+	// made n questions about n columns defined along a chain of n nodes
+	// cost n^2 map entries).
+	if len(path) > 0 {
+		a.memo[factsKey{path[0], name}] = iv
+		a.memo[factsKey{path[len(path)-1], name}] = iv
 	}
 	return iv
 }

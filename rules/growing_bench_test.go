@@ -70,3 +70,78 @@ func BenchmarkWideSchema(b *testing.B) {
 		b.ReportMetric(float64((c1-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
+
+// growingPartial is the growing chain whose with_columns also compute a
+// dead partial column: with_columns(a * 2 as c_i, a as d_i) and filter(a >
+// k), then a select of a and every d_i, so that range_proofs, error_guards
+// and projection_pruning all have work at every step.
+func growingPartial(steps int) plan.Node {
+	f := scan(mustTable("g", field("a", plan.Int64)))
+	sel := []plan.E{col("a")}
+	for i := 0; i < steps; i++ {
+		if i%2 == 0 {
+			d := "d" + strconv.Itoa(i)
+			f = f.WithColumns(col("a").Mul(lit(int64(2))).Alias("c"+strconv.Itoa(i)), col("a").Alias(d))
+			sel = append(sel, col(d))
+		} else {
+			f = f.Filter(col("a").Gt(lit(int64(-i))))
+		}
+	}
+	return f.Select(sel...).Node()
+}
+
+// BenchmarkGrowingPartialChain reports the optimizer's time per node on
+// growingPartial at 500, 2,000 and 5,000 steps, under the default flags
+// and with range_proofs off (error_guards then does the work).
+func BenchmarkGrowingPartialChain(b *testing.B) {
+	for _, proofs := range []bool{true, false} {
+		for _, n := range []int{500, 2000, 5000} {
+			b.Run("range_proofs="+strconv.FormatBool(proofs)+"/"+strconv.Itoa(n), func(b *testing.B) {
+				p := growingPartial(n)
+				flags := DefaultFlags()
+				if err := flags.Set(FlagRangeProofs, proofs); err != nil {
+					b.Fatal(err)
+				}
+				c0, ok := cputime.Process()
+				for b.Loop() {
+					if _, err := Optimize(p, flags); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if c1, _ := cputime.Process(); ok {
+					b.ReportMetric(float64((c1-c0).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/node")
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkGrowingPartialReads is a chain of n with_columns each defining
+// one column d_i = a, under one with_columns computing d_i * 2 for every
+// i: n partial expressions, each asking range_proofs for the facts of a
+// column defined at another depth. Each question walks down to its
+// column's definition, so this plan costs time quadratic in n (with
+// small constants: no map entry is written on the way).
+func BenchmarkGrowingPartialReads(b *testing.B) {
+	for _, n := range []int{500, 2000, 5000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			f := scan(mustTable("g", field("a", plan.Int64)))
+			var top []plan.E
+			for i := 0; i < n; i++ {
+				d := "d" + strconv.Itoa(i)
+				f = f.WithColumns(col("a").Alias(d))
+				top = append(top, col(d).Mul(lit(int64(2))).Alias("e"+strconv.Itoa(i)))
+			}
+			p := f.WithColumns(top...).Node()
+			c0, ok := cputime.Process()
+			for b.Loop() {
+				if _, err := Optimize(p, DefaultFlags()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if c1, _ := cputime.Process(); ok {
+				b.ReportMetric(float64((c1-c0).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/node")
+			}
+		})
+	}
+}

@@ -846,10 +846,15 @@ func mergedKeys(n *JoinNode, ls, rs Schema) (l2r, r2l map[int]int) {
 func computeJoinLayout(n *JoinNode, ls, rs Schema, keyTypes []Type, p *Path) (*JoinLayout, error) {
 	lay := &JoinLayout{KeyTypes: keyTypes}
 	l2r, r2l := mergedKeys(n, ls, rs)
+	// A merged full-join column takes the compare type of the pair that
+	// merges it (mergedKeys: the first pair of two plain columns of its
+	// name), not of another pair that reads the same left column.
 	keyType := func(li int) Type {
 		name := ls.Field(li).Name
 		for i, k := range n.LeftOn {
-			if c, ok := k.(*Column); ok && c.Name == name {
+			l, lok := k.(*Column)
+			r, rok := n.RightOn[i].(*Column)
+			if lok && rok && l.Name == name && r.Name == name {
 				return keyTypes[i]
 			}
 		}

@@ -159,6 +159,11 @@ func (s *ArrowSource) Name() string { return s.name }
 // Schema returns the source's schema.
 func (s *ArrowSource) Schema() plan.Schema { return s.schema }
 
+// EvaluatesScanGuards reports that scans of the source evaluate
+// plan.ScanNode.Guards: dfopt's executor scans it
+// (plan.ScanGuardEvaluator).
+func (s *ArrowSource) EvaluatesScanGuards() bool { return true }
+
 // EstimatedRows reports the exact row count.
 func (s *ArrowSource) EstimatedRows() (int64, bool) { return s.rows, true }
 

@@ -173,7 +173,7 @@ func TestJSON(t *testing.T) {
 	want := `{"schema":[{"name":"n","type":"int64","nullable":true},{"name":"f","type":"float64","nullable":false},{"name":"s","type":"string","nullable":false}],` +
 		`"rows":[[9007199254740992,1.5,"<&>"],["9007199254740993","-0","\u001b"],[-9007199254740992,"NaN",""],["-9007199254740993","-Inf","é"],` +
 		`["9223372036854775807",1e+300,"\u2028"],["-9223372036854775808",2,"\""],[null,0,"x"]],"error":null,` +
-		`"counters":{"pushedFilters":2,"prunedProjections":0,"droppedColumns":0,"droppedNodes":0,"fusedFilters":0,"fusedProjections":0,"sharedSubplans":0,"scanProjections":0,"foldedExprs":0,"flippedComparisons":0,"simplifiedBooleans":0,"provenExprs":0,"assumedFacts":0,"collapsedJoins":0,"guardedFilters":0,"guards":0,"splitFilters":0,"pushedLimits":0,"topKSorts":0,"unionLimits":0,"scanMaxRows":0,"buildLeft":0}}` + "\n"
+		`"counters":{"pushedFilters":2,"prunedProjections":0,"droppedColumns":0,"droppedNodes":0,"fusedFilters":0,"fusedProjections":0,"sharedSubplans":0,"scanProjections":0,"foldedExprs":0,"flippedComparisons":0,"simplifiedBooleans":0,"provenExprs":0,"assumedFacts":0,"collapsedJoins":0,"guardedFilters":0,"guards":0,"splitFilters":0,"guardedScans":0,"pushedLimits":0,"topKSorts":0,"unionLimits":0,"scanMaxRows":0,"buildLeft":0}}` + "\n"
 	if b.String() != want {
 		t.Errorf("json:\n%s\nwant:\n%s", b.String(), want)
 	}

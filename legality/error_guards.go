@@ -77,8 +77,8 @@ var errorGuardCells = []Cell{
 		Condition: "the filter holds a total conjunct (the tier's totality) and a partial one, every conjunct is deterministic, and every partial conjunct has a cheap error condition (plan.CompileGuard); the total conjuncts then form a filter below the partial ones, above a guard of the partial ones",
 		Reason:    "filter(nd_seq(a) + a / b > 1, k = 1): split, nd_seq would run only on the rows k = 1 keeps, so its counter, the values and the rows kept change (the cost condition alone changes no outcome: a guard without a cheap condition is evaluated in full)"},
 	{ID: EGScan, Rule: RuleErrorGuards, Node: "filter of total conjuncts over guards over scan", Verdict: CrossesIf,
-		Condition: "the scan holds no pushed conjunct and no max-rows hint (its guards then meet every row the source yields, as the guard nodes above it did) and the source accepts one of the filter's conjuncts (Exact or Inexact); the guards become the scan's, in evaluation order, and the accepted conjuncts are pushed after them",
-		Reason:    "filter(k = 1) over guard [a / b] over scan t pushed=[j > 0 (exact)] with b = 0 on a row where j <= 0: in the scan the guard runs before the pushed j > 0 and meets that row, so the plan raises divide_by_zero where the guard node, above the pushed conjunct, never saw it"},
+		Condition: "the source declares that its scans evaluate guards (plan.ScanGuardEvaluator), the scan holds no pushed conjunct and no max-rows hint (its guards then meet every row the source yields, as the guard nodes above it did) and the source accepts one of the filter's conjuncts (Exact or Inexact); the guards become the scan's, in evaluation order, and the accepted conjuncts are pushed after them",
+		Reason:    "filter(k = 1) over guard [a / b] over scan t pushed=[j > 0 (exact)] with b = 0 on a row where j <= 0: in the scan the guard runs before the pushed j > 0 and meets that row, so the plan raises divide_by_zero where the guard node, above the pushed conjunct, never saw it; and a host source that translates the plan into its own engine without reading ScanNode.Guards would drop the guard and lose the error (examples/embed's host, seed 20261130 case 52)"},
 	{ID: EGUnguarded, Rule: RuleErrorGuards, Node: "filter over with_columns; split filter", Verdict: Barrier,
 		Reason: "filter(k < 10) over with_columns(a * 2 + 1 as c) with a = MaxInt64 on a row where k = 50: without a guard the filter removes that row first and the overflow vanishes (what engines that push filters anyway do)"},
 	{ID: PPGuard, Rule: RulePredicatePushdown, Node: "guard", Verdict: Barrier,
@@ -374,6 +374,9 @@ func raisingParts(partial []plan.Expr, in plan.Schema) (raising []plan.Expr, why
 func (t *Table) GuardScan(conjuncts, guards []plan.Expr, s *plan.ScanNode) Decision {
 	t = t.orDefault()
 	return t.decide(EGScan, func() (bool, string) {
+		if !plan.EvaluatesScanGuards(s.Source) {
+			return false, "the source does not declare that its scans evaluate guards (plan.ScanGuardEvaluator): a host that translates the plan would drop them"
+		}
 		if len(s.Pushed) > 0 {
 			return false, "the scan holds pushed conjuncts, which its guards would run before"
 		}

@@ -104,6 +104,37 @@ type ProjectionSource interface {
 	SupportsProjection() bool
 }
 
+// ScanGuardEvaluator is optionally implemented by a Source whose scans
+// evaluate ScanNode.Guards: every scan of it runs the guards' error
+// conditions over every row the source yields, before any pushed conjunct
+// (docs/semantics.md, scan). dfopt's executor does so for every source it
+// scans, and dfopt's own sources (Table, exec.ArrowSource, the Parquet
+// source) declare it. A host that translates optimized plans into its own
+// engine and reads only the scan fields it knows must not declare it:
+// without it, error_guards never moves a guard into its scans (cell
+// eg.scan refuses) and the guards stay guard nodes, which a translator
+// that does not know them fails on instead of dropping. A panic counts as
+// false (see EvaluatesScanGuards).
+type ScanGuardEvaluator interface {
+	EvaluatesScanGuards() bool
+}
+
+// EvaluatesScanGuards reports whether src declares that its scans evaluate
+// ScanNode.Guards (ScanGuardEvaluator); a source without the capability,
+// or one that panics, does not.
+func EvaluatesScanGuards(src Source) (ok bool) {
+	e, is := src.(ScanGuardEvaluator)
+	if !is {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return e.EvaluatesScanGuards()
+}
+
 // RowCountEstimator is optionally implemented by a Source that knows roughly
 // how many rows it holds. The bounded tier's rules do not use it (none of
 // them is cost-based); explain tools and later tiers may.

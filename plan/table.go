@@ -137,6 +137,10 @@ func (t *Table) Pushdown() PredicateSupport { return t.pushdown }
 // Exact (WithExactAllPushdown), not only column-literal comparisons.
 func (t *Table) ExactAllPushdown() bool { return t.exactAll }
 
+// EvaluatesScanGuards reports that scans of an in-memory table evaluate
+// ScanNode.Guards: dfopt's executor scans it (plan.ScanGuardEvaluator).
+func (t *Table) EvaluatesScanGuards() bool { return true }
+
 // ClassifyPredicates answers the table's pushdown support for each conjunct
 // that compares a column with a literal, and Unsupported for the rest; a
 // table made by WithExactAllPushdown answers Exact for every conjunct, and

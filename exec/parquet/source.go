@@ -487,6 +487,11 @@ func (s *Source) selectRowGroups(rdr *file.Reader, pushed []plan.PushedPredicate
 // on its rows.
 func (s *Source) HonoursGuards() bool { return true }
 
+// EvaluatesScanGuards reports that scans of the file evaluate
+// plan.ScanNode.Guards: dfopt's executor scans it
+// (plan.ScanGuardEvaluator).
+func (s *Source) EvaluatesScanGuards() bool { return true }
+
 // guardsTotalIn reports whether the statistics of row group g prove every
 // guard total over the group's values (plan.Prove over the group's
 // min/max: `a * 2 + 1` cannot overflow when a's bounds are small, `a / b`

@@ -240,22 +240,21 @@ func (e *encoder) node(n plan.Node, p *path) (*jvalue, error) {
 			return nil, err
 		}
 		return obj("op", op, "key", jstr(n.Key), "left", left, "right", right), nil
-	case *plan.ExplodeNode:
-		cols, err := nameList(p.field("columns"), n.Columns)
+	case *plan.ExplodeNode, *plan.UnnestNode:
+		// Both are {"columns": [names], "input": ...}.
+		var names []string
+		var child plan.Node
+		if e, ok := n.(*plan.ExplodeNode); ok {
+			names, child = e.Columns, e.Input
+		} else {
+			u := n.(*plan.UnnestNode)
+			names, child = u.Columns, u.Input
+		}
+		cols, err := nameList(p.field("columns"), names)
 		if err != nil {
 			return nil, err
 		}
-		input, err := in(n.Input)
-		if err != nil {
-			return nil, err
-		}
-		return obj("op", op, "columns", cols, "input", input), nil
-	case *plan.UnnestNode:
-		cols, err := nameList(p.field("columns"), n.Columns)
-		if err != nil {
-			return nil, err
-		}
-		input, err := in(n.Input)
+		input, err := in(child)
 		if err != nil {
 			return nil, err
 		}

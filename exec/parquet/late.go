@@ -369,32 +369,12 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 	if runErr != nil {
 		return nil, counts, true, runErr
 	}
-	for u := range units {
-		if units[u].err != nil {
-			li, c := u/len(cols), u%len(cols)
-			return nil, counts, true, fmt.Errorf("row group %d, column %q: %w", groups[live[li]], cols[c].name, units[u].err)
-		}
+	ids := make([]int, len(live))
+	for li, gi := range live {
+		ids[li] = groups[gi]
 	}
-	arrs := make([]arrow.Array, len(cols))
-	defer func() {
-		for _, a := range arrs {
-			if a != nil {
-				a.Release()
-			}
-		}
-	}()
-	for c, col := range cols {
-		per := make([]*pqUnit, len(live))
-		for li := range live {
-			per[li] = &units[li*len(cols)+c]
-		}
-		a, err := assembleColumn(mem, par, col, bufs[c], per, starts)
-		if err != nil {
-			return nil, counts, true, fmt.Errorf("column %q: %w", col.name, err)
-		}
-		arrs[c] = a
-	}
-	return array.NewRecordBatch(schema, arrs, int64(rows)), counts, true, nil
+	rec, aerr := assembleBatch(mem, par, schema, cols, bufs, units, ids, starts, rows)
+	return rec, counts, true, aerr
 }
 
 // scratchPool holds the buffers a compacted column is decoded into before

@@ -108,10 +108,18 @@ func readRowGroups(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, 
 	if runErr != nil {
 		return nil, runErr
 	}
+	return assembleBatch(mem, par, schema, cols, bufs, units, groups, starts, rows)
+}
+
+// assembleBatch assembles the decoded units (group-major: unit g*len(cols)+c
+// is column c of the g-th group read, row group groupIDs[g]) into one
+// record batch of rows rows, reporting the first unit's decoding error.
+func assembleBatch(mem memory.Allocator, par ops.Parallel, schema *arrow.Schema, cols []pqColumn, bufs []*memory.Buffer,
+	units []pqUnit, groupIDs []int, starts []int, rows int) (arrow.RecordBatch, error) {
 	for u := range units {
 		if units[u].err != nil {
-			gi, c := u/len(cols), u%len(cols)
-			return nil, fmt.Errorf("row group %d, column %q: %w", groups[gi], cols[c].name, units[u].err)
+			g, c := u/len(cols), u%len(cols)
+			return nil, fmt.Errorf("row group %d, column %q: %w", groupIDs[g], cols[c].name, units[u].err)
 		}
 	}
 	arrs := make([]arrow.Array, len(cols))
@@ -123,9 +131,9 @@ func readRowGroups(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, 
 		}
 	}()
 	for c, col := range cols {
-		per := make([]*pqUnit, len(groups))
-		for gi := range groups {
-			per[gi] = &units[gi*len(cols)+c]
+		per := make([]*pqUnit, len(groupIDs))
+		for g := range groupIDs {
+			per[g] = &units[g*len(cols)+c]
 		}
 		a, err := assembleColumn(mem, par, col, bufs[c], per, starts)
 		if err != nil {

@@ -181,7 +181,8 @@ func worthFlags() []string {
 // reported, not run to exhaustion. It prints one line per flag measured:
 // "worth NAME flag=F off_median_s=... ratio=... rows=N", or the failure.
 // A flag-off run whose row count differs from the default's is an error
-// (the rules must not change results).
+// (the rules must not change results). Last comes the row "(all off)":
+// the plan as written, every rule off at once.
 func measureWorth(ctx context.Context, env *environment, q *bench.Query, base bench.QueryResult, runs int, timeout time.Duration, limit int64) (worthRow, error) {
 	name := q.Name
 	if filepath.Base(filepath.Dir(q.File)) == "sql" {
@@ -209,27 +210,51 @@ func measureWorth(ctx context.Context, env *environment, q *bench.Query, base be
 			continue
 		}
 		fq.MemoryLimit = limit
-		tctx, cancel := context.WithTimeout(ctx, timeout)
-		r, err := bench.Measure(tctx, &fq, runs, nil)
-		timedOut := tctx.Err() != nil
-		cancel()
-		switch {
-		case timedOut:
-			row.cells[f] = "timeout"
-			fmt.Fprintf(env.stdout, "worth %s flag=%s timeout_s=%.0f\n", q.Name, f, timeout.Seconds())
-			continue
-		case err != nil:
-			row.cells[f] = "failed"
-			fmt.Fprintf(env.stdout, "worth %s flag=%s failed=%q\n", q.Name, f, plan.Abbrev(err.Error(), 160))
-			continue
-		case r.Rows != base.Rows:
-			return row, fmt.Errorf("%s: %d rows with %s off, %d with the default flags", q.File, r.Rows, f, base.Rows)
+		cell, err := measureOff(ctx, env, &fq, f, base, runs, timeout)
+		if err != nil {
+			return row, err
 		}
-		ratio := r.Median().Seconds() / max(base.Median().Seconds(), 1e-9)
-		row.cells[f] = fmt.Sprintf("x%.2f", ratio)
-		fmt.Fprintf(env.stdout, "worth %s flag=%s off_median_s=%.6f ratio=%.3f rows=%d\n", q.Name, f, r.Median().Seconds(), ratio, r.Rows)
+		row.cells[f] = cell
 	}
+	// Every rule off at once: the plan as written, under the same timeout
+	// and memory limit (a SQL-style plan as written is a cross product).
+	aq := *q
+	aq.NoOpt = true
+	aq.MemoryLimit = limit
+	cell, err := measureOff(ctx, env, &aq, worthAllOff, base, runs, timeout)
+	if err != nil {
+		return row, err
+	}
+	row.cells[worthAllOff] = cell
 	return row, nil
+}
+
+// worthAllOff is the worth table's row for every rule off at once: the
+// plan as written, which is what the optimizer as a whole is worth.
+const worthAllOff = "(all off)"
+
+// measureOff times q (a flag-off variant of a query) under timeout, prints
+// its worth line and returns its table cell: the median over the
+// default's ("x1.50"), "timeout" or "failed". A row count other than the
+// default's is an error: the rules must not change results.
+func measureOff(ctx context.Context, env *environment, q *bench.Query, flag string, base bench.QueryResult, runs int, timeout time.Duration) (string, error) {
+	tctx, cancel := context.WithTimeout(ctx, timeout)
+	r, err := bench.Measure(tctx, q, runs, nil)
+	timedOut := tctx.Err() != nil
+	cancel()
+	switch {
+	case timedOut:
+		fmt.Fprintf(env.stdout, "worth %s flag=%s timeout_s=%.0f\n", q.Name, flag, timeout.Seconds())
+		return "timeout", nil
+	case err != nil:
+		fmt.Fprintf(env.stdout, "worth %s flag=%s failed=%q\n", q.Name, flag, plan.Abbrev(err.Error(), 160))
+		return "failed", nil
+	case r.Rows != base.Rows:
+		return "", fmt.Errorf("%s: %d rows with %s off, %d with the default flags", q.File, r.Rows, flag, base.Rows)
+	}
+	ratio := r.Median().Seconds() / max(base.Median().Seconds(), 1e-9)
+	fmt.Fprintf(env.stdout, "worth %s flag=%s off_median_s=%.6f ratio=%.3f rows=%d\n", q.Name, flag, r.Median().Seconds(), ratio, r.Rows)
+	return fmt.Sprintf("x%.2f", ratio), nil
 }
 
 // optimizeWith optimizes root under flags with the executor's constant
@@ -263,7 +288,7 @@ func printWorthTable(env *environment, mode string, rows []worthRow) {
 		fmt.Fprintf(&b, " %8.3f", r.base.Seconds())
 	}
 	fmt.Fprintln(env.stdout, b.String())
-	for _, f := range worthFlags() {
+	for _, f := range append(worthFlags(), worthAllOff) {
 		changed := false
 		for _, r := range rows {
 			if c, ok := r.cells[f]; ok && c != "=" {

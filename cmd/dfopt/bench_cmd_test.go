@@ -215,4 +215,10 @@ func TestBenchThreadsAndWorth(t *testing.T) {
 	if !strings.Contains(stdout[i:], "predicate_pushdown") {
 		t.Errorf("the worth table has no predicate_pushdown row:\n%s", stdout[i:])
 	}
+	if !strings.Contains(stdout[i:], "\n"+worthAllOff) {
+		t.Errorf("the worth table has no %s row:\n%s", worthAllOff, stdout[i:])
+	}
+	if !strings.Contains(stdout, "worth q1 flag="+worthAllOff+" off_median_s=") {
+		t.Errorf("no as-written line for q1:\n%s", stdout)
+	}
 }

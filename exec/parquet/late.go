@@ -468,6 +468,16 @@ func within(sub, base []int32) []int32 {
 // values are copied out of the pages, and the pages after the last of them
 // are not read. The unit holds len(keep) rows.
 func decodeStringsAt(ctx context.Context, rdr *file.Reader, g int, col pqColumn, rows int, keep []int32) (u pqUnit) {
+	defer recoverUnit(&u)
+	if fu, ok := decodeStringsFast(ctx, rdr, g, col, keep); ok {
+		return fu
+	}
+	return decodeStringsAtReader(ctx, rdr, g, col, rows, keep)
+}
+
+// decodeStringsAtReader is decodeStringsAt through arrow-go's column chunk
+// reader (see decodeUnitReader).
+func decodeStringsAtReader(ctx context.Context, rdr *file.Reader, g int, col pqColumn, rows int, keep []int32) (u pqUnit) {
 	cr, err := rdr.RowGroup(g).Column(col.leaf)
 	if err != nil {
 		u.err = err

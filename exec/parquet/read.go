@@ -181,8 +181,35 @@ func fixedWidth(t plan.Type) int {
 }
 
 // decodeUnit decodes column col of row group g, rows [lo, hi) of the
-// output: fixed-width values into buf, the rest into the returned unit.
+// output (the group's first hi-lo rows): fixed-width values into buf, the
+// rest into the returned unit. The page decoder (pagedecode.go) does it
+// where it can, arrow-go's column chunk reader otherwise.
 func decodeUnit(ctx context.Context, rdr *file.Reader, g int, col pqColumn, buf *memory.Buffer, lo, hi int) (u pqUnit) {
+	defer recoverUnit(&u)
+	var region []byte
+	if w := fixedWidth(col.typ); w > 0 {
+		region = buf.Bytes()[lo*w : hi*w]
+	}
+	if fu, ok := decodeFast(ctx, rdr, g, col, region, hi-lo); ok {
+		return fu
+	}
+	return decodeUnitReader(ctx, rdr, g, col, buf, lo, hi)
+}
+
+// recoverUnit turns a panic of arrow-go's page or column chunk reader on
+// a corrupted chunk (some malformed page headers make it panic) into the
+// unit's error, which names the row group and column; deferred by every
+// unit, which may run on a worker goroutine of its own.
+func recoverUnit(u *pqUnit) {
+	if r := recover(); r != nil {
+		*u = pqUnit{err: fmt.Errorf("the Parquet reader failed on a malformed chunk: %v", r)}
+	}
+}
+
+// decodeUnitReader is decodeUnit through arrow-go's column chunk reader:
+// the way for what the page decoder (decodeFast) gives up, and the
+// reference its tests compare it with.
+func decodeUnitReader(ctx context.Context, rdr *file.Reader, g int, col pqColumn, buf *memory.Buffer, lo, hi int) (u pqUnit) {
 	cr, err := rdr.RowGroup(g).Column(col.leaf)
 	if err != nil {
 		u.err = err

@@ -1,0 +1,524 @@
+package parquet
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/dfopt/dfopt/plan"
+)
+
+// The page decoder. For the common flat cases the scan decodes the data
+// pages of a column chunk itself instead of through arrow-go's column chunk
+// readers: fixed-width columns (INT32, INT64, FLOAT, DOUBLE) and strings
+// (BYTE_ARRAY), PLAIN or dictionary encoded (PLAIN_DICTIONARY,
+// RLE_DICTIONARY: RLE/bit-packed indices into a PLAIN dictionary page),
+// required or optional with RLE definition levels, in data pages v1 and v2.
+// arrow-go's page reader (file.PageReader) still reads, decompresses and
+// checks the pages; what is decoded here is the page bodies. The indices of
+// a dictionary page are unpacked in bulk and gathered from the dictionary
+// page's own buffer (no copy of the dictionary, no per-value conversion),
+// fixed-width values go straight into the scan's output, and the scratch
+// the levels and indices need is pooled across units.
+//
+// The decoder is an accelerator, never a second opinion: whatever it does
+// not handle (another encoding, booleans, a streamed page, a dictionary
+// page that does not parse) or finds malformed (a run past the page's end,
+// an index past the dictionary, a chunk with too few rows) makes it give
+// the unit up, and the unit is decoded again by the column chunk reader,
+// which produces the values, or the error, it always did. The output of
+// both is bit for bit the same (TestPageDecoderMatchesReader).
+
+// pageScratch is the pooled scratch of one unit's decode: dictionary
+// indices and definition levels of one page.
+type pageScratch struct {
+	idx []uint32
+	lv  []uint32
+	pad []byte
+}
+
+var pageScratchPool = sync.Pool{New: func() any { return new(pageScratch) }}
+
+// grow returns s resized to n (contents undefined).
+func grow(s []uint32, n int) []uint32 {
+	if cap(s) < n {
+		return make([]uint32, n, n+n/4)
+	}
+	return s[:n]
+}
+
+// fastPage is one data page's parts for the decoder.
+type fastPage struct {
+	enc    parquet.Encoding
+	n      int    // levels (= rows: flat columns) in the page
+	levels []byte // RLE definition levels (nil: required column)
+	values []byte
+}
+
+// nextDataPage advances pr to the next data page, recording a dictionary
+// page met on the way in dict (its PLAIN bytes and value count). ok is
+// false at the end of the chunk, on an error, or for a page the decoder
+// does not handle.
+func nextDataPage(pr file.PageReader, maxDef int16, dict *[]byte, dictN *int) (fastPage, bool) {
+	for pr.Next() {
+		switch p := pr.Page().(type) {
+		case *file.DictionaryPage:
+			if parquet.Encoding(p.Encoding()) != parquet.Encodings.Plain && parquet.Encoding(p.Encoding()) != parquet.Encodings.PlainDict {
+				return fastPage{}, false
+			}
+			if p.NumValues() < 0 {
+				return fastPage{}, false
+			}
+			*dict, *dictN = p.Data(), int(p.NumValues())
+		case *file.DataPageV1:
+			data := p.Data()
+			if len(data) != int(p.UncompressedSize()) || p.NumValues() < 0 {
+				return fastPage{}, false // a streamed page: Data holds its levels only
+			}
+			fp := fastPage{enc: parquet.Encoding(p.Encoding()), n: int(p.NumValues())}
+			if maxDef > 0 {
+				if p.DefinitionLevelEncoding() != parquet.Encodings.RLE || len(data) < 4 {
+					return fastPage{}, false
+				}
+				l := binary.LittleEndian.Uint32(data)
+				if uint64(l) > uint64(len(data)-4) {
+					return fastPage{}, false
+				}
+				fp.levels, data = data[4:4+l], data[4+l:]
+			}
+			fp.values = data
+			return fp, true
+		case *file.DataPageV2:
+			data := p.Data()
+			rl, dl := int(p.RepetitionLevelByteLen()), int(p.DefinitionLevelByteLen())
+			if len(data) != int(p.UncompressedSize()) || p.NumValues() < 0 || rl < 0 || dl < 0 || rl+dl > len(data) {
+				return fastPage{}, false
+			}
+			fp := fastPage{enc: parquet.Encoding(p.Encoding()), n: int(p.NumValues())}
+			if maxDef > 0 {
+				fp.levels = data[rl : rl+dl]
+			}
+			fp.values = data[rl+dl:]
+			return fp, true
+		default:
+			return fastPage{}, false
+		}
+	}
+	return fastPage{}, false
+}
+
+// pageLevels decodes the first n definition levels of page p into sc.lv
+// and returns how many of them are present (= maxDef, which is 1: flat
+// columns), or ok false when they do not decode.
+func (sc *pageScratch) pageLevels(p fastPage, n int) (present int, ok bool) {
+	sc.lv = grow(sc.lv, n)
+	if !sc.unpackRLE(p.levels, 1, sc.lv) {
+		return 0, false
+	}
+	for _, l := range sc.lv {
+		present += int(l & 1)
+		if l > 1 {
+			return 0, false
+		}
+	}
+	return present, true
+}
+
+// pageIndices decodes the first n dictionary indices of a dictionary-encoded
+// page body (a bit-width byte, then RLE/bit-packed runs) into sc.idx.
+func (sc *pageScratch) pageIndices(values []byte, n int) bool {
+	sc.idx = grow(sc.idx, n)
+	if n == 0 {
+		return true
+	}
+	if len(values) < 1 || values[0] > 32 {
+		return false
+	}
+	return sc.unpackRLE(values[1:], int(values[0]), sc.idx)
+}
+
+// unpackRLE decodes len(out) values of bit width bw from the RLE/bit-packed
+// hybrid runs in data, false when data ends first or is malformed.
+func (sc *pageScratch) unpackRLE(data []byte, bw int, out []uint32) bool {
+	byteW := (bw + 7) / 8
+	mask := uint64(1)<<bw - 1
+	pos := 0
+	for pos < len(out) {
+		hdr, k := binary.Uvarint(data)
+		if k <= 0 {
+			return false
+		}
+		data = data[k:]
+		if hdr&1 == 0 { // an RLE run
+			cnt := hdr >> 1
+			if len(data) < byteW {
+				return false
+			}
+			var v uint32
+			for i := 0; i < byteW; i++ {
+				v |= uint32(data[i]) << (8 * i)
+			}
+			data = data[byteW:]
+			if uint64(v) > mask {
+				return false
+			}
+			m := len(out) - pos
+			if cnt < uint64(m) {
+				m = int(cnt)
+			}
+			fill := out[pos : pos+m]
+			for i := range fill {
+				fill[i] = v
+			}
+			pos += m
+			continue
+		}
+		groups := hdr >> 1
+		if groups > uint64(len(data)) { // at least one byte a group unless bw is 0
+			if bw != 0 || groups > math.MaxInt32 {
+				return false
+			}
+		}
+		nbytes := int(groups) * bw
+		if nbytes > len(data) {
+			return false
+		}
+		m := len(out) - pos
+		if total := int(groups) * 8; total < m {
+			m = total
+		}
+		run := data[:nbytes]
+		data = data[nbytes:]
+		if bw == 0 {
+			clear(out[pos : pos+m])
+			pos += m
+			continue
+		}
+		// Every value is read with one 8-byte load: pad the run when
+		// fewer than 8 bytes follow its last value's first byte.
+		src := run
+		if need := (m*bw+7)/8 + 8; len(src) < need {
+			if cap(sc.pad) < need {
+				sc.pad = make([]byte, need)
+			}
+			sc.pad = sc.pad[:need]
+			clear(sc.pad[copy(sc.pad, run):])
+			src = sc.pad
+		}
+		unpack(src, bw, mask, out[pos:pos+m])
+		pos += m
+	}
+	return true
+}
+
+// unpack decodes len(out) bit-packed values of width bw (LSB first) from
+// src, which holds at least 8 bytes past the last value's first byte.
+func unpack(src []byte, bw int, mask uint64, out []uint32) {
+	bit := 0
+	for i := range out {
+		w := binary.LittleEndian.Uint64(src[bit>>3:])
+		out[i] = uint32((w >> (bit & 7)) & mask)
+		bit += bw
+	}
+}
+
+// fastFixed decodes the first len(dst) rows of a fixed-width column chunk
+// (values of width 4 or 8, as their bits) through pr into dst, recording
+// validity in u like decodeFixed. ok is false when the decoder gives up.
+func fastFixed[T uint32 | uint64](ctx context.Context, pr file.PageReader, dst []T, maxDef int16, u *pqUnit) bool {
+	sc := pageScratchPool.Get().(*pageScratch)
+	defer pageScratchPool.Put(sc)
+	var dictBytes []byte
+	dictN := -1
+	var dict []T
+	w := 4
+	if _, ok := any(dst).([]uint64); ok {
+		w = 8
+	}
+	for pos := 0; pos < len(dst); {
+		if ctx.Err() != nil {
+			return false
+		}
+		p, ok := nextDataPage(pr, maxDef, &dictBytes, &dictN)
+		if !ok {
+			return false
+		}
+		n := min(p.n, len(dst)-pos)
+		present := n
+		if maxDef > 0 {
+			if present, ok = sc.pageLevels(p, n); !ok {
+				return false
+			}
+		}
+		out := dst[pos : pos+present]
+		switch p.enc {
+		case parquet.Encodings.Plain:
+			if len(p.values) < present*w {
+				return false
+			}
+			copy(bytesOf(out), p.values[:present*w])
+		case parquet.Encodings.PlainDict, parquet.Encodings.RLEDict:
+			if dictN < 0 {
+				return false
+			}
+			if dict == nil || len(dict) != dictN {
+				if len(dictBytes) < dictN*w {
+					return false
+				}
+				dict = castBits[T](dictBytes[:dictN*w])
+			}
+			if !sc.pageIndices(p.values, present) {
+				return false
+			}
+			for i, ix := range sc.idx {
+				if int(ix) >= len(dict) {
+					return false
+				}
+				out[i] = dict[ix]
+			}
+		default:
+			return false
+		}
+		if maxDef > 0 {
+			spreadLevels(dst[pos:pos+n], present, sc.lv, u, pos)
+		}
+		pos += n
+	}
+	return true
+}
+
+// bytesOf is the bytes of a slice of 4- or 8-byte values.
+func bytesOf[T uint32 | uint64](s []T) []byte {
+	switch v := any(s).(type) {
+	case []uint32:
+		return arrow.Uint32Traits.CastToBytes(v)
+	default:
+		return arrow.Uint64Traits.CastToBytes(v.([]uint64))
+	}
+}
+
+// castBits views b (whose length is a multiple of the width) as values.
+func castBits[T uint32 | uint64](b []byte) []T {
+	var s []T
+	switch p := any(&s).(type) {
+	case *[]uint32:
+		*p = arrow.Uint32Traits.CastFromBytes(b)
+	case *[]uint64:
+		*p = arrow.Uint64Traits.CastFromBytes(b)
+	}
+	return s
+}
+
+// spreadLevels is spread with the page's levels (0 or 1) as decoded here.
+func spreadLevels[T any](dst []T, vals int, lv []uint32, u *pqUnit, pos int) {
+	if vals == len(dst) {
+		bitutil.SetBitsTo(u.valid, int64(pos), int64(len(dst)), true)
+		return
+	}
+	var zero T
+	j := vals - 1
+	for i := len(dst) - 1; i >= 0; i-- {
+		if lv[i] == 1 {
+			dst[i] = dst[j]
+			j--
+			bitutil.SetBit(u.valid, pos+i)
+		} else {
+			dst[i] = zero
+			u.nulls++
+		}
+	}
+}
+
+// fastStrings decodes a string column chunk through pr into u.offs and
+// u.data like decodeStrings (keep nil: the first rows rows) or like
+// decodeStringsAt (keep: only those rows of the group, sorted, rows being
+// one past the last of them). ok is false when the decoder gives up.
+func fastStrings(ctx context.Context, pr file.PageReader, rows int, keep []int32, maxDef int16, u *pqUnit) bool {
+	sc := pageScratchPool.Get().(*pageScratch)
+	defer pageScratchPool.Put(sc)
+	var dictBytes []byte
+	dictN := -1
+	var dictOffs []int32 // per dictionary value: the start of its bytes in dictBytes (its length precedes them)
+	var dictParsed bool
+	outRows := rows
+	if keep != nil {
+		outRows = len(keep)
+	}
+	u.offs = make([]int32, outRows+1)
+	data := make([]byte, 0, outRows*4)
+	var vals []int32 // per present value of a PLAIN page: start, end pairs
+	ki, oi := 0, 0   // next kept row, next output row
+	for pos := 0; pos < rows; {
+		if ctx.Err() != nil {
+			return false
+		}
+		p, ok := nextDataPage(pr, maxDef, &dictBytes, &dictN)
+		if !ok {
+			return false
+		}
+		n := min(p.n, rows-pos)
+		present := n
+		if maxDef > 0 {
+			if present, ok = sc.pageLevels(p, n); !ok {
+				return false
+			}
+		}
+		// The page's present values as (source bytes, start/end pairs).
+		var src []byte
+		var pairs []int32
+		var dictIdx []uint32
+		switch p.enc {
+		case parquet.Encodings.Plain:
+			vals = vals[:0]
+			b := p.values
+			off := 0
+			for range present {
+				if len(b)-off < 4 {
+					return false
+				}
+				l := binary.LittleEndian.Uint32(b[off:])
+				off += 4
+				if uint64(l) > uint64(len(b)-off) {
+					return false
+				}
+				vals = append(vals, int32(off), int32(off+int(l)))
+				off += int(l)
+			}
+			src, pairs = b, vals
+		case parquet.Encodings.PlainDict, parquet.Encodings.RLEDict:
+			if dictN < 0 {
+				return false
+			}
+			if !dictParsed {
+				dictOffs = make([]int32, 0, dictN+1)
+				off := 0
+				for range dictN {
+					if len(dictBytes)-off < 4 {
+						return false
+					}
+					l := binary.LittleEndian.Uint32(dictBytes[off:])
+					off += 4
+					if uint64(l) > uint64(len(dictBytes)-off) {
+						return false
+					}
+					dictOffs = append(dictOffs, int32(off))
+					off += int(l)
+				}
+				dictParsed = true
+			}
+			if !sc.pageIndices(p.values, present) {
+				return false
+			}
+			for _, ix := range sc.idx {
+				if int(ix) >= dictN {
+					return false
+				}
+			}
+			src, dictIdx = dictBytes, sc.idx
+		default:
+			return false
+		}
+		// value j's bytes
+		get := func(j int) []byte {
+			if dictIdx != nil {
+				s := dictOffs[dictIdx[j]]
+				l := binary.LittleEndian.Uint32(src[s-4:])
+				return src[s : s+int32(l)]
+			}
+			return src[pairs[2*j]:pairs[2*j+1]]
+		}
+		j := 0
+		if keep == nil && maxDef == 0 {
+			// The common case: every row, all present.
+			for i := range n {
+				data = append(data, get(i)...)
+				u.offs[pos+i+1] = int32(len(data))
+				if len(data) > math.MaxInt32 {
+					return false
+				}
+			}
+		} else {
+			for i := range n {
+				pres := maxDef == 0 || sc.lv[i] == 1
+				if keep == nil || (ki < len(keep) && int(keep[ki]) == pos+i) {
+					if pres {
+						data = append(data, get(j)...)
+						if maxDef > 0 {
+							bitutil.SetBit(u.valid, oi)
+						}
+					} else {
+						u.nulls++
+					}
+					if len(data) > math.MaxInt32 {
+						return false
+					}
+					oi++
+					ki++
+					u.offs[oi] = int32(len(data))
+				}
+				if pres {
+					j++
+				}
+			}
+		}
+		pos += n
+	}
+	u.data = data
+	return true
+}
+
+// decodeFast decodes a unit like decodeUnit with the page decoder, ok false
+// (u unset) when the decoder gives the unit up.
+func decodeFast(ctx context.Context, rdr *file.Reader, g int, col pqColumn, buf []byte, rows int) (u pqUnit, ok bool) {
+	if col.typ == plan.Bool {
+		return pqUnit{}, false
+	}
+	pr, err := rdr.RowGroup(g).GetColumnPageReader(col.leaf)
+	if err != nil {
+		return pqUnit{}, false
+	}
+	defer pr.Close()
+	if col.maxDef > 0 {
+		u.valid = make([]byte, bitutil.BytesForBits(int64(rows)))
+	}
+	switch fixedWidth(col.typ) {
+	case 4:
+		ok = fastFixed(ctx, pr, arrow.Uint32Traits.CastFromBytes(buf)[:rows], col.maxDef, &u)
+	case 8:
+		ok = fastFixed(ctx, pr, arrow.Uint64Traits.CastFromBytes(buf)[:rows], col.maxDef, &u)
+	default:
+		ok = fastStrings(ctx, pr, rows, nil, col.maxDef, &u)
+	}
+	if !ok {
+		return pqUnit{}, false
+	}
+	return u, true
+}
+
+// decodeStringsFast is decodeStringsAt with the page decoder, ok false
+// when the decoder gives the unit up.
+func decodeStringsFast(ctx context.Context, rdr *file.Reader, g int, col pqColumn, keep []int32) (u pqUnit, ok bool) {
+	pr, err := rdr.RowGroup(g).GetColumnPageReader(col.leaf)
+	if err != nil {
+		return pqUnit{}, false
+	}
+	defer pr.Close()
+	k := len(keep)
+	if col.maxDef > 0 {
+		u.valid = make([]byte, bitutil.BytesForBits(int64(k)))
+	}
+	end := 0
+	if k > 0 {
+		end = int(keep[k-1]) + 1
+	}
+	if !fastStrings(ctx, pr, end, keep, col.maxDef, &u) {
+		return pqUnit{}, false
+	}
+	return u, true
+}

@@ -77,6 +77,11 @@ const (
 	CCJFloat         CellID = "ccj.float"
 	CCJKeyColumn     CellID = "ccj.key_column"
 	CCJRest          CellID = "ccj.rest"
+	// semi_pushdown (standard tier): decided by Table.SemiPush.
+	SPSide       CellID = "sp.side"
+	SPOptions    CellID = "sp.options"
+	SPKeys       CellID = "sp.keys"
+	SPRightInput CellID = "sp.right_input"
 	// build_side (standard tier): decided by Table.BuildLeft.
 	BSKind     CellID = "bs.kind"
 	BSEstimate CellID = "bs.estimate"
@@ -411,6 +416,21 @@ var coreCells = []Cell{
 	{ID: CCJRest, Rule: RuleCollapseCrossJoin, Node: "filter over cross join", Verdict: CrossesIf,
 		Condition: "every conjunct left above the inner join is total and deterministic: it now meets only the pairs the keys match",
 		Reason:    "filter(k = k_right, a / b > 1) over cross(l, r): above the inner join a / b meets only the matching pairs, and the divide_by_zero of a pair whose keys differ vanishes"},
+
+	// semi_pushdown (standard tier): a semi or anti join over an inner
+	// join moves into the inner join's input that its left keys read.
+	{ID: SPSide, Rule: RuleSemiPushdown, Node: "semi or anti join over inner join", Verdict: CrossesIf,
+		Condition: "the semi or anti join's left keys read columns of one input of the inner join only (plan.JoinLayout); keys reading no column go left",
+		Reason:    "semi(inner(l, r) on k = k, s) on a + b = x with a from l and b from r: neither input holds both columns, so the keys cannot be evaluated below the inner join"},
+	{ID: SPOptions, Rule: RuleSemiPushdown, Node: "semi or anti join over inner join", Verdict: CrossesIf,
+		Condition: "the semi or anti join has no residual and validates m:m, and the inner join validates m:m",
+		Reason:    "semi(inner(l{k: 1}, r{k: [1, 1]}), s) validate 1:m: the inner join's output repeats l's row and raises validation_error; below it, l's one row raises nothing"},
+	{ID: SPKeys, Rule: RuleSemiPushdown, Node: "semi or anti join over inner join", Verdict: CrossesIf,
+		Condition: "the semi or anti join's left keys and the inner join's keys on the input it enters are total and deterministic (they meet other rows), the inner join's other keys deterministic",
+		Reason:    "semi(inner(l{k: [1, 2], b: [1, 0]}, r{k: 1}), s) on 10 / b = x: above, 10 / b meets only l's matched row; below, also l's row with b = 0, and raises divide_by_zero"},
+	{ID: SPRightInput, Rule: RuleSemiPushdown, Node: "semi or anti join over inner join", Verdict: CrossesIf,
+		Condition: "the semi or anti join's right input raises nothing and is deterministic (its nodes filter, project, with_columns, sort, aggregate, window, limit, slice, distinct, union, joins without validate or residual and scans without facts or guards, over total deterministic expressions) and its right keys are total and deterministic: it is evaluated before the other input of the inner join",
+		Reason:    "semi(inner(l, r{a: 0} . select(1 / a)), s{b: 0} . select(1 / b)): above, r's 1 / a raises first; below, s's 1 / b is evaluated before r and raises its own divide_by_zero"},
 
 	// build_side (standard tier): an inner join hashes its left input when
 	// the row bounds prove it the smaller one.

@@ -132,6 +132,10 @@ var killers = map[legality.CellID]string{
 	legality.CCJKeyColumn:     "ccj_duplicated_right_key.json",
 	legality.CCJRest:          "ccj_rest_partial.json",
 	legality.BSKind:           "bs_kind_left_join.json",
+	legality.SPSide:           "sp_side_both_inputs.json",
+	legality.SPOptions:        "sp_options_validate_left.json",
+	legality.SPKeys:           "sp_keys_partial_unmatched_row.json",
+	legality.SPRightInput:     "sp_right_input_raises_first.json",
 	// The standard tier's crossings (the files say "tier": "standard").
 	legality.PPFilterTotal:        "pp_filter_total_partial_stays.json",
 	legality.PPAggregateTotal:     "pp_aggregate_total_sum_overflow.json",

@@ -25,10 +25,15 @@ func (g *gen) joinShape(m move, depth int) (frame, bool) {
 			return g.sqlJoin(depth), true
 		case x >= 56 && x < 95:
 			return g.unequalJoin(depth), true
+		case x >= 95 && depth >= 3:
+			return g.semiOverInner(depth), true
 		}
 	case mFilter:
-		if g.r.Intn(100) < 40 && depth >= 2 {
+		switch x := g.r.Intn(100); {
+		case x < 40 && depth >= 2:
 			return g.sqlJoin(depth), true
+		case x >= 40 && x < 48 && depth >= 3:
+			return g.semiOverInner(depth), true
 		}
 	}
 	return frame{}, false
@@ -212,4 +217,120 @@ func (g *gen) unequalJoin(depth int) frame {
 		return g.joinAs(big, small, how, depth)
 	}
 	return g.joinAs(small, big, how, depth)
+}
+
+// semiOverInner builds a semi or anti join over an inner join, what SQL's
+// `WHERE k IN (SELECT ...)` over `FROM a, b` becomes (semi_pushdown's sp.*
+// cells):
+//
+//	join semi on=[k = x]
+//	  join inner on=[...]
+//	    a
+//	    b
+//	  s
+//
+// Its left keys read one input of the inner join most of the time — left
+// or right, plain columns or computed ones, some partial or
+// non-deterministic (sp.side, sp.keys) — and sometimes both (a coalesce of
+// a left and a right column: sp.side). The right input is a subplan, a scan
+// or a filter, which may raise (sp.right_input); a share of the joins draw
+// options: validate, a residual, nulls_equal (sp.options).
+func (g *gen) semiOverInner(depth int) frame {
+	// The semi join takes one level, the inner join one more and the
+	// limit boundJoin may put under either a third.
+	jd := depth - 1
+	left := g.node(g.upTo(jd - 2))
+	if g.r.Intn(3) == 0 {
+		left = g.scan()
+	}
+	var right frame
+	if g.r.Intn(2) == 0 {
+		right = g.scan()
+	} else {
+		right = g.node(g.upTo(jd - 2))
+	}
+	inner := g.joinAs(left, right, plan.InnerJoin, jd)
+	ij, ok := inner.res.(*plan.JoinNode)
+	if !ok || ij.How != plan.InnerJoin {
+		return inner
+	}
+	layout, ok := plan.LayoutOf(ij)
+	if !ok {
+		return inner
+	}
+	var sub frame
+	switch g.r.Intn(4) {
+	case 0:
+		sub = g.scan()
+	case 1:
+		sub = g.filter(g.scan())
+	default:
+		sub = g.node(g.upTo(jd - 2))
+	}
+	out := inner.schema().Fields()
+	var sides [2][]plan.Field
+	for i, f := range out {
+		sides[layout.Columns[i].Side] = append(sides[layout.Columns[i].Side], f)
+	}
+	ss := newScope(sub.schema())
+	if len(ss.fields) == 0 {
+		return inner
+	}
+	var lk, rk []plan.Expr
+	nkeys := 1
+	if g.r.Intn(5) == 0 {
+		nkeys = 2
+	}
+	side := 0
+	if g.r.Intn(5) < 2 {
+		side = 1
+	}
+	for i := 0; i < nkeys; i++ {
+		rf := ss.fields[g.r.Intn(len(ss.fields))]
+		var cands [2][]plan.Field
+		for s := range sides {
+			for _, f := range sides[s] {
+				if _, ok := plan.JoinKeyType(f.Type, rf.Type); ok {
+					cands[s] = append(cands[s], f)
+				}
+			}
+		}
+		if len(cands[side]) == 0 {
+			continue
+		}
+		f := cands[side][g.r.Intn(len(cands[side]))]
+		l := g.keySide(scopeOf(sides[side]), f)
+		switch g.r.Intn(8) {
+		case 0, 1:
+			// A partial key that really raises on the generated data.
+			if e := g.partialExpr(ectx{sc: scopeOf(sides[side]), mode: extTotal}, f.Type); e != nil {
+				l = e
+			}
+		case 2:
+			// A key reading both inputs: coalesce of a column of each.
+			for _, o := range cands[1-side] {
+				if o.Type == f.Type {
+					l = call(plan.FuncCoalesce, col(f.Name), col(o.Name))
+					break
+				}
+			}
+		}
+		lk, rk = append(lk, l), append(rk, g.keySide(ss, rf))
+	}
+	if len(lk) == 0 {
+		return inner
+	}
+	how := plan.SemiJoin
+	if g.r.Intn(5) < 2 {
+		how = plan.AntiJoin
+	}
+	raw := &plan.JoinNode{Left: inner.raw, Right: sub.raw, How: how, LeftOn: lk, RightOn: rk}
+	if g.r.Intn(4) == 0 {
+		g.joinOptions(raw, inner, sub)
+	}
+	if out, err := g.tryFinish(raw, inner.rows, inner, sub); err == nil {
+		return out
+	}
+	raw = &plan.JoinNode{Left: inner.raw, Right: sub.raw, How: how, LeftOn: lk, RightOn: rk}
+	return g.finish(raw, inner.rows, inner, sub)
 }

@@ -200,10 +200,10 @@ func (sc *pageScratch) unpackRLE(data []byte, bw int, out []uint32) bool {
 			pos += m
 			continue
 		}
-		// Every value is read with one 8-byte load: pad the run when
-		// fewer than 8 bytes follow its last value's first byte.
+		// Values are read with 8-byte loads: pad the run when fewer than
+		// 8 bytes follow its last group.
 		src := run
-		if need := (m*bw+7)/8 + 8; len(src) < need {
+		if need := (m+7)/8*bw + 8; len(src) < need {
 			if cap(sc.pad) < need {
 				sc.pad = make([]byte, need)
 			}
@@ -218,10 +218,31 @@ func (sc *pageScratch) unpackRLE(data []byte, bw int, out []uint32) bool {
 }
 
 // unpack decodes len(out) bit-packed values of width bw (LSB first) from
-// src, which holds at least 8 bytes past the last value's first byte.
+// src, which holds 8 bytes past the last group of 8 values that out
+// reaches. Widths up to 16 are unpacked a group of 8 values at a time
+// with two loads (4 values of up to 16 bits fit in 64 bits, from any
+// start bit 0 or 4), wider ones with one load per value.
 func unpack(src []byte, bw int, mask uint64, out []uint32) {
-	bit := 0
-	for i := range out {
+	i := 0
+	if bw <= 16 {
+		half := 4 * bw
+		for ; i+8 <= len(out); i += 8 {
+			base := i / 8 * bw
+			w0 := binary.LittleEndian.Uint64(src[base:])
+			w1 := binary.LittleEndian.Uint64(src[base+half>>3:]) >> (half & 7)
+			o := out[i : i+8 : i+8]
+			o[0] = uint32(w0 & mask)
+			o[1] = uint32(w0 >> bw & mask)
+			o[2] = uint32(w0 >> (2 * bw) & mask)
+			o[3] = uint32(w0 >> (3 * bw) & mask)
+			o[4] = uint32(w1 & mask)
+			o[5] = uint32(w1 >> bw & mask)
+			o[6] = uint32(w1 >> (2 * bw) & mask)
+			o[7] = uint32(w1 >> (3 * bw) & mask)
+		}
+	}
+	bit := i * bw
+	for ; i < len(out); i++ {
 		w := binary.LittleEndian.Uint64(src[bit>>3:])
 		out[i] = uint32((w >> (bit & 7)) & mask)
 		bit += bw
@@ -273,14 +294,8 @@ func fastFixed[T uint32 | uint64](ctx context.Context, pr file.PageReader, dst [
 				}
 				dict = castBits[T](dictBytes[:dictN*w])
 			}
-			if !sc.pageIndices(p.values, present) {
+			if present > 0 && (!sc.pageIndices(p.values, present) || !gather(out, dict, sc.idx, p.values[0])) {
 				return false
-			}
-			for i, ix := range sc.idx {
-				if int(ix) >= len(dict) {
-					return false
-				}
-				out[i] = dict[ix]
 			}
 		default:
 			return false
@@ -289,6 +304,27 @@ func fastFixed[T uint32 | uint64](ctx context.Context, pr file.PageReader, dst [
 			spreadLevels(dst[pos:pos+n], present, sc.lv, u, pos)
 		}
 		pos += n
+	}
+	return true
+}
+
+// gather sets out[i] = dict[idx[i]], false when an index is past the
+// dictionary. When the dictionary holds every index of the page's bit
+// width bw, none needs checking.
+func gather[T uint32 | uint64](out, dict []T, idx []uint32, bw byte) bool {
+	idx = idx[:len(out)]
+	if bw < 32 && len(dict) >= 1<<bw {
+		dict = dict[:1<<bw]
+		for i, ix := range idx {
+			out[i] = dict[ix&(1<<bw-1)]
+		}
+		return true
+	}
+	for i, ix := range idx {
+		if int(ix) >= len(dict) {
+			return false
+		}
+		out[i] = dict[ix]
 	}
 	return true
 }

@@ -34,7 +34,7 @@ type pageCase struct {
 	nullable bool
 	rows     int
 	nullRate float64 // of a nullable column's rows
-	distinct int     // values drawn from a pool this large (0: any value)
+	distinct int     // values drawn from a pool this large (0: any value, -1: every row's its own)
 	dict     bool
 	codec    compress.Compression
 	pageSize int64
@@ -71,6 +71,10 @@ func randomPageCase(seed int64) pageCase {
 		pageSize: []int64{64, 256, 1024, 8192, 1 << 20}[r.Intn(5)], batch: []int64{1, 7, 64, 1024}[r.Intn(4)],
 		dictMax: []int64{64, 512, 1 << 20}[r.Intn(3)], groupMax: []int64{5, 300, 1 << 20}[r.Intn(3)],
 		distinct: []int{0, 1, 3, 50, 500}[r.Intn(5)], encoding: parquet.Encodings.Plain}
+	if r.Intn(25) == 0 {
+		// Dictionaries of more than 65,536 values: indices over 16 bits.
+		c.rows, c.distinct, c.dictMax, c.groupMax = 70000, -1, 1<<20, 1<<20
+	}
 	if c.nullable {
 		c.nullRate = []float64{0, 0.1, 0.5, 0.95, 1}[r.Intn(5)]
 	}
@@ -134,6 +138,9 @@ func randomArray(c pageCase, mem memory.Allocator) (arrow.Array, error) {
 	}
 	draws := map[int]any{}
 	value := func(i int, fresh func() any) any {
+		if c.distinct < 0 {
+			return unique(c.typ, i)
+		}
 		k := next(i)
 		if k < 0 {
 			return fresh()
@@ -180,6 +187,34 @@ func randomArray(c pageCase, mem memory.Allocator) (arrow.Array, error) {
 		}
 	}
 	return b.NewArray(), nil
+}
+
+// unique is row i's value of a column of type t whose rows all differ, as
+// randomArray's builders take it.
+func unique(t plan.Type, i int) any {
+	switch t {
+	case plan.Int32:
+		return int32(i * 7919)
+	case plan.Int64:
+		return int64(i) * 7919
+	case plan.Int8:
+		return int8(i)
+	case plan.Int16:
+		return int16(i)
+	case plan.Uint32:
+		return uint32(i * 7919)
+	case plan.Uint64:
+		return uint64(i) * 7919
+	case plan.Float64:
+		return float64(i) + 0.5
+	case plan.Float32:
+		return float32(i) + 0.5
+	case plan.Date:
+		return int32(i)
+	case plan.Datetime:
+		return int64(i) * 1000
+	}
+	return fmt.Sprintf("s%d", i)
 }
 
 // writePageCase writes the case's column to a Parquet file in memory.
@@ -324,7 +359,7 @@ func checkPageCase(c pageCase) string {
 // reader then decodes.
 func TestPageDecoderMatchesReader(t *testing.T) {
 	params := gopter.DefaultTestParametersWithSeed(1)
-	params.MinSuccessfulTests = 300
+	params.MinSuccessfulTests = 200
 	props := gopter.NewProperties(params)
 	props.Property("page decoder = column chunk reader", prop.ForAll(func(seed int64) string {
 		c := randomPageCase(seed)

@@ -3,13 +3,17 @@ package parquet
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
+	"io"
 	"math"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/metadata"
 
 	"github.com/dfopt/dfopt/plan"
 )
@@ -509,17 +513,91 @@ func fastStrings(ctx context.Context, pr file.PageReader, rows int, keep []int32
 	return true
 }
 
+// pooledPages is a page reader with the buffered stream it reads a column
+// chunk through, kept across units so that its buffers (the compressed
+// page, the decompressed data and dictionary pages) are allocated once
+// rather than for every chunk.
+type pooledPages struct {
+	br parquet.BufferedReader
+	pr file.PageReader
+}
+
+// pagesPool holds page readers between units. Their buffers come from the
+// default allocator, not the query's: like scratchPool's, they are scratch
+// that outlives a query.
+var pagesPool sync.Pool
+
+// pageStreamBuffer is the buffer of a pooled page reader's stream: page
+// headers are read through it, page bodies larger than it straight from
+// the file.
+const pageStreamBuffer = 32 << 10
+
+// openPages returns a page reader over column col's chunk of row group g
+// and the function to call when done with it (reuse false after a failure:
+// the reader is then dropped, not pooled). With the file at hand (col.src) and
+// a chunk that is neither encrypted nor written by a parquet-mr affected by
+// PARQUET-816 (whose chunk sizes need padding), a pooled reader is reset to
+// stream the chunk from the file; otherwise the file.Reader makes one.
+func openPages(rdr *file.Reader, g int, col pqColumn) (file.PageReader, func(reuse bool), error) {
+	md := rdr.MetaData()
+	cc, err := md.RowGroup(g).ColumnChunk(col.leaf)
+	if err != nil {
+		return nil, nil, err
+	}
+	if col.src == nil || cc.CryptoMetadata() != nil || md.WriterVersion().LessThan(metadata.Parquet816FixedVersion) {
+		pr, err := rdr.RowGroup(g).GetColumnPageReader(col.leaf)
+		if err != nil {
+			return nil, nil, err
+		}
+		return pr, func(bool) { pr.Close() }, nil
+	}
+	start := cc.DataPageOffset()
+	if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && start > cc.DictionaryPageOffset() {
+		start = cc.DictionaryPageOffset()
+	}
+	size := cc.TotalCompressedSize()
+	if start < 0 || size < 0 {
+		return nil, nil, fmt.Errorf("column chunk at offset %d of %d bytes", start, size)
+	}
+	p, _ := pagesPool.Get().(*pooledPages)
+	if p == nil {
+		props := parquet.NewReaderProperties(memory.DefaultAllocator)
+		props.BufferedStreamEnabled = true
+		props.BufferSize = pageStreamBuffer
+		br, err := props.GetStream(col.src, start, size)
+		if err != nil {
+			return nil, nil, err
+		}
+		pr, err := file.NewPageReader(br, cc.NumValues(), cc.Compression(), memory.DefaultAllocator, nil)
+		if err != nil {
+			return nil, nil, err
+		}
+		p = &pooledPages{br: br, pr: pr}
+	} else {
+		p.br.Reset(io.NewSectionReader(col.src, start, size))
+		p.pr.Reset(p.br, cc.NumValues(), cc.Compression(), nil)
+		if err := p.pr.Err(); err != nil {
+			return nil, nil, err // the codec: the reader is dropped
+		}
+	}
+	return p.pr, func(reuse bool) {
+		if reuse {
+			pagesPool.Put(p)
+		}
+	}, nil
+}
+
 // decodeFast decodes a unit like decodeUnit with the page decoder, ok false
 // (u unset) when the decoder gives the unit up.
 func decodeFast(ctx context.Context, rdr *file.Reader, g int, col pqColumn, buf []byte, rows int) (u pqUnit, ok bool) {
 	if col.typ == plan.Bool {
 		return pqUnit{}, false
 	}
-	pr, err := rdr.RowGroup(g).GetColumnPageReader(col.leaf)
+	pr, done, err := openPages(rdr, g, col)
 	if err != nil {
 		return pqUnit{}, false
 	}
-	defer pr.Close()
+	defer func() { done(ok) }()
 	if col.maxDef > 0 {
 		u.valid = make([]byte, bitutil.BytesForBits(int64(rows)))
 	}
@@ -540,11 +618,11 @@ func decodeFast(ctx context.Context, rdr *file.Reader, g int, col pqColumn, buf 
 // decodeStringsFast is decodeStringsAt with the page decoder, ok false
 // when the decoder gives the unit up.
 func decodeStringsFast(ctx context.Context, rdr *file.Reader, g int, col pqColumn, keep []int32) (u pqUnit, ok bool) {
-	pr, err := rdr.RowGroup(g).GetColumnPageReader(col.leaf)
+	pr, done, err := openPages(rdr, g, col)
 	if err != nil {
 		return pqUnit{}, false
 	}
-	defer pr.Close()
+	defer func() { done(ok) }()
 	k := len(keep)
 	if col.maxDef > 0 {
 		u.valid = make([]byte, bitutil.BytesForBits(int64(k)))

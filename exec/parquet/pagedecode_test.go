@@ -289,6 +289,9 @@ func checkPageCase(c pageCase) string {
 	if err != nil {
 		return err.Error()
 	}
+	if c.seed%2 == 0 {
+		cols[0].src = bytes.NewReader(data) // pooled page readers streaming from the file
+	}
 	col := cols[0]
 	ctx := context.Background()
 	mem := memory.DefaultAllocator
@@ -435,6 +438,9 @@ func FuzzPageDecoder(f *testing.F) {
 		cols, err := pqColumns(rdr, s, []int{0})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if offset%2 == 0 {
+			cols[0].src = bytes.NewReader(data)
 		}
 		ctx := context.Background()
 		for g := range rdr.NumRowGroups() {

@@ -3,6 +3,7 @@ package parquet
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -41,6 +42,9 @@ type pqColumn struct {
 	typ    plan.Type
 	dt     arrow.DataType
 	maxDef int16
+	// src is the file the page decoder streams the column's chunks from
+	// (nil: it asks the file.Reader for a page reader of each chunk).
+	src io.ReaderAt
 }
 
 // pqUnit is what decoding one column of one row group produced besides the

@@ -145,14 +145,21 @@ func leafColumns(rdr *file.Reader, schema plan.Schema) ([][]int, error) {
 // Only a regular file is read: a named pipe would block the open (or the
 // footer read) forever, and a directory or device is no Parquet file.
 func openParquet(path string, mem memory.Allocator) (*file.Reader, *pqarrow.FileReader, error) {
+	rdr, fr, _, err := openParquetFile(path, mem)
+	return rdr, fr, err
+}
+
+// openParquetFile is openParquet that also returns the open file (closed
+// with the reader), which the page decoder reads column chunks from.
+func openParquetFile(path string, mem memory.Allocator) (*file.Reader, *pqarrow.FileReader, *os.File, error) {
 	if st, err := os.Stat(path); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	} else if !st.Mode().IsRegular() {
-		return nil, nil, notRegular(path, st.Mode())
+		return nil, nil, nil, notRegular(path, st.Mode())
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	// The file may have been replaced between the two looks.
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
@@ -160,19 +167,19 @@ func openParquet(path string, mem memory.Allocator) (*file.Reader, *pqarrow.File
 		if err == nil {
 			err = notRegular(path, st.Mode())
 		}
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	rdr, err := file.NewParquetReader(f, file.WithReadProps(parquet.NewReaderProperties(mem)))
 	if err != nil {
 		f.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, mem)
 	if err != nil {
 		rdr.Close()
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return rdr, fr, nil
+	return rdr, fr, f, nil
 }
 
 // notRegular is the error for a path that is not a regular file, naming
@@ -240,7 +247,7 @@ func (s *Source) Scan(ctx context.Context, req exec.ScanRequest) (array.RecordRe
 	if mem == nil {
 		mem = memory.DefaultAllocator
 	}
-	rdr, fr, err := openParquet(s.path, mem)
+	rdr, fr, f, err := openParquetFile(s.path, mem)
 	if err != nil {
 		return nil, fmt.Errorf("cannot open parquet file %q: %w", s.path, err)
 	}
@@ -314,6 +321,9 @@ func (s *Source) Scan(ctx context.Context, req exec.ScanRequest) (array.RecordRe
 	cols, err := pqColumns(rdr, s.schema, idx)
 	if err != nil {
 		return nil, fmt.Errorf("parquet file %q: %w", s.path, err)
+	}
+	for i := range cols {
+		cols[i].src = f
 	}
 	par := ops.Parallel{Workers: req.Parallelism}
 	var rec arrow.RecordBatch

@@ -472,21 +472,39 @@ func BenchmarkTake(b *testing.B) {
 	defer intsNull.Release()
 	strs := benchString(benchRows, 0)
 	defer strs.Release()
+	// A filter's selection: ascending, keeping 98% (long runs, which the
+	// gathers copy as blocks) or 50% (runs of about two rows) of the rows.
+	selection := func(keep float64) []int32 {
+		var sel []int32
+		for i := 0; i < benchRows; i++ {
+			if rng.Float64() < keep {
+				sel = append(sel, int32(i))
+			}
+		}
+		return sel
+	}
+	sel98, sel50 := selection(0.98), selection(0.5)
 	cases := []struct {
 		name string
 		arr  arrow.Array
 	}{{"int64", ints}, {"int64_nulls", intsNull}, {"string", strs}}
 	for _, tc := range cases {
-		b.Run(tc.name+"_random", func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				out, err := Take(benchMem, tc.arr, random)
-				if err != nil {
-					b.Fatal(err)
+		for _, ix := range []struct {
+			name string
+			idx  []int32
+		}{{"random", random}, {"sel98", sel98}, {"sel50", sel50}} {
+			b.Run(tc.name+"_"+ix.name, func(b *testing.B) {
+				resetTimer(b)
+				for i := 0; i < b.N; i++ {
+					out, err := Take(benchMem, tc.arr, ix.idx)
+					if err != nil {
+						b.Fatal(err)
+					}
+					out.Release()
 				}
-				out.Release()
-			}
-			perRow(b, benchRows)
-		})
+				perRow(b, len(ix.idx))
+			})
+		}
 	}
 }
 

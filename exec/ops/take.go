@@ -94,7 +94,38 @@ func badIndex(j int, i int32, n int) error {
 	return fmt.Errorf("take: index %d at position %d is out of range for %d rows", i, j, n)
 }
 
-// takeFixed gathers a fixed-width column.
+// minRunCopy is the shortest run of consecutive indices a gather copies
+// as one block (copy, a memmove); a shorter run is gathered row by row,
+// which costs less than a call for a handful of values.
+const minRunCopy = 8
+
+// isRunStart is the cheap test for a run at j worth a block copy: the
+// index minRunCopy-1 rows on is minRunCopy-1 higher (rarely true of a
+// random or a sparse selection, so those pay one compare per row; runEnd
+// then checks every index of the run).
+func isRunStart(idx []int32, j, hi int) bool {
+	return j+minRunCopy <= hi && int(idx[j+minRunCopy-1]) == int(idx[j])+minRunCopy-1
+}
+
+// runEnd returns the end of the run of consecutive in-range indices that
+// starts at idx[j] (which must be in [0, n)): the least e in (j, hi] such
+// that idx[e] != idx[e-1]+1 or idx[e] is not below n, or hi. A filter's
+// selection at high selectivity is mostly long runs, which the gathers copy
+// as blocks instead of row by row; the result is the same array either way.
+func runEnd(idx []int32, j, hi, n int) int {
+	e := j + 1
+	next := idx[j] + 1 // idx[j] < n <= MaxInt32, so no overflow
+	for e < hi && idx[e] == next && int(next) < n {
+		e++
+		next++
+	}
+	return e
+}
+
+// takeFixed gathers a fixed-width column. (Copying runs of consecutive
+// indices as blocks, as takeString does, gains nothing here: finding a
+// run reads every index, which is what gathering a fixed-width value
+// costs.)
 func takeFixed[T fixedWidth](mem memory.Allocator, a arrow.Array, vals []T, idx []int32, p Parallel) (arrow.Array, error) {
 	n := len(vals)
 	out := newFixedOutDirty[T](mem, len(idx))
@@ -217,24 +248,43 @@ func takeString(mem memory.Allocator, a *array.String, idx []int32) (arrow.Array
 		dbuf.Release()
 		return nil, err
 	}
-	for j, i := range idx {
-		oo[j] = int32(pos)
+	for j := 0; j < len(idx); {
+		i := idx[j]
 		if uint32(i) >= uint32(n) {
 			if i != -1 {
 				return fail(badIndex(j, i, n))
 			}
+			oo[j] = int32(pos)
 			anyNeg = true
+			j++
 			continue
 		}
-		s := data[offs[i]:offs[i+1]]
-		if pos+len(s) > len(dst) {
-			if pos+len(s) > math.MaxInt32 {
+		// A run of consecutive rows is one block of bytes (runEnd); a
+		// short one is copied row by row.
+		e := j + 1
+		if isRunStart(idx, j, len(idx)) {
+			e = runEnd(idx, j, len(idx), n)
+		}
+		b0, b1 := offs[i], offs[int(i)+e-j]
+		if size := int(b1 - b0); pos+size > len(dst) {
+			if pos+size > math.MaxInt32 {
 				return fail(fmt.Errorf("take: more than %d bytes of strings exceed the 2 GiB string array limit", math.MaxInt32))
 			}
-			dbuf.Reserve(min(max(2*len(dst), pos+len(s)), math.MaxInt32))
+			dbuf.Reserve(min(max(2*len(dst), pos+size), math.MaxInt32))
 			dst = dbuf.Buf()
 		}
-		pos += copy(dst[pos:], s)
+		if e == j+1 {
+			oo[j] = int32(pos)
+			pos += copy(dst[pos:], data[b0:b1])
+			j = e
+			continue
+		}
+		delta := int32(pos) - b0
+		for k, o := range offs[i : int(i)+e-j] {
+			oo[j+k] = o + delta
+		}
+		pos += copy(dst[pos:], data[b0:b1])
+		j = e
 	}
 	oo[len(idx)] = int32(pos)
 	dbuf.Resize(pos)
@@ -290,11 +340,24 @@ func takeStringParallel(mem memory.Allocator, a *array.String, idx []int32, p Pa
 	oo, dst := obuf.vals, dbuf.Bytes()
 	if err := p.Run(len(parts), func(k int) {
 		pos := base[k]
-		for j := parts[k].Lo; j < parts[k].Hi; j++ {
-			oo[j] = int32(pos)
-			if i := idx[j]; i >= 0 {
-				pos += copy(dst[pos:], data[offs[i]:offs[i+1]])
+		for j, hi := parts[k].Lo, parts[k].Hi; j < hi; {
+			i := idx[j]
+			if i < 0 {
+				oo[j] = int32(pos)
+				j++
+				continue
 			}
+			e := j + 1
+			if isRunStart(idx, j, hi) {
+				e = runEnd(idx, j, hi, n)
+			}
+			b0, b1 := offs[i], offs[int(i)+e-j]
+			delta := int32(pos) - b0
+			for k, o := range offs[i : int(i)+e-j] {
+				oo[j+k] = o + delta
+			}
+			pos += copy(dst[pos:], data[b0:b1])
+			j = e
 		}
 	}); err != nil {
 		obuf.buf.Release()

@@ -100,10 +100,36 @@ func groupInto(keys []arrow.Array, ids []int32) (int, error) {
 			return 0, fmt.Errorf("key %d: %w", k, err)
 		}
 		g, _ := encode(c, true, col)
+		if int64(groups)*int64(g) <= directSpan(int64(len(ids))) {
+			groups = pairIDs(ids, col, groups, g)
+			continue
+		}
 		words, v := pairWords(ids, col, g)
 		groups, _ = encodeWords(words, v, true, ids)
 	}
 	return groups, nil
+}
+
+// pairIDs folds the ids of the first k key columns (ids, in [0, ga)) with
+// the next column's (col, in [0, gb)) into first-appearance ids of the
+// pairs, written over ids, and returns their number: the pairs' words
+// (pairWords) encoded through a direct map of all ga*gb pairs, in one
+// pass with no words. Dense first-appearance ids depend only on which
+// rows are equal, so they are encodeWords's exactly. Grouping ids are
+// never -1 (nulls form a group), which keeps every pair in the map.
+func pairIDs(ids, col []int32, ga, gb int) int {
+	slots := make([]int32, ga*gb)
+	next := int32(0)
+	col = col[:len(ids)]
+	for i, a := range ids {
+		s := &slots[int(a)*gb+int(col[i])]
+		if *s == 0 {
+			next++
+			*s = next
+		}
+		ids[i] = *s - 1
+	}
+	return int(next)
 }
 
 // groupCol normalizes a grouping key column in its own domain.

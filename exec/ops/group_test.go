@@ -162,3 +162,60 @@ func TestFirstRowsAnyOrder(t *testing.T) {
 		t.Errorf("FirstRows = %v, want [1 3 0 -1]", got)
 	}
 }
+
+// TestGroupIDsTwoKeysFold checks the fold of multi-column keys both ways:
+// through the direct map of all pairs (pairIDs: few groups per column, as
+// TPC-H Q1's one-character flags) and through the pairs' words (more pairs
+// than a direct map may hold), with short and long strings, nulls, and an
+// all-null column, against the reference grouping.
+func TestGroupIDsTwoKeysFold(t *testing.T) {
+	const n = 30000
+	flag := func(i int) any { return string("ANR"[i*7%3]) }
+	status := func(i int) any {
+		if i%113 == 0 {
+			return nil
+		}
+		return string("FO"[i*5%2])
+	}
+	cases := []struct {
+		name string
+		a, b func(i int) any
+		dtB  arrow.DataType
+	}{
+		{"flags (direct pairs)", flag, status, tStr},
+		{"flags and a long string", flag, func(i int) any { return "status-" + strconv.Itoa(i%5) }, tStr},
+		{"flag and an all-null column", flag, func(int) any { return nil }, tStr},
+		{"unique pairs (pair words)", func(i int) any { return strconv.Itoa(i % 20011) }, func(i int) any { return int64(i % 29989) }, tI64},
+		{"many groups then few", func(i int) any { return strconv.Itoa(i) }, func(i int) any { return int64(i % 3) }, tI64},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := newMem(t)
+			ca := tcol{dt: tStr, vals: make([]any, n)}
+			cb := tcol{dt: tc.dtB, vals: make([]any, n)}
+			for i := 0; i < n; i++ {
+				ca.vals[i], cb.vals[i] = tc.a(i), tc.b(i)
+			}
+			a, b := ca.array(t, mem), cb.array(t, mem)
+			defer a.Release()
+			defer b.Release()
+			for _, keys := range [][]arrow.Array{{a, b}, {b, a}, {a, b, a}} {
+				cols := []tcol{ca, cb}
+				if keys[0] == b {
+					cols = []tcol{cb, ca}
+				}
+				if len(keys) == 3 {
+					cols = append(cols, ca)
+				}
+				ids, first, err := GroupIDs(keys)
+				if err != nil {
+					t.Fatal(err)
+				}
+				wantIDs, wantFirst := refGroupIDs(cols, n)
+				if !slices.Equal(ids, wantIDs) || !slices.Equal(first, wantFirst) {
+					t.Fatalf("%d keys: %d groups, want %d", len(keys), len(first), len(wantFirst))
+				}
+			}
+		})
+	}
+}

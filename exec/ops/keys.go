@@ -340,13 +340,32 @@ func (d *wordDict) lookupWords(words []int64, v validity, ids []int32) {
 
 // encodeWords is encode for a word column.
 func encodeWords(words []int64, v validity, nullGroup bool, ids []int32) (int, *wordDict) {
-	ids = ids[:len(words)]
-	lo, hi, seen := int64(math.MaxInt64), int64(math.MinInt64), false
+	lo, hi, seen := wordRange(words, v)
+	return encodeWordsIn(words, v, nullGroup, ids, lo, hi, seen)
+}
+
+// wordRange returns the least and the greatest valid word, and whether
+// there is any valid word.
+func wordRange(words []int64, v validity) (lo, hi int64, seen bool) {
+	lo, hi = math.MaxInt64, math.MinInt64
+	if v.all() {
+		for _, w := range words {
+			lo, hi = min(lo, w), max(hi, w)
+		}
+		return lo, hi, len(words) > 0
+	}
 	for i, w := range words {
 		if v.valid(i) {
 			lo, hi, seen = min(lo, w), max(hi, w), true
 		}
 	}
+	return lo, hi, seen
+}
+
+// encodeWordsIn is encodeWords given the words' range (wordRange's
+// results, which a caller that built the words computed on the way).
+func encodeWordsIn(words []int64, v validity, nullGroup bool, ids []int32, lo, hi int64, seen bool) (int, *wordDict) {
+	ids = ids[:len(words)]
 	d := &wordDict{min: lo}
 	next := int32(0)
 	nullID := int32(-1)
@@ -564,23 +583,43 @@ func shortStrWord(data []byte, off, n int) (w int64, ok bool) {
 }
 
 // shortStrWords packs rows [lo, hi) of a string column into words
-// (shortStrWord; a null row's word is 0). ok is false when a valid row's
-// string does not pack.
-func shortStrWords(a *array.String, v validity, lo, hi int) (words []int64, ok bool) {
+// (shortStrWord; a null row's word is 0 when its string does not pack) and
+// returns their range over the valid rows (wordRange's results), found on
+// the way. ok is false when a valid row's string does not pack.
+func shortStrWords(a *array.String, v validity, lo, hi int) (words []int64, wlo, whi int64, seen, ok bool) {
 	offs, data := stringParts(a)
 	words = make([]int64, hi-lo)
+	wlo, whi = math.MaxInt64, math.MinInt64
+	if v.all() {
+		// Every row is valid: no validity test per row, and the end of
+		// one row's string is the start of the next's.
+		next := int(offs[lo])
+		for i := lo; i < hi; i++ {
+			o := next
+			next = int(offs[i+1])
+			w, ok := shortStrWord(data, o, next-o)
+			if !ok {
+				return nil, 0, 0, false, false
+			}
+			words[i-lo] = w
+			wlo, whi = min(wlo, w), max(whi, w)
+		}
+		return words, wlo, whi, hi > lo, true
+	}
 	for i := lo; i < hi; i++ {
 		o := int(offs[i])
 		w, ok := shortStrWord(data, o, int(offs[i+1])-o)
-		if !ok {
-			if v.valid(i) {
-				return nil, false
-			}
+		switch {
+		case v.valid(i) && !ok:
+			return nil, 0, 0, false, false
+		case v.valid(i):
+			wlo, whi, seen = min(wlo, w), max(whi, w), true
+		case !ok:
 			w = 0
 		}
 		words[i-lo] = w
 	}
-	return words, true
+	return words, wlo, whi, seen, true
 }
 
 // shortStrDict is the dictionary of a string column whose strings all
@@ -621,10 +660,10 @@ func (d *shortStrDict) lookup(c *keyCol, ids []int32, lo, hi int) {
 
 // encodeStrings is encode for a string column.
 func encodeStrings(c *keyCol, nullGroup bool, ids []int32) (int, colDict) {
-	if words, ok := shortStrWords(c.strs, c.valid, 0, c.n); ok {
+	if words, lo, hi, seen, ok := shortStrWords(c.strs, c.valid, 0, c.n); ok {
 		// Every string packs into a word: encode the words, which gives
 		// the same dense first-appearance ids as the string table.
-		g, d := encodeWords(words, c.valid, nullGroup, ids)
+		g, d := encodeWordsIn(words, c.valid, nullGroup, ids, lo, hi, seen)
 		return g, &shortStrDict{words: d}
 	}
 	d := newStrDict()

@@ -82,6 +82,9 @@ const (
 	SPOptions    CellID = "sp.options"
 	SPKeys       CellID = "sp.keys"
 	SPRightInput CellID = "sp.right_input"
+	// join_order (standard tier): decided by Table.JoinOrder.
+	JODeterministic CellID = "jo.deterministic"
+	JOErrors        CellID = "jo.errors"
 	// build_side (standard tier): decided by Table.BuildLeft.
 	BSKind     CellID = "bs.kind"
 	BSEstimate CellID = "bs.estimate"
@@ -431,6 +434,16 @@ var coreCells = []Cell{
 	{ID: SPRightInput, Rule: RuleSemiPushdown, Node: "semi or anti join over inner join", Verdict: CrossesIf,
 		Condition: "the semi or anti join's right input raises nothing and is deterministic (its nodes filter, project, with_columns, sort, aggregate, window, limit, slice, distinct, union, joins without validate or residual and scans without facts or guards, over total deterministic expressions) and its right keys are total and deterministic: it is evaluated before the other input of the inner join",
 		Reason:    "semi(inner(l, r{a: 0} . select(1 / a)), s{b: 0} . select(1 / b)): above, r's 1 / a raises first; below, s's 1 / b is evaluated before r and raises its own divide_by_zero"},
+	// join_order (standard tier): a left-deep chain of plain inner and
+	// cross joins on column keys is joined in an order that avoids a cross
+	// join, then sorted back to the chain's order by the inputs' row
+	// indexes.
+	{ID: JODeterministic, Rule: RuleJoinOrder, Node: "chain of inner and cross joins", Verdict: CrossesIf,
+		Condition: "at most one input of the chain holds a non-deterministic expression or operator",
+		Reason:    "cross(a, nd_seq input b) joined with nd_seq input c on a = c: the chain evaluates b before c, the reordered one c before b, so the per-collect counter gives b and c other values"},
+	{ID: JOErrors, Rule: RuleJoinOrder, Node: "chain of inner and cross joins", Verdict: CrossesIf,
+		Condition: "at most one input of the chain may raise (legality.Table.MayRaise: only scans, and filters, projects and with_columns of total expressions and limits over them, are proved not to)",
+		Reason:    "cross(a, filter(x / 0 > 1) b) joined with filter(y / 0 > 1) c on a = c: the chain evaluates b first and raises x / 0's divide_by_zero, the reordered chain evaluates c first and raises y / 0's"},
 
 	// build_side (standard tier): an inner join hashes its left input when
 	// the row bounds prove it the smaller one.

@@ -210,6 +210,7 @@ func agreement(res Result) []string {
 		{"sharedSubplans", c.Get("sharedSubplans"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.SSStructural })},
 		{"collapsedJoins", c.Get("collapsedJoins"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.CCJRest })},
 		{"pushedSemiJoins", c.Get("pushedSemiJoins"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.SPRightInput })},
+		{"reorderedJoins", c.Get("reorderedJoins"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.JOErrors })},
 		{"buildLeft", c.Get("buildLeft"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.BSEstimate })},
 		{"guardedFilters", c.Get("guardedFilters"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.EGCost })},
 		{"guardedScans", c.Get("guardedScans"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.EGScan })},

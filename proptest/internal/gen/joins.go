@@ -1,14 +1,18 @@
 package gen
 
 import (
+	"strconv"
+
 	"github.com/dfopt/dfopt/plan"
 )
 
 // The join templates of the standard tier: SQL-style joins — a filter over
 // a cross join whose conjuncts equate a left expression with a right one,
 // what `FROM l, r WHERE l.k = r.k AND ...` becomes (collapse_cross_join's
-// ccj.* cells) — and joins of unequal sizes, whose smaller input is the
-// left one as often as not (build_side's bs.* cells).
+// ccj.* cells) —, joins of unequal sizes, whose smaller input is the
+// left one as often as not (build_side's bs.* cells), and left-deep chains
+// of inner and cross joins a connected order can join without the cross
+// join (join_order's jo.* cells).
 
 // joinShape takes a share of the join and filter moves for the join
 // templates and builds one; ok is false when move m stays the generator's
@@ -34,6 +38,8 @@ func (g *gen) joinShape(m move, depth int) (frame, bool) {
 			return g.sqlJoin(depth), true
 		case x >= 40 && x < 48 && depth >= 3:
 			return g.semiOverInner(depth), true
+		case x >= 48 && x < 58 && depth >= 4:
+			return g.joinChain(depth), true
 		}
 	}
 	return frame{}, false
@@ -333,4 +339,171 @@ func (g *gen) semiOverInner(depth int) frame {
 	}
 	raw = &plan.JoinNode{Left: inner.raw, Right: sub.raw, How: how, LeftOn: lk, RightOn: rk}
 	return g.finish(raw, inner.rows, inner, sub)
+}
+
+// joinChain builds a left-deep chain of three or four inputs, the first two
+// joined by a cross join and each later one by an inner join on plain
+// column keys with one or more earlier inputs (always the first two for
+// the last input, so a connected order usually exists):
+//
+//	join inner on=[a = x, k = y] (join cross (t1, t2), t3)
+//
+// what `FROM t1, t2, t3 WHERE ...` becomes after collapse_cross_join.
+// Each input is a scan (under a limit that keeps the chain within
+// MaxJoinRows), often under a filter that may raise (a partial conjunct
+// that really raises on the generated data: jo.errors) or calls nd_tick
+// or nd_seq (jo.deterministic); two such inputs make join_order refuse. An input
+// whose names collide with the chain's suffixed ones is renamed.
+func (g *gen) joinChain(depth int) frame {
+	n := 3
+	if depth >= 5 && g.r.Intn(3) == 0 {
+		n = 4
+	}
+	perInput := 2
+	for p := perInput + 1; ; p++ {
+		prod := 1
+		for i := 0; i < n; i++ {
+			prod *= p
+		}
+		if prod > g.cfg.MaxJoinRows {
+			break
+		}
+		perInput = p
+	}
+	ins := make([]frame, n)
+	// Sometimes inputs 2 and 3, which the new order swaps, both call
+	// nd_tick (pair 0) or both may raise (pair 1).
+	pair := g.r.Intn(6)
+	for i := range ins {
+		in := g.scan()
+		if in.rows > perInput {
+			in = g.finish(&plan.LimitNode{Input: in.raw, N: int64(perInput)}, perInput, in)
+		}
+		c := g.ctx(in, anyMode)
+		x := g.r.Intn(100)
+		if pair <= 1 && (i == 1 || i == 2) {
+			x = 30 // nd_tick
+			if pair == 1 {
+				x = 0 // partial
+			}
+		}
+		switch {
+		case x < 30:
+			t := plan.Int64
+			if f, ok := g.pickCol(c.sc, t); ok && pair == 1 && g.r.Intn(2) == 0 {
+				// Raises on every non-null row: the two inputs' errors
+				// differ when their columns' names do.
+				e := call(plan.FuncDiv, col(f.Name), lit(plan.Int64Value(0)))
+				in = g.finish(&plan.FilterNode{Input: in.raw, Predicates: []plan.Expr{call(plan.FuncGt, e, lit(plan.Int64Value(0)))}}, in.rows, in)
+			} else if e := g.partialExpr(c, t); e != nil {
+				in = g.finish(&plan.FilterNode{Input: in.raw, Predicates: []plan.Expr{call(cmpFuncs[g.r.Intn(len(cmpFuncs))], e, lit(g.literal(t)))}}, in.rows, in)
+			}
+		case x < 55:
+			// nd_tick is declared total, so only jo.deterministic stops it;
+			// nd_seq is not, so jo.errors would too.
+			f, ok := g.pickCol(c.sc, plan.Int64)
+			y := g.r.Intn(3)
+			if pair == 0 {
+				y = 0
+			}
+			switch {
+			case ok && y == 0:
+				in = g.finish(&plan.WithColumnsNode{Input: in.raw, Exprs: []plan.Expr{&plan.Alias{Expr: udfCall(udfNdTick, col(f.Name)), Name: "nd"}}}, in.rows, in)
+			case ok && y == 1:
+				parity := call(plan.FuncMod, udfCall(udfNdTick, col(f.Name)), lit(plan.Int64Value(2)))
+				in = g.finish(&plan.FilterNode{Input: in.raw, Predicates: []plan.Expr{call(plan.FuncEq, parity, lit(plan.Int64Value(0)))}}, in.rows, in)
+			default:
+				in = g.finish(&plan.FilterNode{Input: in.raw, Predicates: []plan.Expr{g.ndPredicate(c)}}, in.rows, in)
+			}
+		case x < 70:
+			in = g.finish(&plan.FilterNode{Input: in.raw, Predicates: []plan.Expr{g.predicate(c, extTotal)}}, in.rows, in)
+		}
+		ins[i] = in
+	}
+	cur := ins[0]
+	owner := make([]int, cur.schema().Len()) // the input each chain column comes from
+	for k := 1; k < n; k++ {
+		right := ins[k]
+		raw := &plan.JoinNode{Left: cur.raw, Right: right.raw, How: plan.CrossJoin}
+		if k > 1 {
+			fields := cur.schema().Fields()
+			rfs := right.schema().Fields()
+			for t := 0; t < k; t++ {
+				if t >= 2 && g.r.Intn(2) == 0 && len(raw.LeftOn) > 0 {
+					continue
+				}
+				if t < 2 && k < n-1 && g.r.Intn(2) == 0 {
+					continue
+				}
+				var lcs []plan.Field
+				for i, f := range fields {
+					if owner[i] == t {
+						lcs = append(lcs, f)
+					}
+				}
+				if len(lcs) == 0 {
+					continue
+				}
+				lf := lcs[g.r.Intn(len(lcs))]
+				var rcs []plan.Field
+				for _, rf := range rfs {
+					if _, ok := plan.JoinKeyType(lf.Type, rf.Type); ok {
+						rcs = append(rcs, rf)
+					}
+				}
+				if len(rcs) == 0 {
+					continue
+				}
+				rf := rcs[g.r.Intn(len(rcs))]
+				raw.LeftOn = append(raw.LeftOn, col(lf.Name))
+				raw.RightOn = append(raw.RightOn, col(rf.Name))
+			}
+			if len(raw.LeftOn) > 0 {
+				raw.How = plan.InnerJoin
+			}
+		}
+		rows := cur.rows * max(right.rows, 1)
+		out, err := g.tryFinish(raw, rows, cur, right)
+		if err != nil {
+			// A name collision: rename the input's columns apart.
+			p := "c" + strconv.Itoa(k) + "_"
+			right = g.renamed(right, p)
+			rk := make([]plan.Expr, len(raw.RightOn))
+			for i, e := range raw.RightOn {
+				rk[i] = col(p + e.(*plan.Column).Name)
+			}
+			raw = &plan.JoinNode{Left: cur.raw, Right: right.raw, How: raw.How, LeftOn: raw.LeftOn, RightOn: rk}
+			out = g.finish(raw, rows, cur, right)
+			if out.raw != raw {
+				return cur
+			}
+		}
+		j, ok := out.res.(*plan.JoinNode)
+		if !ok {
+			return out
+		}
+		layout, ok := plan.LayoutOf(j)
+		if !ok {
+			return out
+		}
+		next := make([]int, len(layout.Columns))
+		for i, c := range layout.Columns {
+			if c.Side == plan.SideLeft {
+				next[i] = owner[c.Ordinal]
+			} else {
+				next[i] = k
+			}
+		}
+		owner, cur = next, out
+	}
+	return cur
+}
+
+// renamed projects in's columns under the prefix p (`a as c2_a`).
+func (g *gen) renamed(in frame, p string) frame {
+	var exprs []plan.Expr
+	for _, f := range in.schema().Fields() {
+		exprs = append(exprs, &plan.Alias{Expr: col(f.Name), Name: p + f.Name})
+	}
+	return g.finish(&plan.ProjectNode{Input: in.raw, Exprs: exprs}, in.rows, in)
 }

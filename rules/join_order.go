@@ -1,0 +1,345 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/dfopt/dfopt/legality"
+	"github.com/dfopt/dfopt/plan"
+)
+
+// join_order joins a left-deep chain of inner and cross joins in an order
+// that avoids a cross join the written order makes, and sorts the result
+// back into the written order. A SQL front end writes `FROM part,
+// supplier, lineitem WHERE p_partkey = l_partkey AND s_suppkey =
+// l_suppkey` as cross joins in FROM order; collapse_cross_join turns the
+// filters into keys but keeps the order, so part and supplier meet in a
+// cross product before lineitem joins them:
+//
+//	join inner on=[p = lp, s = ls]               project [p, s, lp, ls]
+//	  join cross                                   sort [#1, #2, #3]
+//	    scan part                          ==>       join inner on=[lp_s = s]
+//	    scan supplier                                  join inner on=[p = lp]
+//	  scan lineitem                                      project [#1, p] (row_index #1 (scan part))
+//	                                                     project [#3, lp, ls] (row_index #3 (scan lineitem))
+//	                                                   project [#2, s] (row_index #2 (scan supplier))
+//
+// A chain joins inputs T1..Tn through plain joins (no option, no build
+// mark) whose keys are plain columns (or `k as k`); every key pair equates
+// a column of one input with a column of another. The new order keeps T1
+// first and then takes, each time, the first input in written order that
+// a key pair links to those already joined (the first remaining one when
+// none is linked: a cross join the chain cannot avoid). The rule fires
+// only when that order has fewer cross joins than the written one, so it
+// never fires again on its own output. Each input gets its rows numbered
+// (row_index) and its columns renamed to their names in the chain's output
+// (a fresh name for a right key the chain drops), so the new joins neither
+// suffix nor merge anything; a sort on the n row numbers restores the
+// chain's order — lexicographic in (row of T1, ..., row of Tn), which the
+// inner and cross joins' order makes it — and a project its columns. The
+// legality table (legality/join_order.go) proves the rest: jo.deterministic
+// and jo.errors keep the inputs' evaluation order from mattering. The
+// rule resolves what it builds and fails if the schema differs (a bug,
+// never a plan's fault).
+//
+// It is a standard-tier rule, run once right after collapse_cross_join
+// (which makes the keys) and before pruning (which then narrows the
+// numbered inputs to the columns used).
+func joinOrder() Rule {
+	return Rule{
+		Name:     FlagJoinOrder,
+		Doc:      "joins a chain of inner and cross joins in an order that avoids a cross join, then sorts the rows back into the chain's order",
+		Tier:     TierStandard,
+		Counters: []CounterDef{{Name: counterReorderedJoins}},
+		Verbs: Verbs{Verb: Verb{Allowed: "reorders the chain of joins at", Refused: "keeps the written order of the chain at"},
+			Cells: map[legality.CellID]Verb{
+				legality.JODeterministic: {Allowed: "finds at most one non-deterministic input in the chain at", Refused: "keeps the written order of the chain at"},
+			}},
+		Application: "one chain of joins joined in another order, sorted back into its own",
+		Matches:     []plan.Kind{plan.KindJoin},
+		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
+			inner := map[plan.Node]bool{} // chain joins that are the left input of a chain join
+			plan.WalkNodes(root, func(n plan.Node) bool {
+				if j, ok := n.(*plan.JoinNode); ok && chainJoin(j) {
+					if l, ok := j.Left.(*plan.JoinNode); ok && chainJoin(l) {
+						inner[l] = true
+					}
+				}
+				return true
+			})
+			var err error
+			out := bottomUp(root, &plan.Path{}, func(orig, n plan.Node, path *plan.Path) plan.Node {
+				if err != nil {
+					return n
+				}
+				oj, ok := orig.(*plan.JoinNode)
+				if !ok || inner[oj] || !chainJoin(oj) {
+					return n
+				}
+				nj, ok := n.(*plan.JoinNode)
+				if !ok {
+					return n
+				}
+				var m plan.Node
+				m, err = reorderChain(c, oj, nj, path)
+				return m
+			})
+			if err != nil {
+				return nil, err
+			}
+			return out, nil
+		},
+	}
+}
+
+// FlagJoinOrder is join_order's flag (its name).
+const FlagJoinOrder = legality.RuleJoinOrder
+
+// counterReorderedJoins counts the chains joined in another order.
+const counterReorderedJoins = "reorderedJoins"
+
+// chainJoin reports whether j may be a link of a chain: an inner or cross
+// join without options or build mark, keyed on plain columns.
+func chainJoin(j *plan.JoinNode) bool {
+	if (j.How != plan.InnerJoin && j.How != plan.CrossJoin) || j.HasOptions() || j.BuildLeft {
+		return false
+	}
+	for _, keys := range [][]plan.Expr{j.LeftOn, j.RightOn} {
+		for _, k := range keys {
+			if _, ok := keyColumn(k); !ok {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// keyColumn returns the input column a key reads when it is a plain column
+// or an alias of one (`k as k`, collapse_cross_join's right key).
+func keyColumn(e plan.Expr) (string, bool) {
+	if a, ok := e.(*plan.Alias); ok {
+		e = a.Expr
+	}
+	if col, ok := e.(*plan.Column); ok {
+		return col.Name, true
+	}
+	return "", false
+}
+
+// chainCol locates a column of the chain: input (0-based) and ordinal in
+// that input's schema.
+type chainCol struct{ input, ordinal int }
+
+// chainEdge is a key pair: two columns of two inputs that must match.
+type chainEdge struct{ a, b chainCol }
+
+// reorderChain rewrites the chain topped by oj (nj over rewritten inputs)
+// when a connected order has fewer cross joins, and returns nj otherwise.
+func reorderChain(c *Context, oj, nj *plan.JoinNode, path *plan.Path) (plan.Node, error) {
+	var ojs, njs []*plan.JoinNode // bottom-up
+	for o, m := oj, nj; ; {
+		ojs, njs = append(ojs, o), append(njs, m)
+		ol, ok := o.Left.(*plan.JoinNode)
+		if !ok || !chainJoin(ol) {
+			break
+		}
+		ml, ok := m.Left.(*plan.JoinNode)
+		if !ok {
+			return nj, nil
+		}
+		o, m = ol, ml
+	}
+	crosses := 0
+	for _, j := range ojs {
+		if j.How == plan.CrossJoin {
+			crosses++
+		}
+	}
+	if crosses == 0 {
+		return nj, nil
+	}
+	n := len(ojs) + 1
+	origIn, newIn := make([]plan.Node, n), make([]plan.Node, n)
+	for k := range ojs { // reverse: joins[k] joins T1..Tk+1 with Tk+2
+		i := len(ojs) - 1 - k
+		if k < i {
+			ojs[k], ojs[i] = ojs[i], ojs[k]
+			njs[k], njs[i] = njs[i], njs[k]
+		}
+	}
+	origIn[0], newIn[0] = ojs[0].Left, njs[0].Left
+	for k := range ojs {
+		origIn[k+1], newIn[k+1] = ojs[k].Right, njs[k].Right
+	}
+	// The columns of each prefix's output, and the key pairs.
+	ls := origIn[0].Schema()
+	prefix := make([]chainCol, ls.Len())
+	for i := range prefix {
+		prefix[i] = chainCol{0, i}
+	}
+	var edges []chainEdge
+	for k, j := range ojs {
+		layout, ok := plan.LayoutOf(j)
+		if !ok {
+			return nj, nil
+		}
+		lsch, rsch := j.Left.Schema(), j.Right.Schema()
+		for p := range j.LeftOn {
+			ln, _ := keyColumn(j.LeftOn[p])
+			rn, _ := keyColumn(j.RightOn[p])
+			li, ri := lsch.Index(ln), rsch.Index(rn)
+			if li < 0 || ri < 0 || li >= len(prefix) {
+				return nj, nil
+			}
+			edges = append(edges, chainEdge{prefix[li], chainCol{k + 1, ri}})
+		}
+		next := make([]chainCol, 0, len(layout.Columns))
+		for _, col := range layout.Columns {
+			if col.Side == plan.SideLeft {
+				if col.Ordinal >= len(prefix) {
+					return nj, nil
+				}
+				next = append(next, prefix[col.Ordinal])
+			} else {
+				next = append(next, chainCol{k + 1, col.Ordinal})
+			}
+		}
+		prefix = next
+	}
+	out := oj.Schema()
+	if len(prefix) != out.Len() {
+		return nj, nil
+	}
+	order, newCrosses := greedyOrder(n, edges)
+	if newCrosses >= crosses {
+		return nj, nil
+	}
+	ru := c.table.JoinOrder(origIn)
+	ru = c.budgetedRuling(ru, oj, path, nil, nil)
+	c.ruling(ru, c.nextItem(), oj, path, nil, nil)
+	if !ru.Allowed {
+		return nj, nil
+	}
+
+	// Names: every input column under its output name, or a fresh one.
+	used := map[string]bool{}
+	for _, f := range out.Fields() {
+		used[f.Name] = true
+	}
+	for _, in := range origIn {
+		for _, f := range in.Schema().Fields() {
+			used[f.Name] = true
+		}
+	}
+	fresh := func(base string) string {
+		name := base
+		for i := 1; used[name]; i++ {
+			name = base + "_" + strconv.Itoa(i)
+		}
+		used[name] = true
+		return name
+	}
+	names := make([][]string, n)
+	for i, in := range origIn {
+		names[i] = make([]string, in.Schema().Len())
+	}
+	for i, cc := range prefix {
+		names[cc.input][cc.ordinal] = out.Field(i).Name
+	}
+	inputs := make([]plan.Node, n)
+	idx := make([]string, n)
+	for i, in := range origIn {
+		idx[i] = fresh("__row" + strconv.Itoa(i+1))
+		exprs := []plan.Expr{&plan.Column{Name: idx[i]}}
+		for o, f := range in.Schema().Fields() {
+			if names[i][o] == "" {
+				names[i][o] = fresh("__" + f.Name)
+			}
+			var e plan.Expr = &plan.Column{Name: f.Name}
+			if names[i][o] != f.Name {
+				e = &plan.Alias{Expr: e, Name: names[i][o]}
+			}
+			exprs = append(exprs, e)
+		}
+		inputs[i] = &plan.ProjectNode{Input: &plan.RowIndexNode{Input: newIn[i], Name: idx[i]}, Exprs: exprs}
+	}
+	joined := make([]bool, n)
+	joined[order[0]] = true
+	cur := inputs[order[0]]
+	for _, t := range order[1:] {
+		j := &plan.JoinNode{Left: cur, Right: inputs[t], How: plan.CrossJoin}
+		for _, e := range edges {
+			a, b := e.a, e.b
+			if b.input != t {
+				a, b = b, a
+			}
+			if b.input != t || !joined[a.input] {
+				continue
+			}
+			j.How = plan.InnerJoin
+			j.LeftOn = append(j.LeftOn, &plan.Column{Name: names[a.input][a.ordinal]})
+			j.RightOn = append(j.RightOn, &plan.Column{Name: names[b.input][b.ordinal]})
+		}
+		joined[t] = true
+		cur = j
+	}
+	keys := make([]plan.SortKey, n)
+	for i := range idx {
+		keys[i] = plan.SortKey{Expr: &plan.Column{Name: idx[i]}}
+	}
+	cols := make([]plan.Expr, out.Len())
+	for i, f := range out.Fields() {
+		cols[i] = &plan.Column{Name: f.Name}
+	}
+	var repl plan.Node = &plan.ProjectNode{Input: &plan.SortNode{Input: cur, Keys: keys}, Exprs: cols}
+	res, err := plan.Resolve(repl)
+	if err != nil {
+		return nil, fmt.Errorf("join_order: the reordered chain at %s does not resolve: %w", path, err)
+	}
+	if !res.Schema().Equal(out) {
+		return nil, fmt.Errorf("join_order: the reordered chain at %s has schema %s, the chain %s", path, res.Schema(), out)
+	}
+	c.Count(counterReorderedJoins, 1)
+	return res, nil
+}
+
+// greedyOrder returns the order join_order joins n inputs in, given the
+// key pairs linking them, and how many of its joins are cross joins: input
+// 0 first, then each time the first input in written order linked to one
+// already taken, or the first one left when none is.
+func greedyOrder(n int, edges []chainEdge) (order []int, crosses int) {
+	adj := make([][]int, n)
+	for _, e := range edges {
+		adj[e.a.input] = append(adj[e.a.input], e.b.input)
+		adj[e.b.input] = append(adj[e.b.input], e.a.input)
+	}
+	taken, linked := make([]bool, n), make([]bool, n)
+	take := func(t int) {
+		taken[t] = true
+		order = append(order, t)
+		for _, u := range adj[t] {
+			linked[u] = true
+		}
+	}
+	take(0)
+	for len(order) < n {
+		next := -1
+		for t := 0; t < n; t++ {
+			if !taken[t] && linked[t] {
+				next = t
+				break
+			}
+		}
+		if next < 0 {
+			crosses++
+			for t := 0; t < n; t++ {
+				if !taken[t] {
+					next = t
+					break
+				}
+			}
+		}
+		take(next)
+	}
+	return order, crosses
+}

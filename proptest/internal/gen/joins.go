@@ -29,6 +29,8 @@ func (g *gen) joinShape(m move, depth int) (frame, bool) {
 			return g.sqlJoin(depth), true
 		case x >= 56 && x < 95:
 			return g.unequalJoin(depth), true
+		case x == 99 && depth >= 4:
+			return g.joinChain(depth), true
 		case x >= 95 && depth >= 3:
 			return g.semiOverInner(depth), true
 		}
@@ -38,7 +40,7 @@ func (g *gen) joinShape(m move, depth int) (frame, bool) {
 			return g.sqlJoin(depth), true
 		case x >= 40 && x < 48 && depth >= 3:
 			return g.semiOverInner(depth), true
-		case x >= 48 && x < 58 && depth >= 4:
+		case x >= 48 && x < 53 && depth >= 4:
 			return g.joinChain(depth), true
 		}
 	}

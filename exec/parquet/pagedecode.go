@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -474,8 +475,34 @@ func fastStrings(ctx context.Context, pr file.PageReader, rows int, keep []int32
 			return src[pairs[2*j]:pairs[2*j+1]]
 		}
 		j := 0
-		if keep == nil && maxDef == 0 {
-			// The common case: every row, all present.
+		if keep == nil && maxDef == 0 && dictIdx != nil {
+			// The common case: every row, all present, from the
+			// dictionary: the page's bytes sized first, then copied.
+			total := 0
+			for _, ix := range dictIdx[:n] {
+				s := dictOffs[ix]
+				total += int(binary.LittleEndian.Uint32(src[s-4:]))
+			}
+			if len(data)+total > math.MaxInt32 {
+				return false
+			}
+			data = slices.Grow(data, total)
+			end := len(data)
+			data = data[:end+total]
+			offs := u.offs[pos+1 : pos+1+n]
+			for i, ix := range dictIdx[:n] {
+				s := dictOffs[ix]
+				l := int(binary.LittleEndian.Uint32(src[s-4:]))
+				if l == 1 {
+					data[end] = src[s]
+				} else {
+					copy(data[end:end+l], src[s:])
+				}
+				end += l
+				offs[i] = int32(end)
+			}
+		} else if keep == nil && maxDef == 0 {
+			// Every row, all present, from PLAIN pages.
 			for i := range n {
 				data = append(data, get(i)...)
 				u.offs[pos+i+1] = int32(len(data))

@@ -77,8 +77,8 @@ func nextDataPage(pr file.PageReader, maxDef int16, dict *[]byte, dictN *int) (f
 			if parquet.Encoding(p.Encoding()) != parquet.Encodings.Plain && parquet.Encoding(p.Encoding()) != parquet.Encodings.PlainDict {
 				return fastPage{}, false
 			}
-			if p.NumValues() < 0 {
-				return fastPage{}, false
+			if p.NumValues() < 0 || *dictN >= 0 {
+				return fastPage{}, false // a chunk has one dictionary page at most
 			}
 			*dict, *dictN = p.Data(), int(p.NumValues())
 		case *file.DataPageV1:

@@ -154,6 +154,7 @@ const (
 var defaultCells = concatCells(
 	simplifyCells,
 	rangeProofsCells,
+	orImpliedCells,
 	coreCells,
 	orderNodeCells,
 	asofNodeCells,

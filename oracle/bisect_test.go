@@ -16,8 +16,10 @@ import (
 func TestBisectFlippedLimit(t *testing.T) {
 	// The seed is fixed; the generator decides which divergence it finds
 	// first, so a generator change may need another seed (seed 6 found a
-	// union the shrinker cannot cut below 8 nodes).
-	const seed = 1
+	// union the shrinker cannot cut below 8 nodes; seed 1, once the SQL join
+	// template drew disjunctions, a conjunct or_implied derived, which made
+	// or_implied a culprit beside predicate_pushdown).
+	const seed = 2
 	table, err := legality.Default().Flipped(legality.PPLimit)
 	if err != nil {
 		t.Fatal(err)

@@ -108,11 +108,159 @@ func (g *gen) sqlJoin(depth int) frame {
 		}
 		preds = append(preds, g.predicate(all, m))
 	}
+	if g.r.Intn(100) < 40 {
+		if d := g.sidesDisjunction(ls, rs); d != nil {
+			preds = append(preds, d)
+		}
+	}
 	if len(preds) == 0 {
 		preds = append(preds, g.predicate(all, boundedTotal))
 	}
 	g.r.Shuffle(len(preds), func(a, b int) { preds[a], preds[b] = preds[b], preds[a] })
 	return g.finish(&plan.FilterNode{Input: j.raw, Predicates: preds}, j.rows, j)
+}
+
+// sidesDisjunction builds TPC-H Q7's shape over a join's two sides (the
+// left scope ls and the right one rs, under the join's output names): two
+// or three arms, each the and of conjuncts reading one left column or one
+// right column alone — `(n1 = "A" and n2 = "B") or (n1 = "B" and n2 =
+// "A")` — for or_implied to derive each column's disjunction (oi.*). Most
+// conjuncts are `column = literal` (the is_in form) or another comparison
+// with a literal, and an arm sometimes lacks one side. One disjunction in
+// fourteen puts nd_tick of an int64 left column in every arm (oi.deterministic:
+// the derived disjunction would call it first), often alone, so that which
+// rows pass depends on the call counter; about one in eight a partial
+// conjunct on the left column in every arm, after a right one that is
+// often partial too (oi.total). It returns nil when
+// a side has no comparable column.
+func (g *gen) sidesDisjunction(ls, rs *scope) plan.Expr {
+	comparable := func(sc *scope) []plan.Field {
+		var out []plan.Field
+		for _, f := range sc.fields {
+			if _, ok := plan.JoinKeyType(f.Type, f.Type); ok {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	lf, rf := comparable(ls), comparable(rs)
+	if len(lf) == 0 || len(rf) == 0 {
+		return nil
+	}
+	fl, fr := lf[g.r.Intn(len(lf))], rf[g.r.Intn(len(rf))]
+	flavor := g.r.Intn(100)
+	nd := flavor < 7
+	if nd && fl.Type != plan.Int64 {
+		nd = false
+		for _, f := range lf {
+			if f.Type == plan.Int64 {
+				fl, nd = f, true
+				break
+			}
+		}
+	}
+	partial := !nd && flavor >= 7 && flavor < 19
+	var disj plan.Expr
+	for arm, n := 0, 2+g.r.Intn(2); arm < n; arm++ {
+		var conj plan.Expr
+		and := func(e plan.Expr) {
+			if conj == nil {
+				conj = e
+			} else {
+				conj = call(plan.FuncAnd, conj, e)
+			}
+		}
+		switch {
+		case nd:
+			and(g.ndTickBound(fl))
+			if g.r.Intn(2) == 0 {
+				and(g.sideConjunct(fr))
+			}
+		case partial:
+			// A right conjunct first, often partial too: the filter then
+			// raises its error before the left one's, which the derived
+			// disjunction, evaluated first, would raise instead.
+			if g.r.Intn(100) < 80 {
+				e := g.partialConjunct(fr)
+				if e == nil || g.r.Intn(2) == 0 {
+					e = g.sideConjunct(fr)
+				}
+				and(e)
+			}
+			if e := g.partialConjunct(fl); e != nil {
+				and(e)
+			} else {
+				and(g.sideConjunct(fl))
+			}
+		default:
+			for _, f := range []plan.Field{fl, fr} {
+				if g.r.Intn(100) < 12 {
+					continue // this arm lacks the side
+				}
+				e := g.sideConjunct(f)
+				if g.r.Intn(100) < 15 {
+					e = call(plan.FuncAnd, e, g.sideConjunct(f))
+				}
+				and(e)
+			}
+			if conj == nil {
+				and(g.sideConjunct(fl))
+			}
+		}
+		if disj == nil {
+			disj = conj
+		} else {
+			disj = call(plan.FuncOr, disj, conj)
+		}
+	}
+	return disj
+}
+
+// ndTickBound is nd_tick(f) compared with a small bound, f an int64
+// column: which rows pass depends on the call counter, so an evaluation
+// that advances the counter first changes them.
+func (g *gen) ndTickBound(f plan.Field) plan.Expr {
+	fn := []plan.Func{plan.FuncEq, plan.FuncLt, plan.FuncLe}[g.r.Intn(3)]
+	return call(fn, udfCall(udfNdTick, col(f.Name)), lit(plan.Int64Value(int64(g.r.Intn(8)))))
+}
+
+// partialConjunct is a partial expression of the column f alone compared
+// with a literal (it raises on typical data), or nil when f offers none.
+func (g *gen) partialConjunct(f plan.Field) plan.Expr {
+	t := plan.Int64
+	if f.Type.IsInteger() {
+		t = f.Type
+	}
+	if e := g.partialExpr(ectx{sc: scopeOf([]plan.Field{f}), mode: anyMode}, t); e != nil {
+		return call(cmpFuncs[g.r.Intn(len(cmpFuncs))], e, lit(g.literal(t)))
+	}
+	return nil
+}
+
+// sideConjunct is one conjunct reading the column f alone: mostly `f =
+// literal` or another comparison with a non-null literal, sometimes a
+// partial one (partialConjunct) or nd_tick of f (ndTickBound).
+func (g *gen) sideConjunct(f plan.Field) plan.Expr {
+	switch x := g.r.Intn(100); {
+	case x < 50:
+	case x < 90:
+		if e := g.colLitComparison(ectx{sc: scopeOf([]plan.Field{f}), mode: extTotal}); e != nil {
+			return e
+		}
+	case x < 97:
+		if e := g.partialConjunct(f); e != nil {
+			return e
+		}
+	default:
+		if f.Type == plan.Int64 {
+			return g.ndTickBound(f)
+		}
+	}
+	v := g.literal(f.Type)
+	for v.IsNull() {
+		v = g.literal(f.Type)
+	}
+	return call(plan.FuncEq, col(f.Name), lit(v))
 }
 
 // sqlKey builds one key equality between the left scope ls and the right

@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -367,6 +368,46 @@ func BenchmarkSortIndices(b *testing.B) {
 			resetTimer(b)
 			for i := 0; i < b.N; i++ {
 				if _, err := SortIndices(keys, tc.desc, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perRow(b, benchRows)
+		})
+	}
+}
+
+// BenchmarkSortIndicesPresortedLeading sorts on six int64 keys whose first
+// is already non-decreasing with short runs of equal values (the shape of
+// the row-number sort join_order leaves behind), and for comparison the
+// same keys with the first one shuffled.
+func BenchmarkSortIndicesPresortedLeading(b *testing.B) {
+	rng := rand.New(rand.NewSource(1))
+	lead := make([]int64, benchRows)
+	v := int64(0)
+	for i := range lead {
+		if rng.Intn(3) == 0 {
+			v++
+		}
+		lead[i] = v
+	}
+	shuffled := slices.Clone(lead)
+	rng.Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	for _, tc := range []struct {
+		name string
+		lead []int64
+	}{{"sorted_lead", lead}, {"shuffled_lead", shuffled}} {
+		b.Run(tc.name, func(b *testing.B) {
+			bld := array.NewInt64Builder(benchMem)
+			bld.AppendValues(tc.lead, nil)
+			keys := []arrow.Array{bld.NewArray()}
+			bld.Release()
+			for k := 1; k < 6; k++ {
+				keys = append(keys, benchInt64(benchRows, 1<<40, 0))
+			}
+			defer releaseAll(keys)
+			resetTimer(b)
+			for i := 0; i < b.N; i++ {
+				if _, err := SortIndices(keys, nil, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -23,7 +23,8 @@ import (
 // pairs; strings sort by an 8-byte prefix word and then by their bytes.
 // Multi-key sorts sort by the first key and refine each run of equal keys by
 // the next, so every key gets its typed sort and no comparison goes through
-// an interface.
+// an interface. A run already ordered by its key (an O(n) check) skips that
+// key's sort, so inputs presorted on a leading key cost only the refinement.
 
 // SortIndices returns the stable permutation that orders the rows by keys:
 // out[j] is the input row at output position j. Each key sorts ascending
@@ -192,8 +193,19 @@ func (c *sortCol) fill(a arrow.Array) error {
 // sortRun sorts idx (rows in ascending row order, all equal on keys before
 // k) by keys k, k+1, ... Because idx starts ascending, ordering ties by row
 // index is exactly stability.
+//
+// When idx is already non-decreasing under key k (as a join that keeps its
+// first input's order leaves a sort on row numbers), the stable sort by key
+// k is the identity, so it is skipped: an O(n) check that stops at the first
+// descent, after which only the runs of equal key k are refined.
 func (s *sorter) sortRun(idx []int32, k int) {
 	c := &s.cols[k]
+	if len(idx) > 1 && presorted(idx, c) {
+		if k+1 < len(s.cols) {
+			s.refineRuns(idx, k)
+		}
+		return
+	}
 	vals, nulls := s.partitionNulls(idx, c)
 	if c.isStr {
 		s.sortStrings(vals, c)
@@ -213,6 +225,60 @@ func (s *sorter) sortRun(idx []int32, k int) {
 		}
 		if end-start > 1 {
 			s.sortRun(vals[start:end], k+1)
+		}
+		start = end
+	}
+}
+
+// presorted reports whether the rows of idx are non-decreasing under key c
+// (nulls placed as the key says). It compares exactly as the sort orders,
+// so a true answer means the stable sort by c would leave idx unchanged.
+func presorted(idx []int32, c *sortCol) bool {
+	if !c.isStr && c.valid.all() {
+		w := c.words
+		prev := w[idx[0]]
+		for _, r := range idx[1:] {
+			x := w[r]
+			if x < prev {
+				return false
+			}
+			prev = x
+		}
+		return true
+	}
+	for j := 1; j < len(idx); j++ {
+		if c.cmpRows(idx[j-1], idx[j]) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// refineRuns sorts each run of rows of idx that are equal under key k (idx
+// already ordered by key k) by the keys after k.
+func (s *sorter) refineRuns(idx []int32, k int) {
+	c := &s.cols[k]
+	if !c.isStr && c.valid.all() {
+		w := c.words
+		for start := 0; start < len(idx); {
+			end := start + 1
+			for end < len(idx) && w[idx[end]] == w[idx[start]] {
+				end++
+			}
+			if end-start > 1 {
+				s.sortRun(idx[start:end], k+1)
+			}
+			start = end
+		}
+		return
+	}
+	for start := 0; start < len(idx); {
+		end := start + 1
+		for end < len(idx) && c.cmpRows(idx[start], idx[end]) == 0 {
+			end++
+		}
+		if end-start > 1 {
+			s.sortRun(idx[start:end], k+1)
 		}
 		start = end
 	}

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"math/rand"
 	"slices"
 	"testing"
 
@@ -112,5 +113,101 @@ func TestSortStringsLarge(t *testing.T) {
 		if want := refSortIndices(c); !slices.Equal(got, want) {
 			t.Errorf("desc=%v: got %v, want %v", desc, head(got), head(want))
 		}
+	}
+}
+
+// TestSortPresortedLeadingKey covers the shortcut for inputs already ordered
+// by their leading key(s): the result must be the plain stable sort's.
+func TestSortPresortedLeadingKey(t *testing.T) {
+	cases := []struct {
+		name      string
+		keys      []keySpec
+		desc      []bool
+		nullsLast []bool
+		want      []int32
+	}{
+		{"whole input sorted", []keySpec{{tI64, []any{1, 1, 2, 3}}, {tI64, []any{1, 2, 0, 5}}}, nil, nil, i32s(0, 1, 2, 3)},
+		{"leading sorted, ties refined", []keySpec{{tI64, []any{1, 1, 1, 2, 2, 3}}, {tI64, []any{5, 3, 4, 9, 8, 0}}}, nil, nil,
+			i32s(1, 2, 0, 4, 3, 5)},
+		{"leading sorted, ties stay stable", []keySpec{{tI64, []any{1, 1, 1, 2}}, {tI64, []any{7, 7, 6, 1}}}, nil, nil,
+			i32s(2, 0, 1, 3)},
+		{"leading unsorted", []keySpec{{tI64, []any{2, 1, 1, 2}}, {tI64, []any{1, 2, 1, 0}}}, nil, nil, i32s(2, 1, 3, 0)},
+		{"leading sorted but last row descends", []keySpec{{tI64, []any{1, 2, 3, 0}}, {tI64, []any{0, 0, 0, 0}}}, nil, nil,
+			i32s(3, 0, 1, 2)},
+		{"leading desc presorted", []keySpec{{tI64, []any{3, 3, 2, 1}}, {tI64, []any{2, 1, 5, 4}}}, []bool{true, false}, nil,
+			i32s(1, 0, 2, 3)},
+		{"ascending input under desc is not presorted", []keySpec{{tI64, []any{1, 2, 3}}, {tI64, []any{0, 0, 0}}}, []bool{true, false}, nil,
+			i32s(2, 1, 0)},
+		{"nulls first presorted", []keySpec{{tI64, []any{nil, nil, 1, 1}}, {tI64, []any{2, 1, 4, 3}}}, nil, nil, i32s(1, 0, 3, 2)},
+		{"nulls last presorted", []keySpec{{tI64, []any{1, 1, nil, nil}}, {tI64, []any{2, 1, 4, 3}}}, nil, []bool{true, false},
+			i32s(1, 0, 3, 2)},
+		{"nulls at the back but nulls first", []keySpec{{tI64, []any{1, 2, nil}}, {tI64, []any{0, 0, 0}}}, nil, nil, i32s(2, 0, 1)},
+		{"nulls at the front but nulls last", []keySpec{{tI64, []any{nil, 1, 2}}, {tI64, []any{0, 0, 0}}}, nil, []bool{true, false},
+			i32s(1, 2, 0)},
+		{"float zeros and NaNs presorted", []keySpec{{tF64, []any{negZero, 0.0, 0.0, qNaN, sNaN}}, {tI64, []any{1, 2, 1, 2, 1}}}, nil, nil,
+			i32s(0, 2, 1, 4, 3)},
+		{"+0.0 before -0.0 is not presorted", []keySpec{{tF64, []any{0.0, negZero}}, {tI64, []any{0, 0}}}, nil, nil, i32s(1, 0)},
+		{"strings presorted desc", []keySpec{{tStr, []any{"b", "b", "abcdefghij", "abcdefghi"}}, {tI64, []any{2, 1, 0, 0}}},
+			[]bool{true, false}, nil, i32s(1, 0, 2, 3)},
+		{"second key presorted within runs", []keySpec{{tI64, []any{2, 1, 2, 1}}, {tI64, []any{1, 1, 1, 1}}, {tI64, []any{4, 3, 2, 1}}},
+			nil, nil, i32s(3, 1, 2, 0)},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			keys := buildKeys(t, newMem(t), tc.keys...)
+			got, err := SortIndices(keys, tc.desc, tc.nullsLast)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestSortPresortedMatchesReference reorders generated tables so their
+// leading key (or every key) is already in sort order, optionally breaking
+// it at one row, and checks the sort against the reference stable sort.
+func TestSortPresortedMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for _, mode := range []string{"leading sorted", "all sorted", "leading sorted, one swap"} {
+		t.Run(mode, func(t *testing.T) {
+			for iter := 0; iter < 300; iter++ {
+				n := rng.Intn(600)
+				nk := 1 + rng.Intn(4)
+				c := keyCase{desc: make([]bool, nk), nullsLast: make([]bool, nk)}
+				for i := 0; i < nk; i++ {
+					dt := keyTypes[rng.Intn(len(keyTypes))]
+					nullP := []float64{0, 0, 0.15, 0.5}[rng.Intn(4)]
+					c.keys = append(c.keys, genCol(rng, dt, n, nullP, 1+rng.Intn(len(poolOf(dt)))))
+					c.desc[i] = rng.Intn(2) == 0
+					c.nullsLast[i] = rng.Intn(2) == 0
+				}
+				lead := c
+				if mode != "all sorted" {
+					lead = keyCase{keys: c.keys[:1], desc: c.desc[:1], nullsLast: c.nullsLast[:1]}
+				}
+				rows := make([]int, n)
+				for j, r := range refSortIndices(lead) {
+					rows[j] = int(r)
+				}
+				if mode == "leading sorted, one swap" && n > 1 {
+					a, b := rng.Intn(n), rng.Intn(n)
+					rows[a], rows[b] = rows[b], rows[a]
+				}
+				c = c.pick(rows)
+				mem := newMem(t)
+				keys := c.arrays(t, mem)
+				got, err := SortIndices(keys, c.desc, c.nullsLast)
+				releaseAll(keys)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := refSortIndices(c); !slices.Equal(got, want) {
+					t.Fatalf("%v\ngot %v\nwant %v", c, head(got), head(want))
+				}
+			}
+		})
 	}
 }

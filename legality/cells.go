@@ -85,6 +85,9 @@ const (
 	// join_order (standard tier): decided by Table.JoinOrder.
 	JODeterministic CellID = "jo.deterministic"
 	JOErrors        CellID = "jo.errors"
+	// semi_reduction (standard tier): decided by Table.SemiReduce.
+	SRRows   CellID = "sr.rows"
+	SRSource CellID = "sr.source"
 	// build_side (standard tier): decided by Table.BuildLeft.
 	BSKind     CellID = "bs.kind"
 	BSEstimate CellID = "bs.estimate"
@@ -445,6 +448,16 @@ var coreCells = []Cell{
 	{ID: JOErrors, Rule: RuleJoinOrder, Node: "chain of inner and cross joins", Verdict: CrossesIf,
 		Condition: "at most one input of the chain may raise (legality.Table.MayRaise: only scans, and filters, projects and with_columns of total expressions and limits over them, are proved not to)",
 		Reason:    "cross(a, filter(x / 0 > 1) b) joined with filter(y / 0 > 1) c on a = c: the chain evaluates b first and raises x / 0's divide_by_zero, the reordered chain evaluates c first and raises y / 0's"},
+
+	// semi_reduction (standard tier): the aggregate on the right of an
+	// inner join keyed on its group key reads only the groups the left
+	// input can match.
+	{ID: SRRows, Rule: RuleSemiReduction, Node: "inner join over aggregate", Verdict: CrossesIf,
+		Condition: "the aggregate's keys and aggregates and the expressions of the filters, projections and with_columns between it and the join are total and deterministic and hold no window: they now meet only the rows of the groups the join can match",
+		Reason:    "inner(l{p: 1}, aggregate(t{k: [1, 2], a: [1, MaxInt64]}) by k, sum(a + 1)): group 2's overflow raises although no l row matches it; reading only group 1's rows the error vanishes"},
+	{ID: SRSource, Rule: RuleSemiReduction, Node: "inner join over aggregate", Verdict: CrossesIf,
+		Condition: "the subtree of the left input that supplies the key column (it is evaluated a second time, for the semi join) is deterministic",
+		Reason:    "inner(select(nd_tick() as p), aggregate(t) by k): evaluated again, nd_tick gives other keys, so the semi join keeps groups the join does not match and drops ones it does"},
 
 	// build_side (standard tier): an inner join hashes its left input when
 	// the row bounds prove it the smaller one.

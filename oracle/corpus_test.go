@@ -136,6 +136,8 @@ var killers = map[legality.CellID]string{
 	legality.SPOptions:        "sp_options_validate_left.json",
 	legality.SPKeys:           "sp_keys_partial_unmatched_row.json",
 	legality.SPRightInput:     "sp_right_input_raises_first.json",
+	legality.SRRows:           "sr_rows_sum_overflow_unmatched_group.json",
+	legality.SRSource:         "sr_source_nd_tick_key.json",
 	// The standard tier's crossings (the files say "tier": "standard").
 	legality.PPFilterTotal:        "pp_filter_total_partial_stays.json",
 	legality.PPAggregateTotal:     "pp_aggregate_total_sum_overflow.json",

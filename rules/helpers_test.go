@@ -212,6 +212,7 @@ func agreement(res Result) []string {
 		{"pushedSemiJoins", c.Get("pushedSemiJoins"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.SPRightInput })},
 		{"reorderedJoins", c.Get("reorderedJoins"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.JOErrors })},
 		{"impliedConjuncts", c.Get("impliedConjuncts"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.OITotal })},
+		{"reducedAggregates", c.Get("reducedAggregates"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.SRSource })},
 		{"buildLeft", c.Get("buildLeft"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.BSEstimate })},
 		{"guardedFilters", c.Get("guardedFilters"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.EGCost })},
 		{"guardedScans", c.Get("guardedScans"), count(func(e Entry) bool { return e.Allowed && e.Cell == legality.EGScan })},

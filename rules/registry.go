@@ -39,7 +39,7 @@ type Registry struct {
 // The built-in rules, in the order they run (docs/design.md §6). A new built-in
 // rule is its own file declaring its Rule; it is added here.
 func builtinRules() []Rule {
-	return []Rule{simplify(), rangeProofs(), orImplied(), predicatePushdown(), filterFusion(), collapseCrossJoin(), semiPushdown(), joinOrder(), projectionFusion(), projectionPruning(), errorGuards(), limitPushdown(), buildSide(), sharedSubplans()}
+	return []Rule{simplify(), rangeProofs(), orImplied(), predicatePushdown(), filterFusion(), collapseCrossJoin(), semiReduction(), semiPushdown(), joinOrder(), projectionFusion(), projectionPruning(), errorGuards(), limitPushdown(), buildSide(), sharedSubplans()}
 }
 
 // builtin is set once, by init, and never changed: Builtin's registry.

@@ -34,6 +34,10 @@ func (g *gen) joinShape(m move, depth int) (frame, bool) {
 		case x >= 95 && depth >= 3:
 			return g.semiOverInner(depth), true
 		}
+	case mAggregate:
+		if g.r.Intn(100) < 16 && depth >= 3 {
+			return g.joinOverAggregate(depth), true
+		}
 	case mFilter:
 		switch x := g.r.Intn(100); {
 		case x < 40 && depth >= 2:
@@ -405,6 +409,13 @@ func (g *gen) semiOverInner(depth int) frame {
 	} else {
 		right = g.node(g.upTo(jd - 2))
 	}
+	// Sometimes the inner join's right input and the semi join's right
+	// input both raise, on every row (sp.right_input: moved below, the
+	// semi join's right input would raise first).
+	raising := g.r.Intn(5) == 0
+	if raising {
+		right = g.raisingFilter(right)
+	}
 	inner := g.joinAs(left, right, plan.InnerJoin, jd)
 	ij, ok := inner.res.(*plan.JoinNode)
 	if !ok || ij.How != plan.InnerJoin {
@@ -422,6 +433,9 @@ func (g *gen) semiOverInner(depth int) frame {
 		sub = g.filter(g.scan())
 	default:
 		sub = g.node(g.upTo(jd - 2))
+	}
+	if raising {
+		sub = g.raisingFilter(sub)
 	}
 	out := inner.schema().Fields()
 	var sides [2][]plan.Field
@@ -656,4 +670,108 @@ func (g *gen) renamed(in frame, p string) frame {
 		exprs = append(exprs, &plan.Alias{Expr: col(f.Name), Name: p + f.Name})
 	}
 	return g.finish(&plan.ProjectNode{Input: in.raw, Exprs: exprs}, in.rows, in)
+}
+
+// joinOverAggregate builds an inner join whose right input is an aggregate
+// (sometimes under a filter or a with_columns) keyed on one of its group
+// keys, what a SQL front end makes of a correlated subquery (TPC-H Q17;
+// semi_reduction's sr.* cells):
+//
+//	join inner on=[w = k]
+//	  join inner (l, r)          (or a scan, a subplan, a non-deterministic with_columns)
+//	  aggregate keys=[k] aggs=[...]
+//	    t
+//
+// The aggregates are the generator's own, partial ones included (sr.rows);
+// the left key comes from an input the key column is followed down to, or
+// from a with_columns of nd_tick (sr.source).
+func (g *gen) joinOverAggregate(depth int) frame {
+	jd := depth - 1
+	var left frame
+	switch g.r.Intn(5) {
+	case 0:
+		left = g.scan()
+	case 1:
+		left = g.joinAs(g.scan(), g.scan(), plan.InnerJoin, max(jd-1, 2))
+	case 2, 3:
+		in := g.scan()
+		sc := newScope(in.schema())
+		if ints := intCols(sc); len(ints) > 0 {
+			name := g.freshName(map[string]bool{}, sc)
+			left = g.finish(&plan.WithColumnsNode{Input: in.raw, Exprs: []plan.Expr{
+				alias(udfCall(udfNdTick, &plan.Cast{Expr: col(ints[0].Name), To: plan.Int64}), name)}}, in.rows, in)
+		} else {
+			left = in
+		}
+	default:
+		left = g.node(g.upTo(jd - 2))
+	}
+	var right frame
+	if g.r.Intn(2) == 0 {
+		right = g.scan()
+	} else {
+		right = g.node(g.upTo(jd - 3))
+	}
+	agg := g.aggregate(right)
+	an, ok := agg.res.(*plan.AggregateNode)
+	if !ok || len(an.Keys) == 0 {
+		return g.joinAs(left, agg, plan.InnerJoin, jd)
+	}
+	top := agg
+	switch g.r.Intn(5) {
+	case 0:
+		top = g.filter(agg)
+	case 1:
+		top = g.withColumns(agg, false)
+	}
+	gk := an.Schema().Field(g.r.Intn(len(an.Keys)))
+	if _, ok := top.schema().Lookup(gk.Name); !ok {
+		return g.joinAs(left, top, plan.InnerJoin, jd)
+	}
+	var cands []plan.Field
+	for _, f := range left.schema().Fields() {
+		if _, ok := plan.JoinKeyType(f.Type, gk.Type); ok {
+			cands = append(cands, f)
+		}
+	}
+	if len(cands) == 0 {
+		return g.joinAs(left, top, plan.InnerJoin, jd)
+	}
+	lf := cands[g.r.Intn(len(cands))]
+	if left.res != nil {
+		// Prefer the nd_tick column when the left input has one.
+		if wc, ok := left.res.(*plan.WithColumnsNode); ok && g.r.Intn(4) > 0 {
+			if f, ok := left.schema().Lookup(plan.OutputName(wc.Exprs[len(wc.Exprs)-1])); ok {
+				if _, ok := plan.JoinKeyType(f.Type, gk.Type); ok {
+					lf = f
+				}
+			}
+		}
+	}
+	raw := &plan.JoinNode{Left: left.raw, Right: top.raw, How: plan.InnerJoin,
+		LeftOn: []plan.Expr{col(lf.Name)}, RightOn: []plan.Expr{col(gk.Name)}, NullsEqual: g.r.Intn(6) == 0}
+	rows := left.rows * max(top.rows, 1)
+	if out, err := g.tryFinish(raw, rows, left, top); err == nil {
+		return out
+	}
+	for _, sfx := range []string{"_j", "_2", "_x"} {
+		raw.Suffix = sfx
+		if out, err := g.tryFinish(raw, rows, left, top); err == nil {
+			return out
+		}
+	}
+	return g.joinAs(left, top, plan.InnerJoin, jd)
+}
+
+// raisingFilter puts over in a filter whose conjunct divides an int64
+// column by zero, raising divide_by_zero (naming that column) on every
+// non-null row; in stays as it is when it has no int64 column.
+func (g *gen) raisingFilter(in frame) frame {
+	c := g.ctx(in, anyMode)
+	f, ok := g.pickCol(c.sc, plan.Int64)
+	if !ok {
+		return in
+	}
+	e := call(plan.FuncDiv, col(f.Name), lit(plan.Int64Value(0)))
+	return g.finish(&plan.FilterNode{Input: in.raw, Predicates: []plan.Expr{call(plan.FuncGt, e, lit(plan.Int64Value(0)))}}, in.rows, in)
 }

@@ -14,7 +14,7 @@ const RuleSemiReduction = "semi_reduction"
 // only the rows of the groups the join can match, proved once here so that
 // the cells below guard only what differs. Write J = inner(X, R) on p = c,
 // R = ... aggregate(T) keys=[e as c, ...], S a subtree of X that supplies
-// X's column p (through the inner, cross, semi and anti joins of X, whose output
+// X's column p (through the inner and cross joins of X, whose output
 // values of a column are some of the values the supplying input has), and
 // R' = R with the aggregate over semi(T, S) on e = p:
 //

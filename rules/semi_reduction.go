@@ -26,8 +26,8 @@ import (
 //	                                                       scan part
 //
 // The subtree is found by following the left key column down through the
-// inner, cross, semi and anti joins of the left input (each outputs some of the
-// values its supplying input has), so the semi join may keep more groups
+// inner and cross joins of the left input (each outputs some of the values
+// its supplying input has), so the semi join may keep more groups
 // than the join matches, never fewer. A semi join keeps all of a group's
 // rows or none, so the kept groups aggregate as before and keep their
 // order (legality/semi_reduction.go); the cells guard what meets fewer
@@ -170,22 +170,20 @@ func groupKeyBelow(n plan.Node, name string) (between []plan.Node, agg *plan.Agg
 }
 
 // keySupplier follows the column name down from n through inner and cross
-// joins (to the input whose column it is, by the join's layout) and semi and anti
-// joins (their left input), returning the node reached and the column's
-// name there: every value the column has in n's output, it has there.
+// joins (to the input whose column it is, by the join's layout), returning
+// the node reached and the column's name there: every value the column has
+// in n's output, it has there. It stops at anything else — a filter or a
+// semi join keeps S as selective as it is — and descends the joins so that
+// S is not a join of the left input evaluated a second time (pruning
+// narrows the copy, so the memo would not serve it).
 func keySupplier(n plan.Node, name string) (plan.Node, string) {
 	for {
 		j, ok := n.(*plan.JoinNode)
 		if !ok {
 			return n, name
 		}
-		switch j.How {
-		case plan.SemiJoin, plan.AntiJoin:
-			n = j.Left
-			continue
-		case plan.InnerJoin, plan.CrossJoin:
-		default:
-			return n, name
+		if j.How != plan.InnerJoin && j.How != plan.CrossJoin {
+			return n, name // a semi or anti join filters: keep it in S
 		}
 		layout, ok := plan.LayoutOf(j)
 		i := j.Schema().Index(name)

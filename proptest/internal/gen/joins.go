@@ -34,10 +34,6 @@ func (g *gen) joinShape(m move, depth int) (frame, bool) {
 		case x >= 95 && depth >= 3:
 			return g.semiOverInner(depth), true
 		}
-	case mAggregate:
-		if g.r.Intn(100) < 16 && depth >= 3 {
-			return g.joinOverAggregate(depth), true
-		}
 	case mFilter:
 		switch x := g.r.Intn(100); {
 		case x < 40 && depth >= 2:
@@ -46,6 +42,8 @@ func (g *gen) joinShape(m move, depth int) (frame, bool) {
 			return g.semiOverInner(depth), true
 		case x >= 48 && x < 53 && depth >= 4:
 			return g.joinChain(depth), true
+		case x >= 53 && x < 58 && depth >= 3:
+			return g.joinOverAggregate(depth), true
 		}
 	}
 	return frame{}, false
@@ -409,13 +407,6 @@ func (g *gen) semiOverInner(depth int) frame {
 	} else {
 		right = g.node(g.upTo(jd - 2))
 	}
-	// Sometimes the inner join's right input and the semi join's right
-	// input both raise, on every row (sp.right_input: moved below, the
-	// semi join's right input would raise first).
-	raising := g.r.Intn(5) == 0
-	if raising {
-		right = g.raisingFilter(right)
-	}
 	inner := g.joinAs(left, right, plan.InnerJoin, jd)
 	ij, ok := inner.res.(*plan.JoinNode)
 	if !ok || ij.How != plan.InnerJoin {
@@ -433,9 +424,6 @@ func (g *gen) semiOverInner(depth int) frame {
 		sub = g.filter(g.scan())
 	default:
 		sub = g.node(g.upTo(jd - 2))
-	}
-	if raising {
-		sub = g.raisingFilter(sub)
 	}
 	out := inner.schema().Fields()
 	var sides [2][]plan.Field
@@ -723,6 +711,20 @@ func (g *gen) joinOverAggregate(depth int) frame {
 		top = g.filter(agg)
 	case 1:
 		top = g.withColumns(agg, false)
+	case 2:
+		// A projection over a with_columns, a partial expression first
+		// (pf.inline refuses to inline a partial value after it).
+		wc := g.withColumns(agg, false)
+		c := g.ctx(wc, anyMode)
+		if pe := g.partialExpr(c, plan.Int64); pe != nil {
+			exprs := []plan.Expr{alias(pe, g.freshName(map[string]bool{}, c.sc))}
+			for _, f := range wc.schema().Fields() {
+				exprs = append(exprs, col(f.Name))
+			}
+			top = g.finish(&plan.ProjectNode{Input: wc.raw, Exprs: exprs}, wc.rows, wc)
+		} else {
+			top = wc
+		}
 	}
 	gk := an.Schema().Field(g.r.Intn(len(an.Keys)))
 	if _, ok := top.schema().Lookup(gk.Name); !ok {
@@ -763,15 +765,3 @@ func (g *gen) joinOverAggregate(depth int) frame {
 	return g.joinAs(left, top, plan.InnerJoin, jd)
 }
 
-// raisingFilter puts over in a filter whose conjunct divides an int64
-// column by zero, raising divide_by_zero (naming that column) on every
-// non-null row; in stays as it is when it has no int64 column.
-func (g *gen) raisingFilter(in frame) frame {
-	c := g.ctx(in, anyMode)
-	f, ok := g.pickCol(c.sc, plan.Int64)
-	if !ok {
-		return in
-	}
-	e := call(plan.FuncDiv, col(f.Name), lit(plan.Int64Value(0)))
-	return g.finish(&plan.FilterNode{Input: in.raw, Predicates: []plan.Expr{call(plan.FuncGt, e, lit(plan.Int64Value(0)))}}, in.rows, in)
-}

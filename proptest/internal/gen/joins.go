@@ -764,4 +764,3 @@ func (g *gen) joinOverAggregate(depth int) frame {
 	}
 	return g.joinAs(left, top, plan.InnerJoin, jd)
 }
-

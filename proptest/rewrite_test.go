@@ -91,8 +91,8 @@ func TestRewriteShares(t *testing.T) {
 	//
 	// semi_reduction rewrites only an inner join keyed on a group key of an
 	// aggregate on its right whose aggregates are total: the generator's
-	// join-over-aggregate template (a sixth of the aggregate moves) builds
-	// it in about one plan in seventy, and half of those refuse on purpose
+	// join-over-aggregate template (a twentieth of the filter moves)
+	// builds it in about one plan in a hundred and fifty, and half of those refuse on purpose
 	// (partial aggregates, nd_tick keys). 0.2% is some 200 reduced
 	// aggregates per 100,000 plans; both sr.* cells allow and refuse well
 	// over 100 times.

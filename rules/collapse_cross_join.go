@@ -55,19 +55,9 @@ func collapseCrossJoin() Rule {
 		Application: "one filter over a cross join replaced by an inner join (and a filter of the conjuncts left)",
 		Matches:     []plan.Kind{plan.KindFilter},
 		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
-			var err error
-			out := bottomUp(root, &plan.Path{}, func(orig, n plan.Node, path *plan.Path) plan.Node {
-				if err != nil {
-					return n
-				}
-				var m plan.Node
-				m, err = collapse(c, orig, n, path)
-				return m
+			return bottomUpErr(root, func(orig, n plan.Node, path *plan.Path) (plan.Node, error) {
+				return collapse(c, orig, n, path)
 			})
-			if err != nil {
-				return nil, err
-			}
-			return out, nil
 		},
 	}
 }

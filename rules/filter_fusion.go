@@ -156,6 +156,25 @@ func rebuildChildren(n plan.Node, path *plan.Path, visit func(plan.Node, *plan.P
 	return n.WithChildren(out)
 }
 
+// bottomUpErr is bottomUp for a rewrite that can fail: once fn returns an
+// error the walk leaves every further node as it is, and the first error is
+// returned instead of the tree.
+func bottomUpErr(root plan.Node, fn func(orig, n plan.Node, path *plan.Path) (plan.Node, error)) (plan.Node, error) {
+	var err error
+	out := bottomUp(root, &plan.Path{}, func(orig, n plan.Node, path *plan.Path) plan.Node {
+		if err != nil {
+			return n
+		}
+		var m plan.Node
+		m, err = fn(orig, n, path)
+		return m
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // bottomUp rewrites a tree bottom-up: fn sees each original node and the
 // node rebuilt over its rewritten inputs. Chains of single-input nodes are
 // walked in a loop; only multi-input nodes recurse.

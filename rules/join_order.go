@@ -67,27 +67,17 @@ func joinOrder() Rule {
 				}
 				return true
 			})
-			var err error
-			out := bottomUp(root, &plan.Path{}, func(orig, n plan.Node, path *plan.Path) plan.Node {
-				if err != nil {
-					return n
-				}
+			return bottomUpErr(root, func(orig, n plan.Node, path *plan.Path) (plan.Node, error) {
 				oj, ok := orig.(*plan.JoinNode)
 				if !ok || inner[oj] || !chainJoin(oj) {
-					return n
+					return n, nil
 				}
 				nj, ok := n.(*plan.JoinNode)
 				if !ok {
-					return n
+					return n, nil
 				}
-				var m plan.Node
-				m, err = reorderChain(c, oj, nj, path)
-				return m
+				return reorderChain(c, oj, nj, path)
 			})
-			if err != nil {
-				return nil, err
-			}
-			return out, nil
 		},
 	}
 }

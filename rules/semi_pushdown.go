@@ -49,26 +49,16 @@ func semiPushdown() Rule {
 		Application: "one semi or anti join moved below the inner join under it",
 		Matches:     []plan.Kind{plan.KindJoin},
 		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
-			var err error
-			out := bottomUp(root, &plan.Path{}, func(orig, n plan.Node, path *plan.Path) plan.Node {
-				if err != nil {
-					return n
-				}
+			return bottomUpErr(root, func(orig, n plan.Node, path *plan.Path) (plan.Node, error) {
 				j, ok := n.(*plan.JoinNode)
 				if !ok || (j.How != plan.SemiJoin && j.How != plan.AntiJoin) {
-					return n
+					return n, nil
 				}
 				if in, ok := j.Left.(*plan.JoinNode); !ok || in.How != plan.InnerJoin {
-					return n
+					return n, nil
 				}
-				var m plan.Node
-				m, err = sinkSemi(c, n, orig.Schema(), path)
-				return m
+				return sinkSemi(c, n, orig.Schema(), path)
 			})
-			if err != nil {
-				return nil, err
-			}
-			return out, nil
 		},
 	}
 }

@@ -50,23 +50,13 @@ func semiReduction() Rule {
 		Application: "one aggregate under an inner join given a semi join of its input against the left key's supplier",
 		Matches:     []plan.Kind{plan.KindJoin},
 		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
-			var err error
-			out := bottomUp(root, &plan.Path{}, func(orig, n plan.Node, path *plan.Path) plan.Node {
-				if err != nil {
-					return n
-				}
+			return bottomUpErr(root, func(orig, n plan.Node, path *plan.Path) (plan.Node, error) {
 				j, ok := n.(*plan.JoinNode)
 				if !ok || j.How != plan.InnerJoin || j.Validate != plan.ValidateManyToMany {
-					return n
+					return n, nil
 				}
-				var m plan.Node
-				m, err = reduceAggregate(c, n, orig.Schema(), path)
-				return m
+				return reduceAggregate(c, n, orig.Schema(), path)
 			})
-			if err != nil {
-				return nil, err
-			}
-			return out, nil
 		},
 	}
 }

@@ -306,7 +306,7 @@ func fastFixed[T uint32 | uint64](ctx context.Context, pr file.PageReader, dst [
 			return false
 		}
 		if maxDef > 0 {
-			spreadLevels(dst[pos:pos+n], present, sc.lv, u, pos)
+			spread(dst[pos:pos+n], present, sc.lv, 1, u, pos)
 		}
 		pos += n
 	}
@@ -354,26 +354,6 @@ func castBits[T uint32 | uint64](b []byte) []T {
 		*p = arrow.Uint64Traits.CastFromBytes(b)
 	}
 	return s
-}
-
-// spreadLevels is spread with the page's levels (0 or 1) as decoded here.
-func spreadLevels[T any](dst []T, vals int, lv []uint32, u *pqUnit, pos int) {
-	if vals == len(dst) {
-		bitutil.SetBitsTo(u.valid, int64(pos), int64(len(dst)), true)
-		return
-	}
-	var zero T
-	j := vals - 1
-	for i := len(dst) - 1; i >= 0; i-- {
-		if lv[i] == 1 {
-			dst[i] = dst[j]
-			j--
-			bitutil.SetBit(u.valid, pos+i)
-		} else {
-			dst[i] = zero
-			u.nulls++
-		}
-	}
 }
 
 // fastStrings decodes a string column chunk through pr into u.offs and

@@ -291,8 +291,9 @@ func decodeFixed[T any](ctx context.Context, read func(int64, []T, []int16, []in
 
 // spread moves the vals packed values at the front of dst to the rows
 // whose level is maxDef (backwards, so in place), zeroes the others, and
-// records validity in u from row pos.
-func spread[T any](dst []T, vals int, lv []int16, maxDef int16, u *pqUnit, pos int) {
+// records validity in u from row pos. The levels are arrow-go's (int16) or
+// the page decoder's own (uint32, 0 or 1).
+func spread[T any, L int16 | uint32](dst []T, vals int, lv []L, maxDef L, u *pqUnit, pos int) {
 	if vals == len(dst) {
 		bitutil.SetBitsTo(u.valid, int64(pos), int64(len(dst)), true)
 		return

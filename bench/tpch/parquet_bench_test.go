@@ -25,7 +25,7 @@ func BenchmarkSF1Parquet(b *testing.B) {
 	if dir == "" {
 		b.Skipf("$%s is not set (generate the data with: dfopt gen-tpch -sf 1 -out DIR)", sf1Env)
 	}
-	for _, q := range []string{"q1", "q3", "q6", "q12"} {
+	for _, q := range []string{"q1", "q3", "q6", "q12", "q17", "q19"} {
 		b.Run(q, func(b *testing.B) {
 			suite, err := bench.Load(context.Background(), []string{"queries/" + q + ".json"}, bench.Options{DataDir: dir})
 			if err != nil {

@@ -225,6 +225,34 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 				s.bufs[j] = memory.NewResizableBuffer(mem)
 				s.bufs[j].Resize(s.rows * w)
 			}
+			if col.typ == plan.String {
+				if pass, ok := s.dictTest(ctx, ev, mem, rdr, groups[gi], col, j, filt, keep, j == len(filt.cols)-1); ok {
+					// Tested from the dictionary: the strings are decoded
+					// for the rows that pass only, or whole where the
+					// group keeps most of its rows.
+					switch {
+					case pass != nil && len(pass) == 0:
+					case pass == nil || (keep == nil && len(pass)*8 >= s.rows*keepWhole):
+						s.units[j] = decodeUnit(ctx, rdr, groups[gi], col, nil, 0, s.rows)
+					default:
+						s.units[j] = decodeStringsAt(ctx, rdr, groups[gi], col, s.rows, pass)
+						s.base[j] = pass
+					}
+					if s.units[j].err != nil {
+						s.err = s.units[j].err
+						return
+					}
+					s.decoded++
+					keep = pass
+					if keep != nil && len(keep) == 0 {
+						s.keep = keep
+						releaseBuffers(s.bufs)
+						clear(s.bufs)
+						return
+					}
+					continue
+				}
+			}
 			if col.typ == plan.String && keep != nil {
 				s.units[j] = decodeStringsAt(ctx, rdr, groups[gi], col, s.rows, keep)
 				s.base[j] = keep

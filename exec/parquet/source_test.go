@@ -370,6 +370,11 @@ func TestParquetLateMaterialization(t *testing.T) {
 		// rows the first test passed.
 		{"a string tested after an int", []plan.PushedPredicate{cmp(plan.FuncGe, "id", plan.Int64Value(1500)),
 			cmp(plan.FuncEq, "s", plan.StringValue("k1"))}, 1, seq(1500, 2000), 0},
+		// A string tested first, from its dictionary: group 2 is the
+		// one the statistics leave, and each of its rows passes.
+		{"a string tested alone", []plan.PushedPredicate{{Expr: &plan.Call{Fn: plan.FuncIsIn, Args: []plan.Expr{&plan.Column{Name: "s"},
+			&plan.Literal{Value: plan.StringValue("k2")}, &plan.Literal{Value: plan.StringValue("k9")}}}, Support: plan.Inexact}},
+			1, seq(2000, 3000), 0},
 	}
 	for _, c := range cases {
 		for _, par := range []int{1, 2} {

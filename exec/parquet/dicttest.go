@@ -1,0 +1,169 @@
+package parquet
+
+import (
+	"context"
+	"encoding/binary"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/file"
+
+	"github.com/dfopt/dfopt/exec/kernel"
+)
+
+// Testing a dictionary-encoded string column. A tested string column
+// whose chunk is dictionary encoded throughout is tested without
+// materializing its strings: the conjuncts are evaluated once per
+// dictionary value (and once for null, when the column is nullable), and
+// each row takes the outcome of its dictionary index. The conjuncts are
+// row-wise tests of the one column (parseTest), so a row's outcome is that
+// of its value, whichever batch the value is evaluated in. The strings of
+// the rows that pass are decoded afterwards (decodeStringsAt), or the whole
+// column when the group keeps most of its rows, as the plain test would
+// have it. Whatever the shortcut does not handle (a PLAIN page, as after a
+// writer's fallback from the dictionary mid-chunk, a malformed page, an
+// index past the dictionary, a dictionary larger than the rows read, an
+// evaluation error) makes it give up, and the column is decoded and tested
+// as before.
+
+// dictTest is test for a string column read straight from its pages (see
+// above): the rows keep of the group (nil: all) that pass the conjuncts of
+// the j-th tested column, in order, nil when every row passes or, for the
+// last tested column, when so many pass that the group is kept whole. ok
+// is false when the shortcut gives up.
+func (s *groupScratch) dictTest(ctx context.Context, ev kernel.Evaluator, mem memory.Allocator, rdr *file.Reader, g int,
+	col pqColumn, j int, filt *rowFilter, keep []int32, last bool) (pass []int32, ok bool) {
+	if col.dt.ID() != arrow.STRING {
+		return nil, false
+	}
+	end := s.rows
+	if keep != nil {
+		if len(keep) == 0 {
+			return keep, true
+		}
+		end = int(keep[len(keep)-1]) + 1
+	}
+	pr, done, err := openPages(rdr, g, col)
+	if err != nil {
+		return nil, false
+	}
+	defer func() { done(ok) }()
+	sc := pageScratchPool.Get().(*pageScratch)
+	defer pageScratchPool.Put(sc)
+	var dictBytes []byte
+	dictN := -1
+	var dictPass []bool // per dictionary value, then null (nullable columns)
+	var nullPass bool
+	out := make([]int32, 0, 64)
+	ki := 0
+	for pos := 0; pos < end; {
+		if ctx.Err() != nil {
+			return nil, false
+		}
+		p, ok := nextDataPage(pr, col.maxDef, &dictBytes, &dictN)
+		if !ok {
+			return nil, false
+		}
+		if p.enc != parquet.Encodings.PlainDict && p.enc != parquet.Encodings.RLEDict || dictN < 0 {
+			return nil, false
+		}
+		if dictPass == nil {
+			if dictN > end {
+				return nil, false
+			}
+			if dictPass, ok = evalDict(ctx, ev, mem, dictBytes, dictN, col.maxDef > 0, filt, j); !ok {
+				return nil, false
+			}
+			if col.maxDef > 0 {
+				nullPass = dictPass[dictN]
+			}
+		}
+		n := min(p.n, end-pos)
+		present := n
+		if col.maxDef > 0 {
+			if present, ok = sc.pageLevels(p, n); !ok {
+				return nil, false
+			}
+		}
+		if !sc.pageIndices(p.values, present) {
+			return nil, false
+		}
+		for _, ix := range sc.idx {
+			if int(ix) >= dictN {
+				return nil, false
+			}
+		}
+		v := 0 // next present value
+		for i := range n {
+			var ok bool
+			if col.maxDef == 0 || sc.lv[i] == 1 {
+				ok = dictPass[sc.idx[v]]
+				v++
+			} else {
+				ok = nullPass
+			}
+			if keep == nil {
+				if ok {
+					out = append(out, int32(pos+i))
+				}
+			} else if ki < len(keep) && int(keep[ki]) == pos+i {
+				if ok {
+					out = append(out, int32(pos+i))
+				}
+				ki++
+			}
+		}
+		pos += n
+	}
+	if keep == nil && (len(out) == s.rows || (last && len(out)*8 >= s.rows*keepWhole)) {
+		return nil, true
+	}
+	return out, true
+}
+
+// evalDict evaluates the conjuncts of the j-th tested column over the n
+// values of a PLAIN string dictionary page (and a null after them when
+// nullable) and returns whether each passes, ok false when the page does
+// not parse or the evaluation fails.
+func evalDict(ctx context.Context, ev kernel.Evaluator, mem memory.Allocator, dict []byte, n int, nullable bool,
+	filt *rowFilter, j int) ([]bool, bool) {
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	b.Reserve(n + 1)
+	off := 0
+	for range n {
+		if len(dict)-off < 4 {
+			return nil, false
+		}
+		l := binary.LittleEndian.Uint32(dict[off:])
+		off += 4
+		if uint64(l) > uint64(len(dict)-off) {
+			return nil, false
+		}
+		b.BinaryBuilder.Append(dict[off : off+int(l)])
+		off += int(l)
+	}
+	rows := n
+	if nullable {
+		b.AppendNull()
+		rows++
+	}
+	a := b.NewArray()
+	batch := array.NewRecordBatch(filt.schema[j], []arrow.Array{a}, int64(rows))
+	a.Release()
+	defer batch.Release()
+	sel, err := ev.EvalPredicate(ctx, filt.conj[j], batch, 0)
+	if err != nil {
+		return nil, false
+	}
+	defer sel.Release()
+	bits, o := sel.Data().Buffers()[1].Bytes(), sel.Data().Offset()
+	out := make([]bool, rows)
+	for i := range out {
+		out[i] = bitutil.BitIsSet(bits, o+i)
+	}
+	return out, true
+}

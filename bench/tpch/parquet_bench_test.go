@@ -11,7 +11,7 @@ import (
 	"github.com/dfopt/dfopt/bench"
 )
 
-// BenchmarkSF1Parquet collects the dataframe-style Q1, Q3, Q6 and Q12,
+// BenchmarkSF1Parquet collects the dataframe-style Q1, Q3, Q6, Q12, Q17 and Q19,
 // optimized, over the SF1 Parquet files of $DFOPT_TPCH_SF1 (dfopt bench
 // without --memory): every collect decodes the files again, so a profile
 // shows the Parquet scan, e.g.

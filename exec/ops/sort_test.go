@@ -40,6 +40,32 @@ func TestSortIndices(t *testing.T) {
 			[]bool{false, true}, nil, i32s(4, 6, 1, 3, 0, 5, 2)},
 		{"three keys with null runs", []keySpec{{tBool, []any{true, true, true, true, true}}, {tF64, []any{nil, 1.0, nil, 1.0, nil}}, {tI64, []any{3, 2, 1, nil, 2}}},
 			nil, []bool{false, true, true}, i32s(1, 3, 2, 4, 0)},
+		// inputs already ordered by their leading key(s): the presorted shortcut
+		{"whole input sorted", []keySpec{{tI64, []any{1, 1, 2, 3}}, {tI64, []any{1, 2, 0, 5}}}, nil, nil, i32s(0, 1, 2, 3)},
+		{"leading sorted, ties refined", []keySpec{{tI64, []any{1, 1, 1, 2, 2, 3}}, {tI64, []any{5, 3, 4, 9, 8, 0}}}, nil, nil,
+			i32s(1, 2, 0, 4, 3, 5)},
+		{"leading sorted, ties stay stable", []keySpec{{tI64, []any{1, 1, 1, 2}}, {tI64, []any{7, 7, 6, 1}}}, nil, nil,
+			i32s(2, 0, 1, 3)},
+		{"leading unsorted", []keySpec{{tI64, []any{2, 1, 1, 2}}, {tI64, []any{1, 2, 1, 0}}}, nil, nil, i32s(2, 1, 3, 0)},
+		{"leading sorted but last row descends", []keySpec{{tI64, []any{1, 2, 3, 0}}, {tI64, []any{0, 0, 0, 0}}}, nil, nil,
+			i32s(3, 0, 1, 2)},
+		{"leading desc presorted", []keySpec{{tI64, []any{3, 3, 2, 1}}, {tI64, []any{2, 1, 5, 4}}}, []bool{true, false}, nil,
+			i32s(1, 0, 2, 3)},
+		{"ascending input under desc is not presorted", []keySpec{{tI64, []any{1, 2, 3}}, {tI64, []any{0, 0, 0}}}, []bool{true, false}, nil,
+			i32s(2, 1, 0)},
+		{"nulls first presorted", []keySpec{{tI64, []any{nil, nil, 1, 1}}, {tI64, []any{2, 1, 4, 3}}}, nil, nil, i32s(1, 0, 3, 2)},
+		{"nulls last presorted", []keySpec{{tI64, []any{1, 1, nil, nil}}, {tI64, []any{2, 1, 4, 3}}}, nil, []bool{true, false},
+			i32s(1, 0, 3, 2)},
+		{"nulls at the back but nulls first", []keySpec{{tI64, []any{1, 2, nil}}, {tI64, []any{0, 0, 0}}}, nil, nil, i32s(2, 0, 1)},
+		{"nulls at the front but nulls last", []keySpec{{tI64, []any{nil, 1, 2}}, {tI64, []any{0, 0, 0}}}, nil, []bool{true, false},
+			i32s(1, 2, 0)},
+		{"float zeros and NaNs presorted", []keySpec{{tF64, []any{negZero, 0.0, 0.0, qNaN, sNaN}}, {tI64, []any{1, 2, 1, 2, 1}}}, nil, nil,
+			i32s(0, 2, 1, 4, 3)},
+		{"+0.0 before -0.0 is not presorted", []keySpec{{tF64, []any{0.0, negZero}}, {tI64, []any{0, 0}}}, nil, nil, i32s(1, 0)},
+		{"strings presorted desc", []keySpec{{tStr, []any{"b", "b", "abcdefghij", "abcdefghi"}}, {tI64, []any{2, 1, 0, 0}}},
+			[]bool{true, false}, nil, i32s(1, 0, 2, 3)},
+		{"second key presorted within runs", []keySpec{{tI64, []any{2, 1, 2, 1}}, {tI64, []any{1, 1, 1, 1}}, {tI64, []any{4, 3, 2, 1}}},
+			nil, nil, i32s(3, 1, 2, 0)},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -113,56 +139,6 @@ func TestSortStringsLarge(t *testing.T) {
 		if want := refSortIndices(c); !slices.Equal(got, want) {
 			t.Errorf("desc=%v: got %v, want %v", desc, head(got), head(want))
 		}
-	}
-}
-
-// TestSortPresortedLeadingKey covers the shortcut for inputs already ordered
-// by their leading key(s): the result must be the plain stable sort's.
-func TestSortPresortedLeadingKey(t *testing.T) {
-	cases := []struct {
-		name      string
-		keys      []keySpec
-		desc      []bool
-		nullsLast []bool
-		want      []int32
-	}{
-		{"whole input sorted", []keySpec{{tI64, []any{1, 1, 2, 3}}, {tI64, []any{1, 2, 0, 5}}}, nil, nil, i32s(0, 1, 2, 3)},
-		{"leading sorted, ties refined", []keySpec{{tI64, []any{1, 1, 1, 2, 2, 3}}, {tI64, []any{5, 3, 4, 9, 8, 0}}}, nil, nil,
-			i32s(1, 2, 0, 4, 3, 5)},
-		{"leading sorted, ties stay stable", []keySpec{{tI64, []any{1, 1, 1, 2}}, {tI64, []any{7, 7, 6, 1}}}, nil, nil,
-			i32s(2, 0, 1, 3)},
-		{"leading unsorted", []keySpec{{tI64, []any{2, 1, 1, 2}}, {tI64, []any{1, 2, 1, 0}}}, nil, nil, i32s(2, 1, 3, 0)},
-		{"leading sorted but last row descends", []keySpec{{tI64, []any{1, 2, 3, 0}}, {tI64, []any{0, 0, 0, 0}}}, nil, nil,
-			i32s(3, 0, 1, 2)},
-		{"leading desc presorted", []keySpec{{tI64, []any{3, 3, 2, 1}}, {tI64, []any{2, 1, 5, 4}}}, []bool{true, false}, nil,
-			i32s(1, 0, 2, 3)},
-		{"ascending input under desc is not presorted", []keySpec{{tI64, []any{1, 2, 3}}, {tI64, []any{0, 0, 0}}}, []bool{true, false}, nil,
-			i32s(2, 1, 0)},
-		{"nulls first presorted", []keySpec{{tI64, []any{nil, nil, 1, 1}}, {tI64, []any{2, 1, 4, 3}}}, nil, nil, i32s(1, 0, 3, 2)},
-		{"nulls last presorted", []keySpec{{tI64, []any{1, 1, nil, nil}}, {tI64, []any{2, 1, 4, 3}}}, nil, []bool{true, false},
-			i32s(1, 0, 3, 2)},
-		{"nulls at the back but nulls first", []keySpec{{tI64, []any{1, 2, nil}}, {tI64, []any{0, 0, 0}}}, nil, nil, i32s(2, 0, 1)},
-		{"nulls at the front but nulls last", []keySpec{{tI64, []any{nil, 1, 2}}, {tI64, []any{0, 0, 0}}}, nil, []bool{true, false},
-			i32s(1, 2, 0)},
-		{"float zeros and NaNs presorted", []keySpec{{tF64, []any{negZero, 0.0, 0.0, qNaN, sNaN}}, {tI64, []any{1, 2, 1, 2, 1}}}, nil, nil,
-			i32s(0, 2, 1, 4, 3)},
-		{"+0.0 before -0.0 is not presorted", []keySpec{{tF64, []any{0.0, negZero}}, {tI64, []any{0, 0}}}, nil, nil, i32s(1, 0)},
-		{"strings presorted desc", []keySpec{{tStr, []any{"b", "b", "abcdefghij", "abcdefghi"}}, {tI64, []any{2, 1, 0, 0}}},
-			[]bool{true, false}, nil, i32s(1, 0, 2, 3)},
-		{"second key presorted within runs", []keySpec{{tI64, []any{2, 1, 2, 1}}, {tI64, []any{1, 1, 1, 1}}, {tI64, []any{4, 3, 2, 1}}},
-			nil, nil, i32s(3, 1, 2, 0)},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			keys := buildKeys(t, newMem(t), tc.keys...)
-			got, err := SortIndices(keys, tc.desc, tc.nullsLast)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !slices.Equal(got, tc.want) {
-				t.Errorf("got %v, want %v", got, tc.want)
-			}
-		})
 	}
 }
 

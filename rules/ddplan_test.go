@@ -396,28 +396,15 @@ func (p *treeParser) label(label string, children []plan.Node) (plan.Node, error
 			return nil, err
 		}
 		u := &plan.UnpivotNode{Input: in}
-		names := func() []string {
-			out := []string{}
-			l.expect("[")
-			for l.err == nil && l.peek().text != "]" {
-				out = append(out, l.name())
-				if l.peek().text != "," {
-					break
-				}
-				l.next()
-			}
-			l.expect("]")
-			return out
-		}
 		l.keyword("on")
 		l.expect("=")
-		u.On = names()
+		u.On = l.nameList()
 		l.keyword("index")
 		l.expect("=")
 		if l.peek().text == "*" {
 			l.next()
 		} else {
-			u.Index = names()
+			u.Index = l.nameList()
 		}
 		l.keyword("variable")
 		l.expect("=")

@@ -114,13 +114,9 @@ func (o *orImplier) node(orig, n plan.Node, path *plan.Path) plan.Node {
 // cells allow adding before it, none of them already in the filter (its
 // conjuncts preds, or those added so far, added) or in the plan.
 func (o *orImplier) derive(of *plan.FilterNode, path *plan.Path, p plan.Expr, preds, added []plan.Expr) []plan.Expr {
-	c, ok := p.(*plan.Call)
-	if !ok || c.Fn != plan.FuncOr || len(c.Args) != 2 {
+	arms := orArms(p)
+	if arms == nil {
 		return nil
-	}
-	var arms [][]plan.Expr
-	for _, a := range flattenCall(p, plan.FuncOr) {
-		arms = append(arms, flattenCall(a, plan.FuncAnd))
 	}
 	// on[k][col]: arm k's conjuncts that read col alone, in order; whole[k]:
 	// how many conjuncts arm k has.

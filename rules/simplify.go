@@ -292,13 +292,9 @@ func (s *simplifier) simplify(e plan.Expr, refused bool) plan.Expr {
 // It returns the conjuncts that replace p (the factored ones in the first
 // arm's order, then the or of what the arms keep), or nil.
 func (s *simplifier) factorOr(p plan.Expr) []plan.Expr {
-	c, ok := p.(*plan.Call)
-	if !ok || c.Fn != plan.FuncOr || len(c.Args) != 2 {
+	arms := orArms(p)
+	if arms == nil {
 		return nil
-	}
-	var arms [][]plan.Expr
-	for _, a := range flattenCall(p, plan.FuncOr) {
-		arms = append(arms, flattenCall(a, plan.FuncAnd))
 	}
 	// common[i]: arm 1's conjunct i occurs in every other arm.
 	common := make([]bool, len(arms[0]))
@@ -652,4 +648,18 @@ func (s *simplifier) isPure(e plan.Expr) bool {
 func isBoolLiteral(e plan.Expr, v bool) bool {
 	l, ok := e.(*plan.Literal)
 	return ok && l.Value.Type() == plan.Bool && !l.Value.IsNull() && l.Value.Bool() == v
+}
+
+// orArms returns the arms of the disjunction p, each as its list of
+// conjuncts, or nil when p is not an or.
+func orArms(p plan.Expr) [][]plan.Expr {
+	c, ok := p.(*plan.Call)
+	if !ok || c.Fn != plan.FuncOr || len(c.Args) != 2 {
+		return nil
+	}
+	var arms [][]plan.Expr
+	for _, a := range flattenCall(p, plan.FuncOr) {
+		arms = append(arms, flattenCall(a, plan.FuncAnd))
+	}
+	return arms
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 func TestSortIndices(t *testing.T) {
@@ -130,15 +131,7 @@ func TestSortStringsLarge(t *testing.T) {
 		for i := range c.keys[0].vals {
 			c.keys[0].vals[i] = vals[(i*7+i/13)%len(vals)]
 		}
-		keys := c.arrays(t, mem)
-		got, err := SortIndices(keys, c.desc, c.nullsLast)
-		releaseAll(keys)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want := refSortIndices(c); !slices.Equal(got, want) {
-			t.Errorf("desc=%v: got %v, want %v", desc, head(got), head(want))
-		}
+		checkSortAgainstReference(t, mem, c)
 	}
 }
 
@@ -173,17 +166,23 @@ func TestSortPresortedMatchesReference(t *testing.T) {
 					rows[a], rows[b] = rows[b], rows[a]
 				}
 				c = c.pick(rows)
-				mem := newMem(t)
-				keys := c.arrays(t, mem)
-				got, err := SortIndices(keys, c.desc, c.nullsLast)
-				releaseAll(keys)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if want := refSortIndices(c); !slices.Equal(got, want) {
-					t.Fatalf("%v\ngot %v\nwant %v", c, head(got), head(want))
-				}
+				checkSortAgainstReference(t, newMem(t), c)
 			}
 		})
+	}
+}
+
+// checkSortAgainstReference sorts c's keys and fails the test unless the
+// permutation is the reference stable sort's.
+func checkSortAgainstReference(t *testing.T, mem memory.Allocator, c keyCase) {
+	t.Helper()
+	keys := c.arrays(t, mem)
+	got, err := SortIndices(keys, c.desc, c.nullsLast)
+	releaseAll(keys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := refSortIndices(c); !slices.Equal(got, want) {
+		t.Fatalf("%v\ngot %v\nwant %v", c, head(got), head(want))
 	}
 }

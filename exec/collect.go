@@ -110,6 +110,9 @@ type collector struct {
 	// tail's n: the scan keeps only the last n rows its source produces
 	// while it reads (a ring of batches), so a tail holds O(n) rows.
 	tails map[*plan.ScanNode]int64
+	// keyFilters holds, per scan directly under a join being evaluated,
+	// the runtime key filters the join's left input allows (keyfilter.go).
+	keyFilters map[*plan.ScanNode][]KeyFilter
 }
 
 // allowTail records that the tail n, about to be evaluated, reads a scan
@@ -229,6 +232,11 @@ func (c *collector) evalNode(n plan.Node) (*step.Frame, error) {
 	if l, ok := n.(*plan.LimitNode); ok {
 		if s, ok := l.Input.(*plan.SortNode); ok && c.memo.entry(s) == nil {
 			return c.evalTopK(l, s)
+		}
+	}
+	if j, ok := n.(*plan.JoinNode); ok {
+		if f, err, ok := c.evalKeyFiltered(j); ok {
+			return f, err
 		}
 	}
 	c.allowHint(n)

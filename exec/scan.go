@@ -82,6 +82,11 @@ func (c *collector) scan(n *plan.ScanNode) (*step.Frame, error) {
 		// are the scan's output: it may stop after maxRows of them.
 		req.HasMaxRows, req.MaxRows = true, maxRows
 	}
+	if kf, ok := c.keyFilters[n]; ok && len(apply) == 0 && !everyRow && !req.HasMaxRows && len(n.Guards) == 0 {
+		// Every row the source yields is the scan's output, and the join
+		// directly above drops the rows the filters rule out.
+		req.KeyFilters = kf
+	}
 	keepLast := int64(-1)
 	if k, ok := c.tails[n]; ok && len(apply) == 0 && !everyRow {
 		// A tail directly above, and every row the source yields is the

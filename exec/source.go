@@ -82,6 +82,15 @@ type ScanRequest struct {
 	// guards: it yields every row, and the executor applies the Exact
 	// conjuncts itself, after the guards (docs/embedding.md).
 	Guards []plan.Expr
+	// KeyFilters are runtime key filters (keyfilter.go): each names a
+	// column of Columns and the key values a join above the scan can match.
+	// A source may skip any row whose value in that column is null or not
+	// among the keys, and must yield every other row, in source order;
+	// ignoring them is always correct (the join drops those rows itself).
+	// The executor gives them only to a scan whose every row the source
+	// yields is the scan's output (no conjunct it applies itself, no
+	// guard, no assumption, no max-rows hint), directly below the join.
+	KeyFilters []KeyFilter
 }
 
 // GuardedSource is implemented by a source that honours

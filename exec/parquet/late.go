@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
 
+	"github.com/dfopt/dfopt/exec"
 	"github.com/dfopt/dfopt/exec/kernel"
 	"github.com/dfopt/dfopt/exec/ops"
 	"github.com/dfopt/dfopt/plan"
@@ -61,18 +62,34 @@ type rowFilter struct {
 	cols   []int
 	conj   [][]plan.Expr   // per column of cols
 	schema []*arrow.Schema // per column of cols: that column alone
+	// keys, per column of cols, is the runtime key filter on it (nil:
+	// none): a row passes only where its value is among the keys.
+	keys []*keySet
 }
 
-// rowTests returns the pushed conjuncts the scan can test row by row: those
-// the plan marks Inexact whose column (parseTest) is among the columns the
-// scan decodes (cols), or nil when there are none.
-func rowTests(pushed []plan.PushedPredicate, s plan.Schema, cols []pqColumn) *rowFilter {
+// rowTests returns the tests the scan can apply row by row: the pushed
+// conjuncts the plan marks Inexact whose column (parseTest) is among the
+// columns the scan decodes (cols), then the runtime key filters (kfs) on
+// int32, int64 or date columns among them; nil when there are none.
+func rowTests(pushed []plan.PushedPredicate, kfs []exec.KeyFilter, s plan.Schema, cols []pqColumn) *rowFilter {
 	pos := map[string]int{}
 	for i, c := range cols {
 		pos[c.name] = i
 	}
 	f := &rowFilter{}
 	at := map[int]int{} // scan column → its index in f.cols
+	column := func(i int) int {
+		j, ok := at[i]
+		if !ok {
+			j = len(f.cols)
+			at[i] = j
+			f.cols = append(f.cols, i)
+			f.conj = append(f.conj, nil)
+			f.keys = append(f.keys, nil)
+			f.schema = append(f.schema, arrow.NewSchema([]arrow.Field{{Name: cols[i].name, Type: cols[i].dt, Nullable: cols[i].maxDef > 0}}, nil))
+		}
+		return j
+	}
 	for _, p := range pushed {
 		if p.Support != plan.Inexact {
 			continue
@@ -85,15 +102,20 @@ func rowTests(pushed []plan.PushedPredicate, s plan.Schema, cols []pqColumn) *ro
 		if !ok {
 			continue
 		}
-		j, ok := at[i]
-		if !ok {
-			j = len(f.cols)
-			at[i] = j
-			f.cols = append(f.cols, i)
-			f.conj = append(f.conj, nil)
-			f.schema = append(f.schema, arrow.NewSchema([]arrow.Field{{Name: cols[i].name, Type: cols[i].dt, Nullable: cols[i].maxDef > 0}}, nil))
-		}
+		j := column(i)
 		f.conj[j] = append(f.conj[j], p.Expr)
+	}
+	for _, kf := range kfs {
+		i, ok := pos[kf.Column]
+		if !ok || (cols[i].typ != plan.Int32 && cols[i].typ != plan.Int64 && cols[i].typ != plan.Date) {
+			continue
+		}
+		j := column(i)
+		if f.keys[j] == nil {
+			f.keys[j] = newKeySet(kf.Keys)
+		} else {
+			f.keys[j] = f.keys[j].intersect(kf.Keys)
+		}
 	}
 	if len(f.cols) == 0 {
 		return nil
@@ -133,6 +155,70 @@ type groupScratch struct {
 // when so many pass that the group is kept whole). ok is false when the
 // evaluation failed.
 func (s *groupScratch) test(ctx context.Context, ev kernel.Evaluator, mem memory.Allocator, col pqColumn, j int,
+	filt *rowFilter, keep []int32, last bool) (pass []int32, ok bool) {
+	var ks *keySet
+	if j < len(filt.keys) {
+		ks = filt.keys[j]
+	}
+	if ks == nil {
+		return s.testConj(ctx, ev, mem, col, j, filt, keep, last)
+	}
+	if len(filt.conj[j]) > 0 {
+		if keep, ok = s.testConj(ctx, ev, mem, col, j, filt, keep, false); !ok {
+			return nil, false
+		}
+	}
+	return s.testKeys(col, j, ks, keep, last), true
+}
+
+// testKeys is test for the runtime key filter ks of the j-th tested column
+// (a fixed-width integer column, decoded whole into s.bufs[j]): the rows of
+// keep (nil: all) that are valid and among the keys.
+func (s *groupScratch) testKeys(col pqColumn, j int, ks *keySet, keep []int32, last bool) []int32 {
+	valid := s.units[j].valid
+	b := s.bufs[j].Bytes()
+	var v32 []int32
+	var v64 []int64
+	if fixedWidth(col.typ) == 4 {
+		v32 = arrow.Int32Traits.CastFromBytes(b)[:s.rows]
+	} else {
+		v64 = arrow.Int64Traits.CastFromBytes(b)[:s.rows]
+	}
+	at := func(r int) int64 {
+		if v32 != nil {
+			return int64(v32[r])
+		}
+		return v64[r]
+	}
+	var pass []int32
+	if keep == nil {
+		pass = make([]int32, 0, s.rows/8)
+		switch {
+		case valid == nil && v64 != nil:
+			pass = ks.filter64(v64, pass)
+		default:
+			for r := range s.rows {
+				if (valid == nil || bitutil.BitIsSet(valid, r)) && ks.has(at(r)) {
+					pass = append(pass, int32(r))
+				}
+			}
+		}
+		if len(pass) == s.rows || (last && len(pass)*8 >= s.rows*keepWhole) {
+			return nil
+		}
+		return pass
+	}
+	pass = make([]int32, 0, len(keep))
+	for _, r := range keep {
+		if (valid == nil || bitutil.BitIsSet(valid, int(r))) && ks.has(at(int(r))) {
+			pass = append(pass, r)
+		}
+	}
+	return pass
+}
+
+// testConj is test for the conjuncts of the j-th tested column.
+func (s *groupScratch) testConj(ctx context.Context, ev kernel.Evaluator, mem memory.Allocator, col pqColumn, j int,
 	filt *rowFilter, keep []int32, last bool) (pass []int32, ok bool) {
 	held := s.rows // the rows the unit holds: all, or keep (s.base[j])
 	if s.base[j] != nil {

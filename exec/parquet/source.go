@@ -328,7 +328,7 @@ func (s *Source) Scan(ctx context.Context, req exec.ScanRequest) (array.RecordRe
 	par := ops.Parallel{Workers: req.Parallelism}
 	var rec arrow.RecordBatch
 	late := false
-	if filt := rowTests(req.Predicates, s.schema, cols); filt != nil && !req.HasMaxRows && len(req.Guards) == 0 {
+	if filt := rowTests(req.Predicates, req.KeyFilters, s.schema, cols); filt != nil && !req.HasMaxRows && len(req.Guards) == 0 {
 		// Late materialization (late.go): the tested columns first, the
 		// others only for the rows that pass. Not under a max-rows hint,
 		// whose row count is of the unfiltered rows (the optimizer never

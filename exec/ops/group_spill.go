@@ -163,6 +163,20 @@ func (g *Grouping) Aggregate(mem memory.Allocator, agg Agg, exprText string, arg
 	return g.sp.aggregate(mem, agg, exprText, arg, g)
 }
 
+// Fusable reports whether AggregateFused may reduce over g: an in-memory
+// grouping with no memory limit to count the reductions in.
+func (g *Grouping) Fusable() bool { return g.sp == nil && !g.s.limited() }
+
+// AggregateFused reduces aggs (each ops.Fusable) together, as
+// AggregateFused does over the ids of a grouping that is Fusable: each
+// result is Aggregate's for that aggregate alone.
+func (g *Grouping) AggregateFused(mem memory.Allocator, aggs []FusedAgg, p Parallel) ([]arrow.Array, error) {
+	if !g.Fusable() {
+		return nil, fmt.Errorf("aggregate: the grouping is spilled or counts its memory")
+	}
+	return AggregateFused(mem, aggs, g.IDs, g.groups, p)
+}
+
 // AggregateBytes bounds the Arrow bytes of Aggregate's result for groups
 // groups (its values and validity bitmap, each a multiple of 64 bytes; for
 // strings at most all of arg's bytes), the check a caller under a memory

@@ -658,8 +658,55 @@ func (d *shortStrDict) lookup(c *keyCol, ids []int32, lo, hi int) {
 	}
 }
 
+// byteIDs is encode for a string column whose valid strings are all empty
+// or one non-zero byte (one-letter flags such as TPC-H's l_returnflag),
+// in one pass with no words: each string's word (shortStrWord: 0 for the
+// empty string, the byte for a one-byte string) indexes a direct map of
+// 256 slots. The ids are dense in first appearance, so they are
+// encodeWords's on the words exactly, and the dictionary is that of the
+// words. ok is false, with ids partly written, when a valid string is
+// longer or is the zero byte.
+func byteIDs(c *keyCol, nullGroup bool, ids []int32) (groups int, d colDict, ok bool) {
+	offs, data := stringParts(c.strs)
+	offs = offs[:c.n+1]
+	ids = ids[:c.n]
+	slots := make([]int32, 256)
+	next, nullID := int32(0), int32(-1)
+	all := c.valid.all()
+	for i := range ids {
+		if !all && !c.valid.valid(i) {
+			if nullGroup && nullID < 0 {
+				nullID, next = next, next+1
+			}
+			ids[i] = nullID
+			continue
+		}
+		o, e := offs[i], offs[i+1]
+		var w byte
+		switch e - o {
+		case 0:
+		case 1:
+			if w = data[o]; w == 0 {
+				return 0, nil, false
+			}
+		default:
+			return 0, nil, false
+		}
+		s := &slots[w]
+		if *s == 0 {
+			next++
+			*s = next
+		}
+		ids[i] = *s - 1
+	}
+	return int(next), &shortStrDict{words: &wordDict{direct: slots}}, true
+}
+
 // encodeStrings is encode for a string column.
 func encodeStrings(c *keyCol, nullGroup bool, ids []int32) (int, colDict) {
+	if g, d, ok := byteIDs(c, nullGroup, ids); ok {
+		return g, d
+	}
 	if words, lo, hi, seen, ok := shortStrWords(c.strs, c.valid, 0, c.n); ok {
 		// Every string packs into a word: encode the words, which gives
 		// the same dense first-appearance ids as the string table.

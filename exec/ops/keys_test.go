@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"slices"
 	"testing"
 )
 
@@ -44,5 +45,76 @@ func TestShortStrWord(t *testing.T) {
 				t.Errorf("%q and %q both pack to %#x", a.s, b.s, a.w)
 			}
 		}
+	}
+}
+
+// TestByteIDs: a column of empty and one-byte strings gets, from byteIDs,
+// the ids and group count of the packed-word encoding, and its dictionary
+// looks probes up as the words' dictionary does; any other column is
+// refused.
+func TestByteIDs(t *testing.T) {
+	mem := newMem(t)
+	cases := []struct {
+		name string
+		vals []any
+		ok   bool
+	}{
+		{"flags", []any{"R", "A", "R", "N", "A", "A"}, true},
+		{"empty string and bytes", []any{"", "\xff", "", "\x01", "z"}, true},
+		{"nulls group together", []any{nil, "F", nil, "O", "F"}, true},
+		{"only nulls", []any{nil, nil}, true},
+		{"no rows", []any{}, true},
+		// Sliced from "x", "F", null, "long" to "F", null: a non-zero
+		// offset, and a long string past the slice's end.
+		{"sliced", []any{"x", "F", nil, "long"}, true},
+		{"two bytes", []any{"A", "B", "AB"}, false},
+		{"the zero byte", []any{"A", "\x00"}, false},
+		{"long first", []any{"1-URGENT", "A"}, false},
+	}
+	probe := build(t, mem, tStr, "R", "", "\x00", "AB", nil, "F", "\xff", "q")
+	defer probe.Release()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := build(t, mem, tStr, tc.vals...)
+			defer a.Release()
+			if tc.name == "sliced" {
+				s := sliceArray(a, 1, 3)
+				defer s.Release()
+				a = s
+			}
+			for _, nullGroup := range []bool{true, false} {
+				c, err := groupCol(a)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids := make([]int32, c.n)
+				g, d, ok := byteIDs(c, nullGroup, ids)
+				if ok != tc.ok {
+					t.Fatalf("ok = %v, want %v", ok, tc.ok)
+				}
+				if !ok {
+					continue
+				}
+				words, lo, hi, seen, wok := shortStrWords(c.strs, c.valid, 0, c.n)
+				if !wok {
+					t.Fatal("the words do not pack")
+				}
+				want := make([]int32, c.n)
+				wg, wd := encodeWordsIn(words, c.valid, nullGroup, want, lo, hi, seen)
+				if g != wg || !slices.Equal(ids, want) {
+					t.Errorf("nullGroup %v: %d groups %v, want %d groups %v", nullGroup, g, ids, wg, want)
+				}
+				pc, err := groupCol(probe)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, exp := make([]int32, pc.n), make([]int32, pc.n)
+				d.lookup(pc, got, 0, pc.n)
+				(&shortStrDict{words: wd}).lookup(pc, exp, 0, pc.n)
+				if !slices.Equal(got, exp) {
+					t.Errorf("nullGroup %v: lookups %v, want %v", nullGroup, got, exp)
+				}
+			}
+		})
 	}
 }

@@ -34,10 +34,53 @@ func (e *Env) aggregate(n *plan.AggregateNode, f *Frame) (*Frame, error) {
 		}
 		cols = append(cols, kc)
 	}
-	for _, a := range n.Aggs {
+	aggCols, err := e.reduceAll(n.Aggs, in, g)
+	if err != nil {
+		return nil, err
+	}
+	cols = append(cols, aggCols...)
+	rec, err := e.conform(n.Schema(), cols, int64(g.Groups()))
+	if err != nil {
+		return nil, err
+	}
+	defer rec.Release()
+	return e.FromRecord(n.Schema(), rec)
+}
+
+// reduceAll evaluates each aggregate entry's argument over all rows of in
+// and reduces it per group of g, in list order, and returns the columns
+// in list order. The float sums and means, lens and counts among them
+// (ops.Fusable) cannot fail, so their reductions wait until every other
+// entry is done and then run together in one pass (ops.AggregateFused):
+// the results, and the error of the first entry that fails, are those of
+// reducing each in turn. They are reduced in turn instead when the
+// grouping counts its memory (a memory limit: the deferred arguments
+// would be held together) and when there are fewer than two, one of
+// them a sum or mean.
+func (e *Env) reduceAll(aggs []plan.Expr, in arrow.RecordBatch, g *ops.Grouping) (_ []arrow.Array, err error) {
+	cols := make([]arrow.Array, len(aggs))
+	var fused []int // the entries deferred
+	var fargs []ops.FusedAgg
+	defer func() {
+		for _, f := range fargs {
+			if f.Arg != nil {
+				f.Arg.Release()
+			}
+		}
+		if err != nil {
+			releaseAll(cols)
+		}
+	}()
+	canFuse := g.Fusable()
+	for i, a := range aggs {
 		call, arg, err := e.aggArg(a, in)
 		if err != nil {
 			return nil, err
+		}
+		if canFuse && ops.Fusable(call.Fn, arg) {
+			fused = append(fused, i)
+			fargs = append(fargs, ops.FusedAgg{Fn: call.Fn, Arg: arg})
+			continue
 		}
 		col, err := e.reduce(call, arg, g)
 		if arg != nil {
@@ -46,14 +89,36 @@ func (e *Env) aggregate(n *plan.AggregateNode, f *Frame) (*Frame, error) {
 		if err != nil {
 			return nil, err
 		}
-		cols = append(cols, col)
+		cols[i] = col
 	}
-	rec, err := e.conform(n.Schema(), cols, int64(g.Groups()))
-	if err != nil {
+	sums := 0
+	for _, f := range fargs {
+		if f.Fn == plan.FuncSum || f.Fn == plan.FuncMean {
+			sums++
+		}
+	}
+	if len(fused) < 2 || sums == 0 {
+		for k, i := range fused {
+			call := plan.Unalias(aggs[i]).(*plan.Call)
+			col, err := e.reduce(call, fargs[k].Arg, g)
+			if err != nil {
+				return nil, err
+			}
+			cols[i] = col
+		}
+		return cols, nil
+	}
+	if err := e.CheckCtx(); err != nil {
 		return nil, err
 	}
-	defer rec.Release()
-	return e.FromRecord(n.Schema(), rec)
+	outs, err := g.AggregateFused(e.Mem, fargs, e.par)
+	if err != nil {
+		return nil, e.opFailure(err)
+	}
+	for k, i := range fused {
+		cols[i] = outs[k]
+	}
+	return cols, nil
 }
 
 // take gathers rows idx of a (-1 gives a null), checking the result's

@@ -56,6 +56,26 @@ type KeyFilter struct {
 	Keys []int64
 }
 
+// KeyFilterSource is implemented by a source that uses
+// ScanRequest.KeyFilters to skip rows; UsesKeyFilters reports whether it
+// does (false: the executor builds no filter for its scans, sparing the
+// left keys' collection). Package exec/parquet's source implements it.
+type KeyFilterSource interface {
+	Source
+	UsesKeyFilters() bool
+}
+
+// usesKeyFilters asks a source, defending against a panic (which answers
+// no).
+func usesKeyFilters(s KeyFilterSource) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return s.UsesKeyFilters()
+}
+
 // maxFilterKeys bounds the distinct keys a runtime filter carries: past it
 // the left input is no longer small and the filter would rarely pay for its
 // test.
@@ -113,8 +133,8 @@ func (c *collector) keyFilterPair(n *plan.JoinNode) (scan *plan.ScanNode, li, ri
 	if !isScan || c.memo.entry(scan) != nil || len(n.LeftOn) != len(n.RightOn) {
 		return nil, 0, 0, false
 	}
-	if _, isSource := scan.Source.(Source); !isSource {
-		return nil, 0, 0, false
+	if kfs, ok := scan.Source.(KeyFilterSource); !ok || !usesKeyFilters(kfs) {
+		return nil, 0, 0, false // the filter would cost its keys and save nothing
 	}
 	for _, e := range n.RightOn {
 		if _, isCol := e.(*plan.Column); !isCol {

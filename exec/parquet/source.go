@@ -239,6 +239,11 @@ func (s *Source) ClassifyPredicates(conjuncts []plan.Expr) []plan.PredicateSuppo
 	return out
 }
 
+// UsesKeyFilters reports that scans of the file use runtime key filters
+// (exec.KeyFilterSource): the late-materialized read tests the key column
+// first and decodes the others only for the rows that can match.
+func (s *Source) UsesKeyFilters() bool { return true }
+
 // Scan reads the requested columns of the row groups that the pushed
 // conjuncts do not rule out. It fails with a clear error when the file is
 // gone, unreadable, or no longer has the schema it had when opened.

@@ -55,12 +55,36 @@ const fusedBlock = 4
 
 // AggregateFused reduces every aggregate of aggs (each Fusable) per group
 // of ids (in [0, groups)), with the results and bits Aggregate gives for
-// each on its own. The columns are reduced in blocks of fusedBlock, the
-// blocks split over p's goroutines (a column's sums stay in row order
-// within one goroutine). mem allocates the results.
-func AggregateFused(mem memory.Allocator, aggs []FusedAgg, ids []int32, groups int, p Parallel) ([]arrow.Array, error) {
+// each on its own. With sel nil row i of every argument is row i of ids;
+// otherwise it is row sel[i] (len(sel) == len(ids), each in range, every
+// argument of one length): the rows a filter kept, reduced without
+// gathering them first, with Aggregate's results over the gathered
+// arguments. The columns are reduced in blocks of fusedBlock, the blocks
+// split over p's goroutines (a column's sums stay in row order within one
+// goroutine). mem allocates the results.
+func AggregateFused(mem memory.Allocator, aggs []FusedAgg, sel, ids []int32, groups int, p Parallel) ([]arrow.Array, error) {
 	if err := checkIDs(ids, groups, p); err != nil {
 		return nil, fmt.Errorf("aggregate: %w", err)
+	}
+	rows := len(ids) // every argument's length
+	if sel != nil {
+		if len(sel) != len(ids) {
+			return nil, fmt.Errorf("aggregate: %d selected rows, ids %d", len(sel), len(ids))
+		}
+		rows = -1
+		for _, a := range aggs {
+			if a.Arg != nil {
+				rows = a.Arg.Len()
+				break
+			}
+		}
+		if rows >= 0 {
+			for i, r := range sel {
+				if r < 0 || int(r) >= rows {
+					return nil, fmt.Errorf("aggregate: selected row %d is %d, want [0, %d)", i, r, rows)
+				}
+			}
+		}
 	}
 	// col[j] is the accumulator column of aggs[j] (-1: none).
 	col := make([]int, len(aggs))
@@ -70,8 +94,8 @@ func AggregateFused(mem memory.Allocator, aggs []FusedAgg, ids []int32, groups i
 		if !Fusable(a.Fn, a.Arg) {
 			return nil, fmt.Errorf("aggregate: %s of %s cannot be fused", a.Fn, typeName(a.Arg))
 		}
-		if a.Arg != nil && a.Arg.Len() != len(ids) {
-			return nil, fmt.Errorf("aggregate: %s argument has %d rows, ids %d", a.Fn, a.Arg.Len(), len(ids))
+		if a.Arg != nil && a.Arg.Len() != rows {
+			return nil, fmt.Errorf("aggregate: %s argument has %d rows, want %d", a.Fn, a.Arg.Len(), rows)
 		}
 		if a.Fn != plan.FuncSum && a.Fn != plan.FuncMean {
 			continue
@@ -103,7 +127,7 @@ func AggregateFused(mem memory.Allocator, aggs []FusedAgg, ids []int32, groups i
 		if b > 0 {
 			counts = make([]int64, groups)
 		}
-		foldFloats(acc, counts, c, ids)
+		foldFloats(acc, counts, c, sel, ids)
 		accs[b] = acc
 	}); err != nil {
 		return nil, err
@@ -138,52 +162,74 @@ func AggregateFused(mem memory.Allocator, aggs []FusedAgg, ids []int32, groups i
 	return outs, nil
 }
 
-// foldFloats sums the columns cols (at most fusedBlock, each one value
-// per row of ids) per group in row order into acc (group g's sums at
-// acc[g*len(cols):]) and counts each group's rows into cnt (zero on
-// entry): a group's first row sets its sums, each later row adds to them.
-func foldFloats(acc []float64, cnt []int64, cols [][]float64, ids []int32) {
+// foldFloats sums the columns cols (at most fusedBlock) per group in row
+// order into acc (group g's sums at acc[g*len(cols):]) and counts each
+// group's rows into cnt (zero on entry): row i of ids reads row i of each
+// column, or row sel[i] when sel is not nil. A group's first row sets its
+// sums, each later row adds to them.
+func foldFloats(acc []float64, cnt []int64, cols [][]float64, sel, ids []int32) {
+	if sel == nil {
+		for k := range cols {
+			cols[k] = cols[k][:len(ids)]
+		}
+	}
 	switch len(cols) {
 	case 1:
-		c0 := cols[0][:len(ids)]
+		c0 := cols[0]
 		for i, g := range ids {
+			r := i
+			if sel != nil {
+				r = int(sel[i])
+			}
 			if cnt[g] == 0 {
-				acc[g] = c0[i]
+				acc[g] = c0[r]
 			} else {
-				acc[g] = ieee.Add(acc[g], c0[i])
+				acc[g] = ieee.Add(acc[g], c0[r])
 			}
 			cnt[g]++
 		}
 	case 2:
-		c0, c1 := cols[0][:len(ids)], cols[1][:len(ids)]
+		c0, c1 := cols[0], cols[1]
 		for i, g := range ids {
+			r := i
+			if sel != nil {
+				r = int(sel[i])
+			}
 			a := acc[2*int(g):][:2]
 			if cnt[g] == 0 {
-				a[0], a[1] = c0[i], c1[i]
+				a[0], a[1] = c0[r], c1[r]
 			} else {
-				a[0], a[1] = ieee.Add(a[0], c0[i]), ieee.Add(a[1], c1[i])
+				a[0], a[1] = ieee.Add(a[0], c0[r]), ieee.Add(a[1], c1[r])
 			}
 			cnt[g]++
 		}
 	case 3:
-		c0, c1, c2 := cols[0][:len(ids)], cols[1][:len(ids)], cols[2][:len(ids)]
+		c0, c1, c2 := cols[0], cols[1], cols[2]
 		for i, g := range ids {
+			r := i
+			if sel != nil {
+				r = int(sel[i])
+			}
 			a := acc[3*int(g):][:3]
 			if cnt[g] == 0 {
-				a[0], a[1], a[2] = c0[i], c1[i], c2[i]
+				a[0], a[1], a[2] = c0[r], c1[r], c2[r]
 			} else {
-				a[0], a[1], a[2] = ieee.Add(a[0], c0[i]), ieee.Add(a[1], c1[i]), ieee.Add(a[2], c2[i])
+				a[0], a[1], a[2] = ieee.Add(a[0], c0[r]), ieee.Add(a[1], c1[r]), ieee.Add(a[2], c2[r])
 			}
 			cnt[g]++
 		}
 	case 4:
-		c0, c1, c2, c3 := cols[0][:len(ids)], cols[1][:len(ids)], cols[2][:len(ids)], cols[3][:len(ids)]
+		c0, c1, c2, c3 := cols[0], cols[1], cols[2], cols[3]
 		for i, g := range ids {
+			r := i
+			if sel != nil {
+				r = int(sel[i])
+			}
 			a := acc[4*int(g):][:4]
 			if cnt[g] == 0 {
-				a[0], a[1], a[2], a[3] = c0[i], c1[i], c2[i], c3[i]
+				a[0], a[1], a[2], a[3] = c0[r], c1[r], c2[r], c3[r]
 			} else {
-				a[0], a[1], a[2], a[3] = ieee.Add(a[0], c0[i]), ieee.Add(a[1], c1[i]), ieee.Add(a[2], c2[i]), ieee.Add(a[3], c3[i])
+				a[0], a[1], a[2], a[3] = ieee.Add(a[0], c0[r]), ieee.Add(a[1], c1[r]), ieee.Add(a[2], c2[r]), ieee.Add(a[3], c3[r])
 			}
 			cnt[g]++
 		}

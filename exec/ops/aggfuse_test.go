@@ -19,7 +19,7 @@ import (
 func checkFusedLikeAggregate(t *testing.T, aggs []FusedAgg, ids []int32, groups int) string {
 	for _, p := range []Parallel{{}, {Workers: 2, MinRows: 1}} {
 		mem := newMem(t)
-		outs, err := AggregateFused(mem, aggs, ids, groups, p)
+		outs, err := AggregateFused(mem, aggs, nil, ids, groups, p)
 		if err != nil {
 			return fmt.Sprintf("workers %d: %v", p.Workers, err)
 		}
@@ -103,7 +103,7 @@ func TestAggregateFusedErrors(t *testing.T) {
 		"min":               {[]FusedAgg{{plan.FuncMin, fl}}, i32s(0, 0)},
 		"count with a null": {[]FusedAgg{{plan.FuncCount, withNull}}, i32s(0, 0)},
 	} {
-		if outs, err := AggregateFused(mem, tc.aggs, tc.ids, 2, Parallel{}); err == nil {
+		if outs, err := AggregateFused(mem, tc.aggs, nil, tc.ids, 2, Parallel{}); err == nil {
 			releaseAll(outs)
 			t.Errorf("%s: want an error", name)
 		}
@@ -174,7 +174,7 @@ func BenchmarkAggregateFused(b *testing.B) {
 	b.Run("fused", func(b *testing.B) {
 		resetTimer(b)
 		for range b.N {
-			outs, err := AggregateFused(benchMem, aggs, ids, len(first), Parallel{})
+			outs, err := AggregateFused(benchMem, aggs, nil, ids, len(first), Parallel{})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -195,4 +195,113 @@ func BenchmarkAggregateFused(b *testing.B) {
 		}
 		perRow(b, benchRows)
 	})
+}
+
+// TestPropSelected: grouping rows sel of some keys (GroupSelected) and
+// reducing rows sel of some arguments (AggregateFused with sel) give the
+// ids, first rows and result bits of gathering those rows first, for any
+// selection (empty, repeated rows, any order): one-letter flags with
+// nulls and the empty string, longer strings, integers.
+func TestPropSelected(t *testing.T) {
+	props := gopter.NewProperties(propParams(t, 300))
+	gen := func(p *gopter.GenParameters) *gopter.GenResult {
+		return gopter.NewGenResult(p.Rng.Int63(), gopter.NoShrinker)
+	}
+	props.Property("through sel == gathered", prop.ForAll(func(seed int64) string {
+		rng := rand.New(rand.NewSource(seed))
+		n := rng.Intn(30)
+		if rng.Intn(6) == 0 {
+			n = 1000 + rng.Intn(3000)
+		}
+		mem := newMem(t)
+		flags := func() tcol {
+			c := tcol{dt: tStr, vals: make([]any, n)}
+			for i := range c.vals {
+				if rng.Intn(8) > 0 {
+					c.vals[i] = []string{"A", "R", "", "\xff"}[rng.Intn(4)]
+				}
+			}
+			return c
+		}
+		var keys []arrow.Array
+		for range 1 + rng.Intn(3) {
+			var c tcol
+			switch rng.Intn(4) {
+			case 0:
+				c = genCol(rng, tStr, n, 0.1, 3)
+			case 1:
+				c = genCol(rng, tI64, n, 0.1, 4)
+			default:
+				c = flags()
+			}
+			keys = append(keys, c.array(t, mem))
+		}
+		defer releaseAll(keys)
+		sel := []int32{} // not nil: AggregateFused reads nil as every row
+		if n > 0 {
+			for range rng.Intn(n + 1) {
+				sel = append(sel, int32(rng.Intn(n)))
+			}
+			if rng.Intn(2) == 0 {
+				slices.Sort(sel)
+			}
+		}
+		g, err := GroupSelected(mem, keys, sel, Parallel{Workers: 1 + rng.Intn(2), MinRows: 1})
+		if err != nil {
+			return err.Error()
+		}
+		var taken []arrow.Array
+		defer func() { releaseAll(taken) }()
+		for _, k := range keys {
+			tk, err := Take(mem, k, sel)
+			if err != nil {
+				return err.Error()
+			}
+			taken = append(taken, tk)
+		}
+		ids, first, err := GroupIDs(taken)
+		if err != nil {
+			return err.Error()
+		}
+		if !slices.Equal(g.IDs, ids) || !slices.Equal(g.First, first) {
+			return fmt.Sprintf("ids %v first %v, want %v %v", g.IDs, g.First, ids, first)
+		}
+		if n == 0 {
+			return ""
+		}
+		var cols []arrow.Array
+		for range 1 + rng.Intn(6) {
+			cols = append(cols, genCol(rng, tF64, n, 0, 1+rng.Intn(len(poolOf(tF64)))).array(t, mem))
+		}
+		defer releaseAll(cols)
+		aggs := []FusedAgg{{plan.FuncLen, nil}}
+		for k, c := range cols {
+			aggs = append(aggs, FusedAgg{[]plan.Func{plan.FuncSum, plan.FuncMean}[k%2], c})
+		}
+		aggs = append(aggs, FusedAgg{plan.FuncMean, cols[0]}, FusedAgg{plan.FuncCount, cols[0]})
+		outs, err := AggregateFused(mem, aggs, sel, g.IDs, g.Groups(), Parallel{})
+		if err != nil {
+			return err.Error()
+		}
+		defer releaseAll(outs)
+		for j, a := range aggs {
+			arg := a.Arg
+			if arg != nil {
+				if arg, err = Take(mem, arg, sel); err != nil {
+					return err.Error()
+				}
+				defer arg.Release()
+			}
+			want, err := Aggregate(mem, Plain(a.Fn), "agg", arg, ids, len(first))
+			if err != nil {
+				return err.Error()
+			}
+			defer want.Release()
+			if got, w := cellsOf(outs[j]), cellsOf(want); !slices.Equal(got, w) {
+				return fmt.Sprintf("aggregate %d (%s): got %v, want %v", j, a.Fn, got, w)
+			}
+		}
+		return ""
+	}, gen))
+	props.TestingRun(t)
 }

@@ -168,13 +168,14 @@ func (g *Grouping) Aggregate(mem memory.Allocator, agg Agg, exprText string, arg
 func (g *Grouping) Fusable() bool { return g.sp == nil && !g.s.limited() }
 
 // AggregateFused reduces aggs (each ops.Fusable) together, as
-// AggregateFused does over the ids of a grouping that is Fusable: each
-// result is Aggregate's for that aggregate alone.
-func (g *Grouping) AggregateFused(mem memory.Allocator, aggs []FusedAgg, p Parallel) ([]arrow.Array, error) {
+// AggregateFused does over the ids of a grouping that is Fusable (with sel
+// nil, or the rows of the arguments the grouping's rows are): each result
+// is Aggregate's for that aggregate alone.
+func (g *Grouping) AggregateFused(mem memory.Allocator, aggs []FusedAgg, sel []int32, p Parallel) ([]arrow.Array, error) {
 	if !g.Fusable() {
 		return nil, fmt.Errorf("aggregate: the grouping is spilled or counts its memory")
 	}
-	return AggregateFused(mem, aggs, g.IDs, g.groups, p)
+	return AggregateFused(mem, aggs, sel, g.IDs, g.groups, p)
 }
 
 // AggregateBytes bounds the Arrow bytes of Aggregate's result for groups

@@ -667,18 +667,27 @@ func (d *shortStrDict) lookup(c *keyCol, ids []int32, lo, hi int) {
 // words. ok is false, with ids partly written, when a valid string is
 // longer or is the zero byte.
 func byteIDs(c *keyCol, nullGroup bool, ids []int32) (groups int, d colDict, ok bool) {
-	offs, data := stringParts(c.strs)
-	offs = offs[:c.n+1]
-	ids = ids[:c.n]
+	return byteIDsOf(c.strs, c.valid, nil, nullGroup, ids[:c.n])
+}
+
+// byteIDsOf is byteIDs over rows sel of a (nil: every row), ids[k] the id
+// of row sel[k] (each sel[k] a row of a).
+func byteIDsOf(a *array.String, v validity, sel []int32, nullGroup bool, ids []int32) (groups int, d colDict, ok bool) {
+	offs, data := stringParts(a)
+	offs = offs[:a.Len()+1]
 	slots := make([]int32, 256)
 	next, nullID := int32(0), int32(-1)
-	all := c.valid.all()
-	for i := range ids {
-		if !all && !c.valid.valid(i) {
+	all := v.all()
+	for k := range ids {
+		i := k
+		if sel != nil {
+			i = int(sel[k])
+		}
+		if !all && !v.valid(i) {
 			if nullGroup && nullID < 0 {
 				nullID, next = next, next+1
 			}
-			ids[i] = nullID
+			ids[k] = nullID
 			continue
 		}
 		o, e := offs[i], offs[i+1]
@@ -697,7 +706,7 @@ func byteIDs(c *keyCol, nullGroup bool, ids []int32) (groups int, d colDict, ok 
 			next++
 			*s = next
 		}
-		ids[i] = *s - 1
+		ids[k] = *s - 1
 	}
 	return int(next), &shortStrDict{words: &wordDict{direct: slots}}, true
 }

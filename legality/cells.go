@@ -148,6 +148,10 @@ const (
 	// PRUnionInputs passes the requirement into every union input (arm
 	// union_pruning).
 	PRUnionInputs CellID = "pr.union.inputs"
+	// PRTwins prunes subtrees that were equal before pruning for the union
+	// of their consumers' requirements (arm twin_pruning), so that they stay
+	// equal and the executor's memo evaluates them once.
+	PRTwins CellID = "pr.twins"
 )
 
 // defaultCells is every built-in cell: the founding rules' (coreCells),
@@ -354,6 +358,9 @@ var coreCells = []Cell{
 	{ID: PRUnionInputs, Rule: RuleProjectionPruning, Node: "union", Verdict: Crosses,
 		Reason:     "standard tier (arm union_pruning): requirements pass into every input — the columns read above, which every input has under the same names, and any column one input keeps anyway (pr.union) — so that each produces the same columns in the union's order: union(t1{a, b}, t2{a, b}) . select(a) reads a alone from both",
 		Equivalent: "a crosses cell: its mutant (barrier) keeps every input column, as the bounded tier does (an optimization lost, never another outcome); what guards the narrowing is pr.union, which keeps the inputs' schemas identical"},
+	{ID: PRTwins, Rule: RuleProjectionPruning, Node: "subtrees equal before pruning", Verdict: Crosses,
+		Reason:     "standard tier (arm twin_pruning): deterministic subtrees that are equal (plan.Equal) before pruning are each asked for every column any of their consumers needs, so that they stay equal and the executor's memo evaluates them once: join(S, S) . select(a, b_right) asks the left S for [k, a] and the right for [k, b], and both read [k, a, b]. Asking a subtree for more only keeps more of what it produced before pruning — the same columns under the same names and values, its entries' errors already raised there — and a consumer above meets extra columns of its input as it does when a dead partial entry is kept: nothing above reads them (anything that did would have asked for them, and a join keeps every left column a kept right column's suffix depends on), and they stop at the first project or aggregate, or at a node that asked for every column",
+		Equivalent: "a crosses cell: its mutant (barrier) prunes each occurrence for its own consumers, as without the arm: the occurrences then differ and are each evaluated (an optimization lost, never another outcome)"},
 	{ID: PRExtension, Rule: RuleProjectionPruning, Node: "extension declaring nothing, or with several inputs", Verdict: Barrier,
 		Reason: "closed world: a host operator may read any of its input columns, or find them by position: lag_first . select(b) over [a, b], narrowed to [b], would shift b"},
 	{ID: PRExtensionPassthrough, Rule: RuleProjectionPruning, Node: "extension declaring properties", Verdict: CrossesIf,

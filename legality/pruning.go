@@ -285,6 +285,16 @@ func (t *Table) PruneUnion(u *plan.UnionNode, required map[string]bool) (d Decis
 	return t.decide(PRUnionInputs, always), keep
 }
 
+// PruneTwins decides whether a subtree, one of several deterministic ones that
+// were equal before pruning, is asked for the union of every occurrence's
+// requirement instead of its own (pr.twins, the standard tier's arm
+// twin_pruning), so that the occurrences stay equal for the executor's memo.
+// Requiring more of a subtree is always sound (see the cell); the decision
+// exists so that a mutation campaign can switch it off.
+func (t *Table) PruneTwins() Decision {
+	return t.orDefault().decide(PRTwins, always)
+}
+
 // PruneUnionInput decides whether input i of a union whose inputs narrow
 // to want may produce got instead once pruned (columns of its own besides:
 // a filter's, a dead partial entry it keeps, an aggregate's outputs):

@@ -39,15 +39,23 @@ import (
 // input column (pr.extension, pr.unknown), and so do unions, except in the
 // standard tier under the arm union_pruning, where every input narrows to
 // the same columns (pr.union.inputs, pr.union).
+//
+// In the standard tier under the arm twin_pruning, deterministic subtrees
+// that are equal before pruning (twins: a subquery written as a second copy
+// of the same join) are each asked for the union of what all their
+// consumers need (pr.twins), so that they stay equal and the executor's
+// memo evaluates them once instead of once per copy (see twinSet).
 func projectionPruning() Rule {
 	return Rule{
 		Name:     FlagProjectionPruning,
 		Doc:      "drops dead total entries, emptied with_columns nodes and unread source columns",
-		Arms:     []string{FlagScanProjection, FlagJoinPruning, FlagUnionPruning},
-		ArmTiers: map[string]Tier{FlagUnionPruning: TierStandard},
+		Arms:     []string{FlagScanProjection, FlagJoinPruning, FlagUnionPruning, FlagTwinPruning},
+		ArmTiers: map[string]Tier{FlagUnionPruning: TierStandard, FlagTwinPruning: TierStandard},
 		Counters: []CounterDef{{Name: counterPrunedProjections, Position: 2}, {Name: counterDroppedColumns, Position: 3},
 			{Name: counterDroppedNodes, Position: 4}, {Name: counterScanProjections, Position: 8}},
-		Verbs: Verbs{Verb: Verb{Allowed: "pruned at", Refused: "kept at"}},
+		Verbs: Verbs{Verb: Verb{Allowed: "pruned at", Refused: "kept at"},
+			Cells: map[legality.CellID]Verb{legality.PRTwins: {
+				Allowed: "asked for what its twins' consumers need at", Refused: "pruned for its own consumers only at"}}},
 		Application: "one dead project or with_columns entry dropped, one emptied with_columns dropped, one scan narrowed; " +
 			"passing requirements through a node (pr.passthrough, pr.join, ...) changes no node by itself and is not one",
 		Matches: []plan.Kind{plan.KindProject, plan.KindWithColumns, plan.KindScan, plan.KindAggregate,
@@ -55,8 +63,15 @@ func projectionPruning() Rule {
 			plan.KindWindow, plan.KindUnion, plan.KindExtension, plan.KindTail, plan.KindReverse, plan.KindRowIndex, plan.KindAsOfJoin, plan.KindTemporalGroup,
 			plan.KindHStack, plan.KindMergeSorted, plan.KindUnpivot, plan.KindUnnest, plan.KindExplode},
 		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
-			pr := &pruning{Context: c, predicted: map[predictKey][]string{}}
-			return pr.visit(root, allNames(root), true, &plan.Path{}), nil
+			var twins *twinSet
+			if c.Enabled(FlagTwinPruning) {
+				twins = findTwins(root)
+			}
+			if twins == nil {
+				pr := &pruning{Context: c, predicted: map[predictKey][]string{}}
+				return pr.visit(root, allNames(root), true, &plan.Path{}), nil
+			}
+			return pruneTwins(c, root, twins), nil
 		},
 	}
 }
@@ -73,6 +88,10 @@ const (
 	// inputs (legality.Table.PruneUnion); off, or under the bounded tier's
 	// totality, every union input keeps every column (pr.union).
 	FlagUnionPruning = "union_pruning"
+	// FlagTwinPruning gates the standard tier's arm that prunes subtrees
+	// equal before pruning for the union of their consumers' requirements
+	// (pr.twins), so that the executor's memo still shares them.
+	FlagTwinPruning = "twin_pruning"
 )
 
 // projection_pruning's counters (docs/counters.md).
@@ -91,6 +110,9 @@ type pruning struct {
 	// predicted holds the run's predictions of union inputs' columns,
 	// shared with the dry prunings it makes.
 	predicted map[predictKey][]string
+	// twins, when set, holds the subtrees equal before pruning and the
+	// union of their requirements (arm twin_pruning).
+	twins *twinSet
 }
 
 // names maps each column a node must produce to why: needValue (something
@@ -189,6 +211,12 @@ func (p *pruning) visit(n plan.Node, req names, ordered bool, path *plan.Path) p
 	var out plan.Node
 	exact := false
 	for out == nil {
+		if p.twins != nil {
+			if c, ok := p.twins.class[n]; ok {
+				req, ordered = p.twin(c, n, req, ordered, path)
+				exact = false
+			}
+		}
 		var f prFrame
 		// Whether req, after this node, names only columns of its input:
 		// true after childReq (which restricts it to them), kept by a
@@ -727,7 +755,7 @@ func (p *pruning) predict(input plan.Node, keep []string, path *plan.Path) []str
 	}
 	scratch := *p.Context
 	scratch.trace, scratch.counters, scratch.budget, scratch.misuse = traceBuf{}, make([]int, len(p.counters)), budget{}, nil
-	dry := &pruning{Context: &scratch, dry: true, predicted: p.predicted}
+	dry := &pruning{Context: &scratch, dry: true, predicted: p.predicted, twins: p.twins}
 	got, _ := producedColumns(dry.visit(input, setOf(keep), true, path))
 	p.predicted[key] = got
 	return got

@@ -64,7 +64,7 @@ func projectionPruning() Rule {
 			plan.KindHStack, plan.KindMergeSorted, plan.KindUnpivot, plan.KindUnnest, plan.KindExplode},
 		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
 			var twins *twinSet
-			if c.Enabled(FlagTwinPruning) {
+			if c.Enabled(FlagTwinPruning) && c.table.Totality() == legality.StandardTotality {
 				twins = findTwins(root)
 			}
 			if twins == nil {

@@ -40,6 +40,9 @@ type twinSet struct {
 	ordered []bool
 	// grew records that the running pass merged something new.
 	grew bool
+	// frozen stops the merging: the unions are final (pruneTwins' last
+	// pass under a rewrite limit).
+	frozen bool
 }
 
 // maxTwinPasses bounds pruneTwins' passes. Each pass but the last grows a
@@ -147,33 +150,45 @@ func findTwins(root plan.Node) *twinSet {
 }
 
 // pruneTwins runs projection_pruning over root with the twins tw (see
-// twinSet): passes on copies of c until one merges nothing new, whose
-// result, trace, counters and rewrite applications become c's.
+// twinSet): passes on copies of c without a rewrite limit until one merges
+// nothing new. Without a limit that pass is the rule's run: its result,
+// trace and counters become c's. Under a limit the unions stay those of the
+// unlimited run (as predictions do, so that a limited run decides as the
+// unlimited one and its applications are a prefix of it), and a last pass
+// on c itself prunes with them.
 func pruneTwins(c *Context, root plan.Node, tw *twinSet) plan.Node {
 	for pass := 1; ; pass++ {
-		// A copy of the context: its trace and log append past c's
-		// (never into them), its counters are its own.
+		// A copy of the context: its trace appends past c's (never into
+		// it), its counters are its own.
 		run := *c
 		run.counters = slices.Clone(c.counters)
+		run.budget = budget{}
 		tw.grew = false
 		pr := &pruning{Context: &run, predicted: map[predictKey][]string{}, twins: tw}
 		out := pr.visit(root, allNames(root), true, &plan.Path{})
-		if !tw.grew || pass == maxTwinPasses {
+		if tw.grew && pass < maxTwinPasses {
+			continue
+		}
+		if !c.budget.limited() {
 			*c = run
 			return out
 		}
+		tw.frozen = true
+		pr = &pruning{Context: c, predicted: map[predictKey][]string{}, twins: tw}
+		return pr.visit(root, allNames(root), true, &plan.Path{})
 	}
 }
 
 // twin merges req (and ordered), the requirement met at n, an occurrence
 // of twin class c, into the class's union — not in a prediction (dry),
-// whose requirement is a hypothesis — and returns the requirement n is
+// whose requirement is a hypothesis, nor once the unions are final
+// (frozen) — and returns the requirement n is
 // pruned for: the union when pr.twins allows it, else req. req belongs to
 // the caller's visit and is widened in place.
 func (p *pruning) twin(c int, n plan.Node, req names, ordered bool, path *plan.Path) (names, bool) {
 	tw := p.twins
 	u := tw.req[c]
-	if !p.dry {
+	if !p.dry && !tw.frozen {
 		for k, v := range req {
 			if v != 0 && u[k]|v != u[k] {
 				u[k] |= v

@@ -416,7 +416,8 @@ func floatSortKey(f float64) uint64 {
 // aggNUnique counts each group's distinct values, a null counting as one:
 // the argument's values get dense ids as a grouping key would (so NaNs,
 // the zeros and nulls compare as keys do); then the rows are visited group
-// by group (a counting sort by group id), and a value id counts for a
+// by group (a counting sort by group id, unless the ids never decrease and
+// each group's rows are already one run), and a value id counts for a
 // group the first time that group meets it (mark[v] holds the last group
 // that counted v, plus one).
 func aggNUnique(mem memory.Allocator, arg arrow.Array, ids []int32, groups int) (arrow.Array, error) {
@@ -433,6 +434,18 @@ func aggNUnique(mem memory.Allocator, arg arrow.Array, ids []int32, groups int) 
 	values, _ := encode(c, true, vals)
 	if groups == 1 {
 		out.vals[0] = int64(values)
+		return out.finish(arrow.PrimitiveTypes.Int64, nil), nil
+	}
+	if nonDecreasingIDs(ids) {
+		// Each group's rows are one run (ids from a sorted key): a
+		// value counts for a group the first time the run meets it.
+		mark := make([]int32, values)
+		for i, g := range ids {
+			if v := vals[i]; mark[v] != g+1 {
+				mark[v] = g + 1
+				out.vals[g]++
+			}
+		}
 		return out.finish(arrow.PrimitiveTypes.Int64, nil), nil
 	}
 	next := make([]int32, groups+1)
@@ -462,6 +475,17 @@ func aggNUnique(mem memory.Allocator, arg arrow.Array, ids []int32, groups int) 
 		out.vals[g], lo = n, hi
 	}
 	return out.finish(arrow.PrimitiveTypes.Int64, nil), nil
+}
+
+// nonDecreasingIDs reports whether ids never decrease (every group's rows
+// contiguous); it stops at the first decrease.
+func nonDecreasingIDs(ids []int32) bool {
+	for i := 1; i < len(ids); i++ {
+		if ids[i] < ids[i-1] {
+			return false
+		}
+	}
+	return true
 }
 
 // aggArgBest is arg_min (min) or arg_max: per group, the position within

@@ -184,38 +184,67 @@ func TestAggregateFirstAnyIDOrder(t *testing.T) {
 }
 
 // TestPropNUniqueIsDistinctCount: n_unique per group is the number of
-// distinct (key, value) rows of that group, as distinct finds them.
+// distinct (key, value) rows of that group, as distinct finds them; also
+// with the rows sorted by key, so that each group's rows are one run (the
+// grouping's run ids and n_unique's path for contiguous groups).
 func TestPropNUniqueIsDistinctCount(t *testing.T) {
 	props := gopter.NewProperties(propParams(t, 300))
 	props.Property("n_unique == distinct (key, value) rows per key", prop.ForAll(func(c aggCase) string {
-		mem := newMem(t)
-		defer mem.AssertSize(t, 0)
-		key, arg := c.key.array(t, mem), c.arg.array(t, mem)
-		defer key.Release()
-		defer arg.Release()
-		ids, first, err := GroupIDs([]arrow.Array{key})
-		if err != nil {
-			return err.Error()
+		if msg := checkNUnique(t, c); msg != "" {
+			return msg
 		}
-		out, err := Aggregate(mem, Plain(plan.FuncNUnique), "n_unique(a)", arg, ids, len(first))
-		if err != nil {
-			return err.Error()
+		perm := make([]int, len(c.key.vals))
+		for i := range perm {
+			perm[i] = i
 		}
-		defer out.Release()
-		rows, err := DistinctRows([]arrow.Array{key, arg})
-		if err != nil {
-			return err.Error()
-		}
-		want := make([]int64, len(first))
-		for _, r := range rows {
-			want[ids[r]]++
-		}
-		if got := out.(*array.Int64).Int64Values(); !slices.Equal(got, want) {
-			return fmt.Sprintf("n_unique %v, distinct rows per group %v", got, want)
+		slices.SortStableFunc(perm, func(i, j int) int {
+			a, b := c.key.vals[i], c.key.vals[j]
+			switch {
+			case a == nil && b == nil:
+				return 0
+			case a == nil:
+				return -1
+			case b == nil:
+				return 1
+			}
+			return refCmp(a, b)
+		})
+		if msg := checkNUnique(t, aggCase{key: c.key.pick(perm), arg: c.arg.pick(perm)}); msg != "" {
+			return "sorted by key: " + msg
 		}
 		return ""
 	}, genAggCase()))
 	props.TestingRun(t)
+}
+
+// checkNUnique checks n_unique against the distinct rows per group.
+func checkNUnique(t *testing.T, c aggCase) string {
+	mem := newMem(t)
+	defer mem.AssertSize(t, 0)
+	key, arg := c.key.array(t, mem), c.arg.array(t, mem)
+	defer key.Release()
+	defer arg.Release()
+	ids, first, err := GroupIDs([]arrow.Array{key})
+	if err != nil {
+		return err.Error()
+	}
+	out, err := Aggregate(mem, Plain(plan.FuncNUnique), "n_unique(a)", arg, ids, len(first))
+	if err != nil {
+		return err.Error()
+	}
+	defer out.Release()
+	rows, err := DistinctRows([]arrow.Array{key, arg})
+	if err != nil {
+		return err.Error()
+	}
+	want := make([]int64, len(first))
+	for _, r := range rows {
+		want[ids[r]]++
+	}
+	if got := out.(*array.Int64).Int64Values(); !slices.Equal(got, want) {
+		return fmt.Sprintf("n_unique %v, distinct rows per group %v", got, want)
+	}
+	return ""
 }
 
 // TestAggregateStats covers median, quantile, var, std, any and all over

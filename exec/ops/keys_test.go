@@ -1,8 +1,11 @@
 package ops
 
 import (
+	"math"
 	"slices"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // TestShortStrWord: a string packs into a word exactly when it has at most
@@ -114,6 +117,51 @@ func TestByteIDs(t *testing.T) {
 				if !slices.Equal(got, exp) {
 					t.Errorf("nullGroup %v: lookups %v, want %v", nullGroup, got, exp)
 				}
+			}
+		})
+	}
+}
+
+// TestEncodeGroupRuns: a grouping key's ids from its runs (a word column
+// with no nulls whose words never decrease) are the map encoding's, and a
+// column that is not such goes through the map.
+func TestEncodeGroupRuns(t *testing.T) {
+	mem := newMem(t)
+	nan := math.NaN()
+	cases := []struct {
+		name string
+		dt   arrow.DataType
+		vals []any
+		runs bool
+	}{
+		{"sorted ints with runs", tI64, []any{-5, -5, 0, 3, 3, 3, 9, maxInt64}, true},
+		{"one row", tI64, []any{7}, true},
+		{"no rows", tI64, []any{}, true},
+		{"int32 runs", tI32, []any{1, 1, 2, 2, 2, 3}, true},
+		{"zeros and NaNs are one word each", tF64, []any{0.0, negZero, 0.0, 1.5, nan, payNaN}, true},
+		{"bools", tBool, []any{false, false, true}, true},
+		{"a value that comes back", tI64, []any{1, 2, 2, 1}, false},
+		{"decreasing", tI64, []any{3, 2, 1}, false},
+		{"sorted with a null", tI64, []any{nil, 1, 1, 2}, false},
+		{"strings", tStr, []any{"a", "a", "b"}, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			a := build(t, mem, tc.dt, tc.vals...)
+			defer a.Release()
+			c, err := groupCol(a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs := c.dom != domString && c.valid.all() && nonDecreasing(c.words[:c.n])
+			if runs != tc.runs {
+				t.Fatalf("grouped by runs: %v, want %v", runs, tc.runs)
+			}
+			got, want := make([]int32, c.n), make([]int32, c.n)
+			g := encodeGroup(c, got)
+			wg, _ := encode(c, true, want)
+			if g != wg || !slices.Equal(got, want) {
+				t.Errorf("%d groups %v, want %d groups %v", g, got, wg, want)
 			}
 		})
 	}

@@ -9,40 +9,55 @@ import (
 	"github.com/dfopt/dfopt/plan"
 )
 
-// Runtime key filters. An equi-join whose left input is small and whose
-// right input is a scan evaluates its left input first (as it always does),
-// collects the distinct values of one of its left key columns, and hands
-// them to the right scan's source (ScanRequest.KeyFilters): a right row
-// whose key is null or none of those values matches no left row, so the
-// join drops it, and the source may drop it first. A Parquet source then
-// decodes the key column, tests it, and decodes its other columns only for
-// the rows that pass (exec/parquet's late materialization), so the join
-// probes those rows only. This is what other engines call a semi-join or
-// dynamic filter.
+// Runtime key filters. An equi-join one of whose inputs turns out small
+// and whose other input is a scan (possibly under filters) collects the
+// distinct values of a key column of the small input and hands them to the
+// scan's source (ScanRequest.KeyFilters): a row of the other input whose
+// key is null or none of those values matches nothing, so the join drops
+// it, and the source may drop it first. A Parquet source then decodes the
+// key column, tests it, and decodes its other columns only for the rows
+// that pass (exec/parquet's late materialization), so the filters above
+// and the join meet those rows only. This is what other engines call a
+// semi-join or dynamic filter.
+//
+// The filtered input (the probe) is a scan, or a chain of filters over a
+// scan, none of them shared with another part of the plan (memo), each
+// filter deterministic, without over() and total (plan.Total: its
+// conjuncts cannot raise), the scan's source a KeyFilterSource. The
+// right input is filtered for inner, left, semi and anti joins, with the
+// left input evaluated first as always; the left input for inner and semi
+// joins, the right input then being evaluated first. When both inputs
+// qualify, the one evaluated first (whose keys are collected) is the one
+// under a filter or pushed conjuncts, then the one with fewer source rows,
+// then the left one: the small side of TPC-H's joins.
 //
 // It is unobservable (docs/semantics.md, join): the join yields the same
 // rows, in the same order, with the same values and errors.
-//   - Rows: for inner, left, semi and anti joins a right row that matches
-//     no left row contributes nothing to the output: it appears in no pair,
-//     and only right and full joins output unmatched right rows (those are
-//     never filtered). Without nulls_equal a null key matches nothing.
+//   - Rows: a right row that matches no left row is in no pair, and only
+//     right and full joins output unmatched right rows; a left row that
+//     matches no right row is in no pair, and only inner and semi joins
+//     output nothing for it. Without nulls_equal a null key matches
+//     nothing. Filters over the scan keep or drop each row by its own
+//     values, so they keep the same rows among those left.
 //   - Order: the output order is left order, then right order among a left
-//     row's matches; dropping right rows that are in no pair keeps the
-//     relative order of the others.
-//   - Errors: the right keys are plain columns (evaluating them cannot
-//     raise), the join validates no uniqueness of the right input (m:m or
-//     1:m only: m:1 and 1:1 check every right row, matched or not), has no
-//     residual, and the scan is directly under the join, its rows being
-//     its output (no conjunct the executor applies, no guard, no assumption
-//     checked over them, no max-rows hint; exec.scan), and is not shared
-//     with another part of the plan (memo). The left side's values come
-//     from a plain column of the already evaluated left input. A source
-//     skips data by the filter the way it skips by an Inexact conjunct: a
-//     Parquet chunk of a row group whose rows were all ruled out is not
-//     decoded, so a corruption only its decode would find goes unnoticed,
-//     as for a row group refuted by statistics.
+//     row's matches; dropping rows that are in no pair keeps the relative
+//     order of the others.
+//   - Errors: the filtered side's keys are plain columns (evaluating them
+//     cannot raise), the join validates no uniqueness of the filtered side
+//     (m:1 and 1:1 check every right row, 1:m and 1:1 every left row,
+//     matched or not), has no residual, the filters over the scan cannot
+//     raise, and the scan's rows are its output (no conjunct the executor
+//     applies, no guard, no assumption checked over them, no max-rows hint;
+//     exec.scan). When the right input is evaluated first and fails, the
+//     left input is evaluated then, plainly, and its error, if any, is the
+//     join's, as in the written order. A source skips data by the filter as
+//     by an Inexact conjunct: a Parquet chunk of a row group whose rows
+//     were all ruled out is not decoded, so a corruption only its decode
+//     would find goes unnoticed, as for a row group refuted by statistics.
 //   - Keys compare as the join compares them: both key columns have the
 //     same integer type (int32, int64 or date), so equality is the values'.
+//   - OnEvaluate observers see the right input's nodes before the left
+//     one's when the right input is evaluated first.
 
 // KeyFilter is one runtime key filter on a scan (ScanRequest.KeyFilters):
 // the rows whose Column value is one of Keys may match the join above; the
@@ -76,36 +91,77 @@ func usesKeyFilters(s KeyFilterSource) (ok bool) {
 	return s.UsesKeyFilters()
 }
 
-// maxFilterKeys bounds the distinct keys a runtime filter carries: past it
-// the left input is no longer small and the filter would rarely pay for its
+// maxFilterKeys bounds the distinct keys a runtime filter carries, and
+// maxFilterRows the rows of the input they are collected from: past them
+// that input is no longer small and the filter would rarely pay for its
 // test.
-const maxFilterKeys = 1 << 16
+const (
+	maxFilterKeys = 1 << 18
+	maxFilterRows = 1 << 21
+)
 
-// evalKeyFiltered evaluates join n with a runtime key filter on its right
-// scan (see above) when n qualifies; ok is false, and nothing evaluated,
+// probe is one input of a join that a runtime key filter may narrow: the
+// scan under it, the key pair the filter uses (an index into the join's
+// keys), whether anything filters it already, and its source's rows (-1:
+// unknown).
+type probe struct {
+	scan     *plan.ScanNode
+	pair     int
+	filtered bool
+	rows     int64
+}
+
+// evalKeyFiltered evaluates join n with a runtime key filter on one of its
+// inputs (see above) when n qualifies; ok is false, and nothing evaluated,
 // when it does not (the caller evaluates n plainly).
 func (c *collector) evalKeyFiltered(n *plan.JoinNode) (out *step.Frame, err error, ok bool) {
-	scan, li, ri, ok := c.keyFilterPair(n)
-	if !ok {
+	rp, canRight := c.keyFilterProbe(n, true)
+	lp, canLeft := c.keyFilterProbe(n, false)
+	switch {
+	case canRight && canLeft:
+		// Collect the keys of the input likelier to be small.
+		if lp.filtered != rp.filtered {
+			canLeft = rp.filtered
+		} else {
+			canLeft = rp.rows >= 0 && lp.rows > rp.rows
+		}
+		canRight = !canLeft
+	case !canRight && !canLeft:
 		return nil, nil, false
 	}
-	left, err := c.eval(n.Left)
-	if err != nil {
-		return nil, err, true
-	}
-	defer left.Release()
-	if kf, ok := c.keyFilter(left, n.Left.Schema().Field(li).Name, n.Right.Schema().Field(ri).Name); ok {
-		if c.keyFilters == nil {
-			c.keyFilters = map[*plan.ScanNode][]KeyFilter{}
+	var left, right *step.Frame
+	defer func() {
+		if left != nil {
+			left.Release()
 		}
-		c.keyFilters[scan] = []KeyFilter{kf}
-		defer delete(c.keyFilters, scan)
+		if right != nil {
+			right.Release()
+		}
+	}()
+	if canRight {
+		if left, err = c.eval(n.Left); err != nil {
+			return nil, err, true
+		}
+		defer c.withKeyFilter(rp, left, n.LeftOn[rp.pair], n.RightOn[rp.pair])()
+		if right, err = c.eval(n.Right); err != nil {
+			return nil, err, true
+		}
+	} else {
+		if right, err = c.eval(n.Right); err != nil {
+			// The left input evaluates first in the written order: its
+			// error, if it raises one, is the join's.
+			if left, lerr := c.eval(n.Left); lerr != nil {
+				return nil, lerr, true
+			} else {
+				left.Release()
+			}
+			return nil, err, true
+		}
+		defer c.withKeyFilter(lp, right, n.RightOn[lp.pair], n.LeftOn[lp.pair])()
+		if left, err = c.eval(n.Left); err != nil {
+			return nil, err, true
+		}
 	}
-	right, err := c.eval(n.Right)
-	if err != nil {
-		return nil, err, true
-	}
-	defer right.Release()
 	if err := c.env.CheckCtx(); err != nil {
 		return nil, err, true
 	}
@@ -116,57 +172,118 @@ func (c *collector) evalKeyFiltered(n *plan.JoinNode) (out *step.Frame, err erro
 	return out, err, true
 }
 
-// keyFilterPair reports whether join n may filter its right input by its
-// left keys (see above), and which key pair: the right scan, the left key
-// column's position in the left schema and the right one's in the right
-// schema.
-func (c *collector) keyFilterPair(n *plan.JoinNode) (scan *plan.ScanNode, li, ri int, ok bool) {
-	switch n.How {
-	case plan.InnerJoin, plan.LeftJoin, plan.SemiJoin, plan.AntiJoin:
-	default:
-		return nil, 0, 0, false
+// withKeyFilter sets the filter of probe p's scan on column to (a key of
+// the probe side) from column from of the evaluated input f, when f is
+// small enough, and returns the function that removes it.
+func (c *collector) withKeyFilter(p probe, f *step.Frame, from, to plan.Expr) func() {
+	kf, ok := c.keyFilter(f, from.(*plan.Column).Name, to.(*plan.Column).Name)
+	if !ok {
+		return func() {}
 	}
-	if n.NullsEqual || n.Residual != nil || (n.Validate != plan.ValidateManyToMany && n.Validate != plan.ValidateOneToMany) {
-		return nil, 0, 0, false
+	if c.keyFilters == nil {
+		c.keyFilters = map[*plan.ScanNode][]KeyFilter{}
 	}
-	scan, isScan := n.Right.(*plan.ScanNode)
-	if !isScan || c.memo.entry(scan) != nil || len(n.LeftOn) != len(n.RightOn) {
-		return nil, 0, 0, false
+	c.keyFilters[p.scan] = []KeyFilter{kf}
+	return func() { delete(c.keyFilters, p.scan) }
+}
+
+// keyFilterProbe reports whether join n may filter its right input (right)
+// or its left input by the other's keys (see above), and how.
+func (c *collector) keyFilterProbe(n *plan.JoinNode, right bool) (p probe, ok bool) {
+	if n.NullsEqual || n.Residual != nil || len(n.LeftOn) != len(n.RightOn) {
+		return p, false
 	}
-	if kfs, ok := scan.Source.(KeyFilterSource); !ok || !usesKeyFilters(kfs) {
-		return nil, 0, 0, false // the filter would cost its keys and save nothing
-	}
-	for _, e := range n.RightOn {
-		if _, isCol := e.(*plan.Column); !isCol {
-			return nil, 0, 0, false // evaluating it might raise on a row a filter drops
+	input, other := n.Left, n.Right
+	on, otherOn := n.LeftOn, n.RightOn
+	if right {
+		input, other, on, otherOn = n.Right, n.Left, n.RightOn, n.LeftOn
+		switch n.How {
+		case plan.InnerJoin, plan.LeftJoin, plan.SemiJoin, plan.AntiJoin:
+		default:
+			return p, false
+		}
+		if n.Validate != plan.ValidateManyToMany && n.Validate != plan.ValidateOneToMany {
+			return p, false
+		}
+	} else {
+		if n.How != plan.InnerJoin && n.How != plan.SemiJoin {
+			return p, false
+		}
+		if n.Validate != plan.ValidateManyToMany && n.Validate != plan.ValidateManyToOne {
+			return p, false
 		}
 	}
-	for k, e := range n.LeftOn {
-		lc, isCol := e.(*plan.Column)
+	for _, e := range on {
+		if _, isCol := e.(*plan.Column); !isCol {
+			return p, false // evaluating it might raise on a row a filter drops
+		}
+	}
+	scan, filtered, ok := c.probeChain(input)
+	if !ok {
+		return p, false
+	}
+	for k, e := range otherOn {
+		oc, isCol := e.(*plan.Column)
 		if !isCol {
 			continue
 		}
-		rc := n.RightOn[k].(*plan.Column)
-		li, ri = n.Left.Schema().Index(lc.Name), n.Right.Schema().Index(rc.Name)
-		if li < 0 || ri < 0 {
+		ic := on[k].(*plan.Column)
+		oi, ii := other.Schema().Index(oc.Name), input.Schema().Index(ic.Name)
+		if oi < 0 || ii < 0 {
 			continue
 		}
-		lt, rt := n.Left.Schema().Field(li).Type, n.Right.Schema().Field(ri).Type
-		if lt == rt && (lt == plan.Int32 || lt == plan.Int64 || lt == plan.Date) {
-			return scan, li, ri, true
+		ot, it := other.Schema().Field(oi).Type, input.Schema().Field(ii).Type
+		if ot == it && (ot == plan.Int32 || ot == plan.Int64 || ot == plan.Date) {
+			rows, known := plan.SourceRows(scan.Source)
+			if !known {
+				rows = -1
+			}
+			return probe{scan: scan, pair: k, filtered: filtered, rows: rows}, true
 		}
 	}
-	return nil, 0, 0, false
+	return p, false
 }
 
-// keyFilter is the filter on column rightCol of the distinct non-null
-// values of column leftCol of left, ok false when there are too many of
-// them (or the column cannot be read: the join then reports what it does).
-func (c *collector) keyFilter(left *step.Frame, leftCol, rightCol string) (KeyFilter, bool) {
-	if left.NumRows() > 16*maxFilterKeys {
+// probeChain returns the scan under n when n is a scan whose source uses
+// key filters, or a chain of filters over one, that a key filter may
+// narrow (see above); filtered says whether a filter or a pushed conjunct
+// narrows it already.
+func (c *collector) probeChain(n plan.Node) (scan *plan.ScanNode, filtered, ok bool) {
+	for {
+		if c.memo.entry(n) != nil {
+			return nil, false, false
+		}
+		switch x := n.(type) {
+		case *plan.ScanNode:
+			kfs, isKF := x.Source.(KeyFilterSource)
+			if !isKF || !usesKeyFilters(kfs) {
+				return nil, false, false // the filter would cost its keys and save nothing
+			}
+			return x, filtered || len(x.Pushed) > 0, true
+		case *plan.FilterNode:
+			if !plan.IsDeterministicPlan(x) {
+				return nil, false, false
+			}
+			for _, e := range x.Predicates {
+				if plan.ContainsOver(e) || !plan.Total(e, x.Input.Schema(), plan.TrustLanguage) {
+					return nil, false, false
+				}
+			}
+			filtered, n = true, x.Input
+		default:
+			return nil, false, false
+		}
+	}
+}
+
+// keyFilter is the filter on column to of the distinct non-null values of
+// column from of f, ok false when there are too many of them (or the
+// column cannot be read: the join then reports what it does).
+func (c *collector) keyFilter(f *step.Frame, from, to string) (KeyFilter, bool) {
+	if f.NumRows() > maxFilterRows {
 		return KeyFilter{}, false
 	}
-	a, err := c.env.ColumnValues(left, leftCol)
+	a, err := c.env.ColumnValues(f, from)
 	if err != nil {
 		return KeyFilter{}, false
 	}
@@ -199,5 +316,5 @@ func (c *collector) keyFilter(left *step.Frame, leftCol, rightCol string) (KeyFi
 	if len(keys) > maxFilterKeys {
 		return KeyFilter{}, false
 	}
-	return KeyFilter{Column: rightCol, Keys: slices.Clip(keys)}, true
+	return KeyFilter{Column: to, Keys: slices.Clip(keys)}, true
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -31,11 +32,17 @@ type keyFilterCase struct {
 	exprKey   bool // the right key is k + 0, not a plain column
 	twoKeys   bool
 	par       int
+	// side says which inputs are Parquet files: 0 the right, 1 the left,
+	// 2 both (the other is an in-memory table).
+	side int
+	// filter puts a filter over the Parquet scans: 0 none, 1 a total one,
+	// 2 one that raises divide_by_zero on the row whose x is 7.
+	filter int
 }
 
 func (c keyFilterCase) String() string {
-	return fmt.Sprintf("seed=%d typ=%s how=%s left=%d right=%d groups=%d span=%d base=%d nulls=%v opts=%+v exprKey=%v twoKeys=%v par=%d",
-		c.seed, c.typ, c.how, c.leftRows, c.rightRows, c.groupRows, c.span, c.base, c.nulls, c.opts, c.exprKey, c.twoKeys, c.par)
+	return fmt.Sprintf("seed=%d typ=%s how=%s left=%d right=%d groups=%d span=%d base=%d nulls=%v opts=%+v exprKey=%v twoKeys=%v par=%d side=%d filter=%d",
+		c.seed, c.typ, c.how, c.leftRows, c.rightRows, c.groupRows, c.span, c.base, c.nulls, c.opts, c.exprKey, c.twoKeys, c.par, c.side, c.filter)
 }
 
 func newKeyFilterCase(seed int64) keyFilterCase {
@@ -44,9 +51,9 @@ func newKeyFilterCase(seed int64) keyFilterCase {
 	c.typ = []plan.Type{plan.Int64, plan.Int32, plan.Date}[r.IntN(3)]
 	c.how = []plan.JoinKind{plan.InnerJoin, plan.InnerJoin, plan.InnerJoin, plan.LeftJoin, plan.SemiJoin, plan.AntiJoin, plan.RightJoin, plan.FullJoin}[r.IntN(8)]
 	c.leftRows = r.IntN(40)
-	c.rightRows = r.IntN(3000)
+	c.rightRows = r.IntN(1500)
 	c.groupRows = 1 + r.IntN(700)
-	c.span = []int64{5, 300, 5000, 1 << 30}[r.IntN(4)]
+	c.span = []int64{5, 300, 300, 5000, 1 << 30}[r.IntN(5)]
 	c.base = []int64{0, -100, 1 << 20}[r.IntN(3)]
 	if c.typ == plan.Int64 && r.IntN(4) == 0 {
 		c.base = 1 << 40 // keys past the int32 range
@@ -63,6 +70,14 @@ func newKeyFilterCase(seed int64) keyFilterCase {
 		c.exprKey = true
 	}
 	c.twoKeys = r.IntN(5) == 0
+	c.side = r.IntN(3)
+	c.filter = []int{0, 0, 1, 1, 2}[r.IntN(5)]
+	if c.side == 1 {
+		c.leftRows, c.rightRows = c.rightRows, c.leftRows
+	}
+	if c.side == 2 && r.IntN(2) == 0 {
+		c.leftRows = r.IntN(1500)
+	}
 	return c
 }
 
@@ -77,9 +92,9 @@ func keyValue(t plan.Type, k int64) plan.Value {
 	return plan.Int64Value(k)
 }
 
-// tables builds the case's left table and right table (the latter also
-// written as a Parquet file, opened as a source).
-func (c keyFilterCase) tables(t *testing.T) (left, right *plan.Table, src *Source) {
+// tables builds the case's left and right tables (k, s, x, f), and
+// writes each as a Parquet file opened as a source.
+func (c keyFilterCase) tables(t *testing.T) (left, right *plan.Table, lsrc, rsrc *Source) {
 	r := rand.New(rand.NewPCG(uint64(c.seed), 7))
 	key := func() plan.Value {
 		if c.nulls && r.IntN(10) == 0 {
@@ -87,37 +102,37 @@ func (c keyFilterCase) tables(t *testing.T) (left, right *plan.Table, src *Sourc
 		}
 		return keyValue(c.typ, c.base+r.Int64N(c.span))
 	}
-	lk, ls := make([]plan.Value, c.leftRows), make([]plan.Value, c.leftRows)
-	for i := range lk {
-		lk[i] = key()
-		ls[i] = plan.StringValue(fmt.Sprint("s", r.IntN(3)))
-	}
-	rk, rs, rx, rf := make([]plan.Value, c.rightRows), make([]plan.Value, c.rightRows), make([]plan.Value, c.rightRows), make([]plan.Value, c.rightRows)
-	for i := range rk {
-		rk[i] = key()
-		rs[i] = plan.StringValue(fmt.Sprint("s", r.IntN(3)))
-		if r.IntN(7) == 0 {
-			rs[i] = plan.NullValue(plan.String)
+	side := func(name string, rows int) (*plan.Table, *Source) {
+		k, s, x, f := make([]plan.Value, rows), make([]plan.Value, rows), make([]plan.Value, rows), make([]plan.Value, rows)
+		for i := range k {
+			k[i] = key()
+			s[i] = plan.StringValue(fmt.Sprint("s", r.IntN(3)))
+			if r.IntN(7) == 0 {
+				s[i] = plan.NullValue(plan.String)
+			}
+			x[i] = plan.Int64Value(int64(i))
+			f[i] = plan.Float64Value(r.Float64())
 		}
-		rx[i] = plan.Int64Value(int64(i))
-		rf[i] = plan.Float64Value(r.Float64())
+		tbl := mustTable(t, name, []plan.Field{{Name: "k", Type: c.typ, Nullable: c.nulls}, {Name: "s", Type: plan.String, Nullable: true},
+			{Name: "x", Type: plan.Int64}, {Name: "f", Type: plan.Float64}}, k, s, x, f)
+		path := filepath.Join(t.TempDir(), fmt.Sprintf("%s%d.parquet", name, c.seed))
+		if err := WriteTable(path, tbl, c.groupRows); err != nil {
+			t.Fatal(err)
+		}
+		src, err := OpenFile(name, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tbl, src
 	}
-	kf := plan.Field{Name: "k", Type: c.typ, Nullable: c.nulls}
-	left = mustTable(t, "l", []plan.Field{kf, {Name: "s", Type: plan.String}}, lk, ls)
-	right = mustTable(t, "r", []plan.Field{kf, {Name: "s", Type: plan.String, Nullable: true}, {Name: "x", Type: plan.Int64}, {Name: "f", Type: plan.Float64}}, rk, rs, rx, rf)
-	path := filepath.Join(t.TempDir(), fmt.Sprintf("r%d.parquet", c.seed))
-	if err := WriteTable(path, right, c.groupRows); err != nil {
-		t.Fatal(err)
-	}
-	src, err := OpenFile("r", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return left, right, src
+	left, lsrc = side("l", c.leftRows)
+	right, rsrc = side("r", c.rightRows)
+	return left, right, lsrc, rsrc
 }
 
-// plan joins left to right as the case says.
-func (c keyFilterCase) plan(left, right plan.Source) plan.Node {
+// plan joins left to right as the case says, each input a scan, under the
+// case's filter when it is a Parquet file (parquet).
+func (c keyFilterCase) plan(left, right plan.Source, parquet [2]bool) plan.Node {
 	rkey := c2k("k")
 	if c.exprKey {
 		rkey = rkey.Add(keyZero(c.typ))
@@ -126,7 +141,18 @@ func (c keyFilterCase) plan(left, right plan.Source) plan.Node {
 	if c.twoKeys {
 		lon, ron = []plan.E{c2k("s"), c2k("k")}, []plan.E{c2k("s"), rkey}
 	}
-	return plan.Scan(left).Join(plan.Scan(right), c.how, lon, ron).WithJoinOptions(c.opts).Node()
+	input := func(src plan.Source, pq bool) plan.Frame {
+		f := plan.Scan(src)
+		switch {
+		case !pq:
+		case c.filter == 1:
+			f = f.Filter(c2k("f").Lt(plan.Lit(0.9)))
+		case c.filter == 2:
+			f = f.Filter(c2k("x").Div(c2k("x").Sub(plan.Lit(int64(7)))).Gt(plan.Lit(int64(-100))))
+		}
+		return f
+	}
+	return input(left, parquet[0]).Join(input(right, parquet[1]), c.how, lon, ron).WithJoinOptions(c.opts).Node()
 }
 
 func c2k(name string) plan.E { return plan.Col(name) }
@@ -199,7 +225,7 @@ func (a keyOutcome) diff(b keyOutcome) string {
 // the property cannot hold vacuously.
 func TestKeyFilteredJoinMatchesTable(t *testing.T) {
 	params := gopter.DefaultTestParametersWithSeed(1)
-	params.MinSuccessfulTests = 400
+	params.MinSuccessfulTests = 500
 	if testing.Short() {
 		params.MinSuccessfulTests = 80
 	}
@@ -207,24 +233,68 @@ func TestKeyFilteredJoinMatchesTable(t *testing.T) {
 	dropped := 0
 	props.Property("key-filtered join = plain join", prop.ForAll(func(seed int64) string {
 		c := newKeyFilterCase(seed)
-		left, right, src := c.tables(t)
+		left, right, lsrc, rsrc := c.tables(t)
 		opts := exec.Options{Parallelism: c.par, PartitionRows: 64}
-		want := collectKeyOutcome(t, c.plan(left, right), opts)
-		before := src.Stats().RowsDropped
-		got := collectKeyOutcome(t, c.plan(left, src), opts)
-		if src.Stats().RowsDropped > before {
+		pq := [2]bool{c.side != 0, c.side != 1}
+		var l, r plan.Source = left, right
+		if pq[0] {
+			l = lsrc
+		}
+		if pq[1] {
+			r = rsrc
+		}
+		want := collectKeyOutcome(t, c.plan(left, right, pq), opts)
+		lb, rb := lsrc.Stats().RowsDropped, rsrc.Stats().RowsDropped
+		got := collectKeyOutcome(t, c.plan(l, r, pq), opts)
+		ld, rd := lsrc.Stats().RowsDropped > lb, rsrc.Stats().RowsDropped > rb
+		if ld || rd {
 			dropped++
-			if c.how == plan.RightJoin || c.how == plan.FullJoin || c.opts.NullsEqual || c.exprKey || c.opts.Validate == plan.ValidateManyToOne {
-				return c.String() + ": the scan was filtered"
-			}
 		}
 		if d := got.diff(want); d != "" {
 			return c.String() + ": " + d
 		}
+		if c.opts.NullsEqual || c.filter == 2 || (rd && (c.how == plan.RightJoin || c.how == plan.FullJoin || c.exprKey || c.opts.Validate == plan.ValidateManyToOne)) ||
+			(ld && ((c.how != plan.InnerJoin && c.how != plan.SemiJoin) || c.opts.Validate == plan.ValidateOneToMany)) {
+			if ld || rd {
+				return fmt.Sprintf("%s: a scan was filtered (left %v, right %v)", c, ld, rd)
+			}
+		}
 		return ""
 	}, gen.Int64()))
 	props.TestingRun(t)
+	t.Logf("the key filter dropped rows in %d cases", dropped)
 	if !testing.Short() && dropped < 100 {
 		t.Errorf("the key filter dropped rows in %d cases, want 100 or more", dropped)
+	}
+}
+
+// TestKeyFilterErrorOrder: a join whose left input is a Parquet scan the
+// executor would key-filter evaluates its right input first; when that
+// fails, the join's error is still the left input's if it raises one (the
+// written order: left first), else the right one's.
+func TestKeyFilterErrorOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		removeLeft bool
+		want       plan.ErrorKind
+	}{
+		{"the left input fails too", true, plan.SourceError},
+		{"only the right input fails", false, plan.DivideByZero},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := keyFilterCase{seed: 5, typ: plan.Int64, how: plan.InnerJoin, leftRows: 200, rightRows: 20, groupRows: 50, span: 100}
+			_, right, lsrc, _ := c.tables(t)
+			if tc.removeLeft {
+				if err := os.Remove(lsrc.path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			raising := plan.Scan(right).Filter(c2k("x").Div(c2k("x").Sub(plan.Lit(int64(7)))).Gt(plan.Lit(int64(-100))))
+			n := plan.Scan(lsrc).Join(raising, plan.InnerJoin, []plan.E{c2k("k")}, []plan.E{c2k("k")}).Node()
+			got := collectKeyOutcome(t, n, exec.Options{Parallelism: 1})
+			if got.err == nil || got.err.Kind != tc.want {
+				t.Fatalf("error %v, want a %s", got.err, tc.want)
+			}
+		})
 	}
 }

@@ -3,6 +3,8 @@ package parquet
 import (
 	"context"
 	"encoding/binary"
+	"math"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -20,10 +22,11 @@ import (
 // dictionary value (and once for null, when the column is nullable), and
 // each row takes the outcome of its dictionary index. The conjuncts are
 // row-wise tests of the one column (parseTest), so a row's outcome is that
-// of its value, whichever batch the value is evaluated in. The strings of
-// the rows that pass are decoded afterwards (decodeStringsAt), or the whole
-// column when the group keeps most of its rows, as the plain test would
-// have it. Whatever the shortcut does not handle (a PLAIN page, as after a
+// of its value, whichever batch the value is evaluated in. The strings are
+// decoded with the untested columns, in readLate's second phase, for the
+// rows that pass every test only (decodeStringsAt), or the whole column
+// when the group is kept whole: a column tested before others is not
+// decoded for the rows they go on to drop. Whatever the shortcut does not handle (a PLAIN page, as after a
 // writer's fallback from the dictionary mid-chunk, a malformed page, an
 // index past the dictionary, a dictionary larger than the rows read, an
 // evaluation error) makes it give up, and the column is decoded and tested
@@ -58,6 +61,7 @@ func (s *groupScratch) dictTest(ctx context.Context, ev kernel.Evaluator, mem me
 	var dictPass []bool // per dictionary value, then null (nullable columns)
 	var nullPass bool
 	out := make([]int32, 0, 64)
+	outIdx := make([]int32, 0, 64) // per row of out: its dictionary index, -1 for null
 	ki := 0
 	for pos := 0; pos < end; {
 		if ctx.Err() != nil {
@@ -99,8 +103,10 @@ func (s *groupScratch) dictTest(ctx context.Context, ev kernel.Evaluator, mem me
 		v := 0 // next present value
 		for i := range n {
 			var ok bool
+			ix := int32(-1)
 			if col.maxDef == 0 || sc.lv[i] == 1 {
-				ok = dictPass[sc.idx[v]]
+				ix = int32(sc.idx[v])
+				ok = dictPass[ix]
 				v++
 			} else {
 				ok = nullPass
@@ -108,10 +114,12 @@ func (s *groupScratch) dictTest(ctx context.Context, ev kernel.Evaluator, mem me
 			if keep == nil {
 				if ok {
 					out = append(out, int32(pos+i))
+					outIdx = append(outIdx, ix)
 				}
 			} else if ki < len(keep) && int(keep[ki]) == pos+i {
 				if ok {
 					out = append(out, int32(pos+i))
+					outIdx = append(outIdx, ix)
 				}
 				ki++
 			}
@@ -121,7 +129,84 @@ func (s *groupScratch) dictTest(ctx context.Context, ev kernel.Evaluator, mem me
 	if keep == nil && (len(out) == s.rows || (last && len(out)*8 >= s.rows*keepWhole)) {
 		return nil, true
 	}
+	if j < len(s.dict) {
+		// The passing rows' strings, for the second phase: the
+		// dictionary is copied out of the page reader's buffer.
+		d := &dictRows{rows: out, idx: outIdx, dict: slices.Clone(dictBytes)}
+		if d.offs, ok = dictOffsets(d.dict, dictN); ok {
+			s.dict[j] = d
+		}
+	}
 	return out, true
+}
+
+// dictRows are the rows of a group that passed a dictionary test
+// (dictTest) with their dictionary indices, and the dictionary: enough to
+// build the column's strings for any subset of those rows without reading
+// its pages again.
+type dictRows struct {
+	rows []int32 // the passing rows, in order
+	idx  []int32 // per row of rows: its dictionary index, -1 for null
+	dict []byte  // the PLAIN dictionary page: 4-byte lengths, then bytes
+	offs []int32 // per dictionary value: where its bytes start in dict
+}
+
+// dictOffsets returns where each of the n values of a PLAIN string
+// dictionary page starts (its length precedes it), ok false when the page
+// does not parse.
+func dictOffsets(dict []byte, n int) ([]int32, bool) {
+	offs := make([]int32, 0, n)
+	off := 0
+	for range n {
+		if len(dict)-off < 4 {
+			return nil, false
+		}
+		l := binary.LittleEndian.Uint32(dict[off:])
+		off += 4
+		if uint64(l) > uint64(len(dict)-off) {
+			return nil, false
+		}
+		offs = append(offs, int32(off))
+		off += int(l)
+	}
+	return offs, true
+}
+
+// unit builds the string unit of the rows keep (sorted, a subset of
+// d.rows), like decodeStringsAt; ok is false when keep is not such a
+// subset or the strings pass the 2 GiB string array limit.
+func (d *dictRows) unit(keep []int32, nullable bool) (u pqUnit, ok bool) {
+	k := len(keep)
+	if nullable {
+		u.valid = make([]byte, bitutil.BytesForBits(int64(k)))
+	}
+	u.offs = make([]int32, k+1)
+	data := make([]byte, 0, k*8)
+	p := 0
+	for i, r := range keep {
+		for p < len(d.rows) && d.rows[p] != r {
+			p++
+		}
+		if p == len(d.rows) {
+			return pqUnit{}, false
+		}
+		if ix := d.idx[p]; ix < 0 {
+			u.nulls++
+		} else {
+			s := d.offs[ix]
+			l := binary.LittleEndian.Uint32(d.dict[s-4:])
+			data = append(data, d.dict[s:s+int32(l)]...)
+			if nullable {
+				bitutil.SetBit(u.valid, i)
+			}
+		}
+		if len(data) > math.MaxInt32 {
+			return pqUnit{}, false
+		}
+		u.offs[i+1] = int32(len(data))
+	}
+	u.data = data
+	return u, true
 }
 
 // evalDict evaluates the conjuncts of the j-th tested column over the n

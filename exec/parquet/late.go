@@ -145,7 +145,15 @@ type groupScratch struct {
 	// decoded counts the tested columns decoded (a group whose rows all
 	// failed the first columns' tests decodes no more).
 	decoded int
-	err     error // the first failing filter column's error
+	// deferred marks, per filter column, a string column tested from its
+	// dictionary: its strings are not decoded in the first phase but with
+	// the other columns, for the surviving rows only.
+	deferred []bool
+	// dict holds, per filter column tested from its dictionary, the
+	// passing rows' dictionary indices and the dictionary (nil: none): the
+	// second phase builds the strings from them.
+	dict []*dictRows
+	err  error // the first failing filter column's error
 }
 
 // test evaluates the conjuncts of the j-th tested column (col, decoded
@@ -301,6 +309,8 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 		s.bufs = make([]*memory.Buffer, len(filt.cols))
 		s.units = make([]pqUnit, len(filt.cols))
 		s.base = make([][]int32, len(filt.cols))
+		s.deferred = make([]bool, len(filt.cols))
+		s.dict = make([]*dictRows, len(filt.cols))
 		// The tested columns one at a time: each column's conjuncts are
 		// evaluated over the rows that passed the columns before, and a
 		// group whose rows all failed decodes no further column.
@@ -314,21 +324,9 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 			if col.typ == plan.String {
 				if pass, ok := s.dictTest(ctx, ev, mem, rdr, groups[gi], col, j, filt, keep, j == len(filt.cols)-1); ok {
 					// Tested from the dictionary: the strings are decoded
-					// for the rows that pass only, or whole where the
-					// group keeps most of its rows.
-					switch {
-					case pass != nil && len(pass) == 0:
-					case pass == nil || (keep == nil && len(pass)*8 >= s.rows*keepWhole):
-						s.units[j] = decodeUnit(ctx, rdr, groups[gi], col, nil, 0, s.rows)
-					default:
-						s.units[j] = decodeStringsAt(ctx, rdr, groups[gi], col, s.rows, pass)
-						s.base[j] = pass
-					}
-					if s.units[j].err != nil {
-						s.err = s.units[j].err
-						return
-					}
-					s.decoded++
+					// in the second phase, for the surviving rows only
+					// (or whole where the group is kept whole).
+					s.deferred[j] = true
 					keep = pass
 					if keep != nil && len(keep) == 0 {
 						s.keep = keep
@@ -381,6 +379,9 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 		// The tested columns keep only the passing rows from here on, so
 		// that a group's full decode is not held while the others are read.
 		for j, i := range filt.cols {
+			if s.deferred[j] {
+				continue
+			}
 			w := fixedWidth(cols[i].typ)
 			keepJ := keep
 			if s.base[j] != nil {
@@ -445,7 +446,7 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 		if w > 0 {
 			dst = bufs[c].Bytes()[lo*w : hi*w]
 		}
-		if j := isFilter[c]; j >= 0 {
+		if j := isFilter[c]; j >= 0 && !s.deferred[j] {
 			var src []byte
 			if w > 0 {
 				src = s.bufs[j].Bytes()
@@ -456,6 +457,12 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 			return
 		}
 		if col.typ == plan.String && !s.whole {
+			if j := isFilter[c]; j >= 0 && s.dict[j] != nil {
+				if du, ok := s.dict[j].unit(s.keep, col.maxDef > 0); ok {
+					units[u] = du
+					return
+				}
+			}
 			units[u] = decodeStringsAt(ctx, rdr, groups[gi], col, s.rows, s.keep)
 			return
 		}

@@ -145,3 +145,27 @@ func BenchmarkGrowingPartialReads(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkGrowingTwins is the growing chain joined with itself and
+// narrowed to one column of each side: every node of the chain is a twin
+// whose copies are asked for different columns, so projection_pruning's
+// arm twin_pruning finds n twin classes and prunes twice (one pass to learn
+// the unions, one that confirms them). The time per node must stay flat
+// from 500 to 50,000 steps.
+func BenchmarkGrowingTwins(b *testing.B) {
+	for _, n := range []int{500, 5000, 50000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			s := plan.FromNode(growing(n))
+			p := s.JoinOn(s, plan.InnerJoin, "a").Select(col("c0"), col("c2_right")).Node()
+			c0, ok := cputime.Process()
+			for b.Loop() {
+				if _, err := Optimize(p, DefaultFlags()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if c1, _ := cputime.Process(); ok {
+				b.ReportMetric(float64((c1-c0).Nanoseconds())/float64(b.N)/float64(2*n), "cpu-ns/node")
+			}
+		})
+	}
+}

@@ -29,6 +29,13 @@ func (e *Env) join(n *plan.JoinNode, left, right *Frame) (*Frame, error) {
 	if !ok {
 		return nil, e.Internal("join is not resolved")
 	}
+	if base, sel, ok := e.keysThroughIndex(n, left); ok {
+		li, ri, err := e.joinThroughIndex(n, base, sel, right)
+		if err != nil {
+			return nil, err
+		}
+		return e.joinOutput(n, lay, left, right, li, ri)
+	}
 	lk, err := e.evalOn(left, n.LeftOn)
 	if err != nil {
 		return nil, err
@@ -77,6 +84,12 @@ func (e *Env) join(n *plan.JoinNode, left, right *Frame) (*Frame, error) {
 	// The output frames count the vectors they keep (gather); the pairs'
 	// own reservation ends with the join.
 	defer e.release(held)
+	return e.joinOutput(n, lay, left, right, li, ri)
+}
+
+// joinOutput builds the join's output frame from its pairs (li, ri; ri
+// unused for semi and anti) by its layout.
+func (e *Env) joinOutput(n *plan.JoinNode, lay *plan.JoinLayout, left, right *Frame, li, ri []int32) (*Frame, error) {
 	s := n.Schema()
 	// Every left row exactly once, in order (a lookup join against a
 	// dimension with unique keys): the left columns pass through as they are.
@@ -121,6 +134,79 @@ func (e *Env) join(n *plan.JoinNode, left, right *Frame) (*Frame, error) {
 		fc.retain()
 	}
 	return &Frame{schema: s, rows: len(li), cols: cols}, nil
+}
+
+// joinThroughIndex enables keysThroughIndex; tests turn it off to
+// compare the two ways.
+var joinThroughIndex = true
+
+// keysThroughIndex returns, when the join may match its left keys on the
+// rows they were gathered from (ops.ExpandJoin), those rows' key columns
+// (not retained) and the gather's index vector. That is when the join is
+// an inner, left, semi or anti equi-join hashing its right input, with no
+// residual, validation or nulls_equal and no memory limit, every left key
+// is a plain column, all of them gathers through one index vector from
+// columns at most a quarter as long. A plain column raises nothing, so
+// matching the base rows first changes no error.
+func (e *Env) keysThroughIndex(n *plan.JoinNode, left *Frame) ([]arrow.Array, []int32, bool) {
+	switch {
+	case !joinThroughIndex, e.budget != nil, n.Residual != nil, n.NullsEqual, n.BuildLeft,
+		n.Validate.ChecksLeft(), n.Validate.ChecksRight(), len(n.LeftOn) == 0:
+		return nil, nil, false
+	case n.How != plan.InnerJoin && n.How != plan.LeftJoin && n.How != plan.SemiJoin && n.How != plan.AntiJoin:
+		return nil, nil, false
+	}
+	var sel []int32
+	base := make([]arrow.Array, 0, len(n.LeftOn))
+	for _, x := range n.LeftOn {
+		name, ok := isPlainColumn(x)
+		if !ok {
+			return nil, nil, false
+		}
+		fc, err := e.col(left, name)
+		if err != nil || fc.idx == nil {
+			return nil, nil, false
+		}
+		if sel == nil {
+			sel = fc.idx.rows
+		} else if !sameRows(sel, fc.idx.rows) {
+			return nil, nil, false
+		}
+		if len(base) > 0 && fc.arr.Len() != base[0].Len() {
+			return nil, nil, false
+		}
+		base = append(base, fc.arr)
+	}
+	if 4*base[0].Len() > len(sel) {
+		return nil, nil, false
+	}
+	return base, sel, true
+}
+
+// joinThroughIndex evaluates the right keys over the right input, joins
+// the left key rows base to them (an inner join) and expands the pairs to
+// the left rows, rows sel of base (ops.ExpandJoin): the pairs the join of
+// the gathered left keys gives.
+func (e *Env) joinThroughIndex(n *plan.JoinNode, base []arrow.Array, sel []int32, right *Frame) (li, ri []int32, err error) {
+	rk, err := e.evalOn(right, n.RightOn)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer releaseAll(rk)
+	if err := e.CheckCtx(); err != nil {
+		return nil, nil, err
+	}
+	bl, br, err := ops.JoinIndicesParallel(plan.InnerJoin, base, rk, e.par)
+	if err == nil {
+		li, ri, err = ops.ExpandJoin(n.How, bl, br, base[0].Len(), sel)
+	}
+	if err != nil {
+		if pe, ok := plan.AsError(err); ok {
+			return nil, nil, pe
+		}
+		return nil, nil, e.opFailure(err)
+	}
+	return li, ri, nil
 }
 
 // coalescedKey is a full join's merged key column: the left key where the

@@ -470,6 +470,11 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 			units[u] = decodeUnit(ctx, rdr, groups[gi], col, bufs[c], lo, hi)
 			return
 		}
+		if w > 0 && decodeFixedAt(ctx, rdr, groups[gi], col, dst, s.keep) {
+			// Only the surviving rows' values decoded (required columns).
+			units[u] = pqUnit{}
+			return
+		}
 		var tmp *memory.Buffer
 		if w > 0 {
 			tmp = getScratch(s.rows * w)

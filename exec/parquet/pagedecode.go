@@ -643,3 +643,106 @@ func decodeStringsFast(ctx context.Context, rdr *file.Reader, g int, col pqColum
 	}
 	return u, true
 }
+
+// fastFixedAt decodes the rows keep (sorted rows of the chunk) of a
+// required fixed-width column chunk through pr into dst (one value per
+// kept row): the pages after the last kept row are not read, and of a
+// dictionary-encoded page only the kept rows' values are gathered. ok is
+// false when the decoder gives up.
+func fastFixedAt[T uint32 | uint64](ctx context.Context, pr file.PageReader, dst []T, keep []int32) bool {
+	sc := pageScratchPool.Get().(*pageScratch)
+	defer pageScratchPool.Put(sc)
+	var dictBytes []byte
+	dictN := -1
+	var dict []T
+	w := 4
+	if _, ok := any(dst).([]uint64); ok {
+		w = 8
+	}
+	if len(keep) == 0 {
+		return true
+	}
+	end := int(keep[len(keep)-1]) + 1
+	ki := 0
+	for pos := 0; pos < end; {
+		if ctx.Err() != nil {
+			return false
+		}
+		p, ok := nextDataPage(pr, 0, &dictBytes, &dictN)
+		if !ok {
+			return false
+		}
+		n := min(p.n, end-pos)
+		// The kept rows in this page: keep[ki:kj].
+		kj := ki
+		for kj < len(keep) && int(keep[kj]) < pos+n {
+			kj++
+		}
+		switch p.enc {
+		case parquet.Encodings.Plain:
+			if len(p.values) < n*w {
+				return false
+			}
+			vals := castBits[T](p.values[:n*w])
+			for k := ki; k < kj; k++ {
+				dst[k] = vals[int(keep[k])-pos]
+			}
+		case parquet.Encodings.PlainDict, parquet.Encodings.RLEDict:
+			if dictN < 0 {
+				return false
+			}
+			if dict == nil || len(dict) != dictN {
+				if len(dictBytes) < dictN*w {
+					return false
+				}
+				dict = castBits[T](dictBytes[:dictN*w])
+			}
+			if kj > ki {
+				// Indices up to the last kept row of the page.
+				m := int(keep[kj-1]) - pos + 1
+				if !sc.pageIndices(p.values, m) {
+					return false
+				}
+				for k := ki; k < kj; k++ {
+					ix := sc.idx[int(keep[k])-pos]
+					if int(ix) >= len(dict) {
+						return false
+					}
+					dst[k] = dict[ix]
+				}
+			}
+		default:
+			return false
+		}
+		ki = kj
+		pos += n
+	}
+	return ki == len(keep)
+}
+
+// decodeFixedAt decodes the rows keep (sorted rows of row group g) of a
+// required fixed-width column into dst (their values, in order) with the
+// page decoder, ok false when it gives the unit up (dst then holds
+// garbage: the caller decodes the unit otherwise).
+func decodeFixedAt(ctx context.Context, rdr *file.Reader, g int, col pqColumn, dst []byte, keep []int32) (ok bool) {
+	if col.maxDef != 0 || col.typ == plan.Bool {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	pr, done, err := openPages(rdr, g, col)
+	if err != nil {
+		return false
+	}
+	defer func() { done(ok) }()
+	switch fixedWidth(col.typ) {
+	case 4:
+		return fastFixedAt(ctx, pr, arrow.Uint32Traits.CastFromBytes(dst)[:len(keep)], keep)
+	case 8:
+		return fastFixedAt(ctx, pr, arrow.Uint64Traits.CastFromBytes(dst)[:len(keep)], keep)
+	}
+	return false
+}

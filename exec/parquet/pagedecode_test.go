@@ -273,7 +273,7 @@ func sameUnit(a, b pqUnit) string {
 
 // checkPageCase decodes every row group of the case's file with the page
 // decoder and with arrow-go's column chunk reader, whole, as a prefix, and
-// (strings) at random rows, and reports the first difference, or that the
+// (strings, required fixed-width columns) at random rows, and reports the first difference, or that the
 // decoder gave up a chunk it handles.
 func checkPageCase(c pageCase) string {
 	data, s, err := writePageCase(c)
@@ -330,6 +330,33 @@ func checkPageCase(c pageCase) string {
 				return fmt.Sprintf("row group %d, %d rows: values %x, want %x", g, n, got.Bytes()[:n*w], want.Bytes()[:n*w])
 			}
 			releaseBuffers([]*memory.Buffer{got, want})
+		}
+		if w > 0 && col.maxDef == 0 {
+			// The values at random rows (required columns).
+			var keep []int32
+			for i := range rows {
+				if r.Intn(3) == 0 {
+					keep = append(keep, int32(i))
+				}
+			}
+			full := fixedWidthBuffers(mem, cols, rows)[0]
+			if wu := decodeUnitReader(ctx, rdr, g, col, full, 0, rows); wu.err != nil {
+				return fmt.Sprintf("row group %d: the reader failed: %v", g, wu.err)
+			}
+			got := make([]byte, len(keep)*w)
+			for i := range got {
+				got[i] = 0xa5 // every byte must be written
+			}
+			ok := decodeFixedAt(ctx, rdr, g, col, got, keep)
+			if ok == c.declined() && len(keep) > 0 {
+				return fmt.Sprintf("row group %d, rows %v: the page decoder decoded %v", g, keep, ok)
+			}
+			for i, k := range keep {
+				if v, want := got[i*w:(i+1)*w], full.Bytes()[int(k)*w:(int(k)+1)*w]; ok && !bytes.Equal(v, want) {
+					return fmt.Sprintf("row group %d, row %d of %v: value %x, want %x", g, k, keep, v, want)
+				}
+			}
+			releaseBuffers([]*memory.Buffer{full})
 		}
 		if col.typ == plan.String {
 			var keep []int32

@@ -88,11 +88,10 @@ func findTwins(root plan.Node) *twinSet {
 		n, partner := it.n, it.partner
 		if fp := plan.Fingerprint(n); dup[fp] {
 			id, seen := ids[n]
-			switch {
-			case seen:
-			case partner != nil:
-				id = ids[partner]
-			default:
+			if !seen && partner != nil {
+				id, seen = ids[partner]
+			}
+			if !seen {
 				id = -1
 				for _, c := range byFP[fp] {
 					if plan.Equal(reps[c], n) {

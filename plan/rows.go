@@ -64,10 +64,12 @@ func SourceRows(src Source) (rows int64, ok bool) {
 
 // RowEstimates computes the RowBounds of the nodes of a plan, remembering
 // each subtree's, so that asking for every join of a plan walks each node
-// once. The zero value is not ready: use NewRowEstimates. It is not safe
-// for concurrent use.
+// once, and the point estimates built on them (Estimate, Distinct). The
+// zero value is not ready: use NewRowEstimates. It is not safe for
+// concurrent use.
 type RowEstimates struct {
 	memo map[Node]RowBounds
+	est  map[Node]float64 // Estimate's point estimates
 }
 
 // NewRowEstimates returns an empty RowEstimates.

@@ -58,6 +58,7 @@ func joinOrder() Rule {
 		Application: "one chain of joins joined in another order, sorted back into its own",
 		Matches:     []plan.Kind{plan.KindJoin},
 		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
+			est := plan.NewRowEstimates()
 			inner := map[plan.Node]bool{} // chain joins that are the left input of a chain join
 			plan.WalkNodes(root, func(n plan.Node) bool {
 				if j, ok := n.(*plan.JoinNode); ok && chainJoin(j) {
@@ -76,7 +77,7 @@ func joinOrder() Rule {
 				if !ok {
 					return n, nil
 				}
-				return reorderChain(c, oj, nj, path)
+				return reorderChain(c, est, oj, nj, path)
 			})
 		},
 	}
@@ -125,7 +126,7 @@ type chainEdge struct{ a, b chainCol }
 
 // reorderChain rewrites the chain topped by oj (nj over rewritten inputs)
 // when a connected order has fewer cross joins, and returns nj otherwise.
-func reorderChain(c *Context, oj, nj *plan.JoinNode, path *plan.Path) (plan.Node, error) {
+func reorderChain(c *Context, est *plan.RowEstimates, oj, nj *plan.JoinNode, path *plan.Path) (plan.Node, error) {
 	var ojs, njs []*plan.JoinNode // bottom-up
 	for o, m := oj, nj; ; {
 		ojs, njs = append(ojs, o), append(njs, m)
@@ -144,9 +145,6 @@ func reorderChain(c *Context, oj, nj *plan.JoinNode, path *plan.Path) (plan.Node
 		if j.How == plan.CrossJoin {
 			crosses++
 		}
-	}
-	if crosses == 0 {
-		return nj, nil
 	}
 	n := len(ojs) + 1
 	origIn, newIn := make([]plan.Node, n), make([]plan.Node, n)
@@ -200,8 +198,9 @@ func reorderChain(c *Context, oj, nj *plan.JoinNode, path *plan.Path) (plan.Node
 	if len(prefix) != out.Len() {
 		return nj, nil
 	}
-	order, newCrosses := greedyOrder(n, edges)
-	if newCrosses >= crosses {
+	g := newChainGraph(origIn, edges, est)
+	order, ok := g.choose(crosses)
+	if !ok {
 		return nj, nil
 	}
 	ru := c.table.JoinOrder(origIn)
@@ -258,17 +257,10 @@ func reorderChain(c *Context, oj, nj *plan.JoinNode, path *plan.Path) (plan.Node
 	cur := inputs[order[0]]
 	for _, t := range order[1:] {
 		j := &plan.JoinNode{Left: cur, Right: inputs[t], How: plan.CrossJoin}
-		for _, e := range edges {
-			a, b := e.a, e.b
-			if b.input != t {
-				a, b = b, a
-			}
-			if b.input != t || !joined[a.input] {
-				continue
-			}
+		for _, p := range g.keyPairs(t, joined) {
 			j.How = plan.InnerJoin
-			j.LeftOn = append(j.LeftOn, &plan.Column{Name: names[a.input][a.ordinal]})
-			j.RightOn = append(j.RightOn, &plan.Column{Name: names[b.input][b.ordinal]})
+			j.LeftOn = append(j.LeftOn, &plan.Column{Name: names[p.a.input][p.a.ordinal]})
+			j.RightOn = append(j.RightOn, &plan.Column{Name: names[p.b.input][p.b.ordinal]})
 		}
 		joined[t] = true
 		cur = j
@@ -293,43 +285,3 @@ func reorderChain(c *Context, oj, nj *plan.JoinNode, path *plan.Path) (plan.Node
 	return res, nil
 }
 
-// greedyOrder returns the order join_order joins n inputs in, given the
-// key pairs linking them, and how many of its joins are cross joins: input
-// 0 first, then each time the first input in written order linked to one
-// already taken, or the first one left when none is.
-func greedyOrder(n int, edges []chainEdge) (order []int, crosses int) {
-	adj := make([][]int, n)
-	for _, e := range edges {
-		adj[e.a.input] = append(adj[e.a.input], e.b.input)
-		adj[e.b.input] = append(adj[e.b.input], e.a.input)
-	}
-	taken, linked := make([]bool, n), make([]bool, n)
-	take := func(t int) {
-		taken[t] = true
-		order = append(order, t)
-		for _, u := range adj[t] {
-			linked[u] = true
-		}
-	}
-	take(0)
-	for len(order) < n {
-		next := -1
-		for t := 0; t < n; t++ {
-			if !taken[t] && linked[t] {
-				next = t
-				break
-			}
-		}
-		if next < 0 {
-			crosses++
-			for t := 0; t < n; t++ {
-				if !taken[t] {
-					next = t
-					break
-				}
-			}
-		}
-		take(next)
-	}
-	return order, crosses
-}

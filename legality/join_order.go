@@ -22,7 +22,16 @@ const RuleJoinOrder = "join_order"
 //     compares keys (a symmetric relation: all NaNs equal, -0.0 = +0.0, a
 //     null matching nothing, numeric types in their promoted type, which
 //     plan.JoinKeyType computes either way round), so the set of tuples is
-//     the conjunction of the pairs whatever order joins them;
+//     the conjunction of the pairs whatever order joins them. The rewrite
+//     checks every pair at the join of its later input, and may add a
+//     pair the others imply: between two columns that a path of pairs
+//     connects, all of one type. Within one type the key equality is an
+//     equivalence on non-null values, so on every tuple where the path's
+//     pairs hold (its columns non-null) the added pair holds too, and the
+//     set of tuples does not change. Across types it is not (int64 2^53 + 1
+//     equals float64 2^53 in float64, which equals int64 2^53, but the two
+//     int64s differ), so no pair is implied through a column of another
+//     type;
 //   - order: an inner join yields left rows in left order each followed by
 //     its matches in right order, a cross join every left row in order
 //     paired with every right row in order (docs/semantics.md), so the

@@ -9,8 +9,9 @@ import (
 )
 
 // join_order joins a left-deep chain of inner and cross joins in an order
-// that avoids a cross join the written order makes, and sorts the result
-// back into the written order. A SQL front end writes `FROM part,
+// that avoids a cross join the written order makes, or that the row
+// estimates find much cheaper, and sorts the result back into the written
+// order. A SQL front end writes `FROM part,
 // supplier, lineitem WHERE p_partkey = l_partkey AND s_suppkey =
 // l_suppkey` as cross joins in FROM order; collapse_cross_join turns the
 // filters into keys but keeps the order, so part and supplier meet in a
@@ -26,21 +27,32 @@ import (
 //
 // A chain joins inputs T1..Tn through plain joins (no option, no build
 // mark) whose keys are plain columns (or `k as k`); every key pair equates
-// a column of one input with a column of another. The new order keeps T1
-// first and then takes, each time, the first input in written order that
-// a key pair links to those already joined (the first remaining one when
-// none is linked: a cross join the chain cannot avoid). The rule fires
-// only when that order has fewer cross joins than the written one, so it
-// never fires again on its own output. Each input gets its rows numbered
-// (row_index) and its columns renamed to their names in the chain's output
-// (a fresh name for a right key the chain drops), so the new joins neither
-// suffix nor merge anything; a sort on the n row numbers restores the
-// chain's order — lexicographic in (row of T1, ..., row of Tn), which the
-// inner and cross joins' order makes it — and a project its columns. The
-// legality table (legality/join_order.go) proves the rest: jo.deterministic
-// and jo.errors keep the inputs' evaluation order from mattering. The
-// rule resolves what it builds and fails if the schema differs (a bug,
-// never a plan's fault).
+// a column of one input with a column of another. The new order
+// (rules/join_order_cost.go) is chosen by estimated cost: the sum of the
+// joins' estimated output rows, from the inputs' point estimates
+// (plan.RowEstimates.Estimate, Distinct) — fewest cross joins first, then
+// cheapest. The baseline is the written order, or the greedy one when it
+// has fewer cross joins (T1 first, then each time the first input in
+// written order a key pair links to those joined); the cheapest order
+// replaces it when it has fewer cross joins or costs at most a sixth. So
+// TPC-H Q7 written from supplier joins its filtered nation and supplier
+// first, then lineitem, and Q5 written from customer starts at its
+// filtered region. Key pairs between columns of one type also link, by
+// transitivity, the inputs of every column they connect (Q5's customer
+// and nation through supplier's nation key). The rule fires only when the
+// chosen order differs from the written one, and never again on its own
+// output (its order is already the cheapest). Each input gets its rows
+// numbered (row_index) and its columns renamed to their names in the
+// chain's output (a fresh name for a right key the chain drops), so the
+// new joins neither suffix nor merge anything; a sort on the n row numbers
+// restores the chain's order — lexicographic in (row of T1, ..., row of
+// Tn), which the inner and cross joins' order makes it — and a project its
+// columns. Each new join checks every key pair of the chain between its
+// inputs, and one implied pair per class no key pair links (its tuples are
+// the chain's: legality/join_order.go). The legality table proves the
+// rest: jo.deterministic and jo.errors keep the inputs' evaluation order
+// from mattering. The rule resolves what it builds and fails if the
+// schema differs (a bug, never a plan's fault).
 //
 // It is a standard-tier rule, run once right after collapse_cross_join
 // (which makes the keys) and before pruning (which then narrows the
@@ -48,7 +60,7 @@ import (
 func joinOrder() Rule {
 	return Rule{
 		Name:     FlagJoinOrder,
-		Doc:      "joins a chain of inner and cross joins in an order that avoids a cross join, then sorts the rows back into the chain's order",
+		Doc:      "joins a chain of inner and cross joins in an order that avoids a cross join or is estimated much cheaper, then sorts the rows back into the chain's order",
 		Tier:     TierStandard,
 		Counters: []CounterDef{{Name: counterReorderedJoins}},
 		Verbs: Verbs{Verb: Verb{Allowed: "reorders the chain of joins at", Refused: "keeps the written order of the chain at"},
@@ -125,7 +137,7 @@ type chainCol struct{ input, ordinal int }
 type chainEdge struct{ a, b chainCol }
 
 // reorderChain rewrites the chain topped by oj (nj over rewritten inputs)
-// when a connected order has fewer cross joins, and returns nj otherwise.
+// when chainGraph.choose finds an order, and returns nj otherwise.
 func reorderChain(c *Context, est *plan.RowEstimates, oj, nj *plan.JoinNode, path *plan.Path) (plan.Node, error) {
 	var ojs, njs []*plan.JoinNode // bottom-up
 	for o, m := oj, nj; ; {
@@ -284,4 +296,3 @@ func reorderChain(c *Context, est *plan.RowEstimates, oj, nj *plan.JoinNode, pat
 	c.Count(counterReorderedJoins, 1)
 	return res, nil
 }
-

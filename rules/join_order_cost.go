@@ -18,19 +18,12 @@ import (
 // nation before supplier joins either.
 //
 // The cost of an order is the sum of its joins' estimated output rows (the
-// rows each join builds and the next one probes with). A set's estimated
-// rows are the product of its inputs' (plan.RowEstimates.Estimate) times,
-// for each class, 1/d for every input's distinct values d in the class but
-// the fewest (plan.RowEstimates.Distinct): each key pair keeps the matches
-// of the side with more values, as a foreign key's join to its key does.
-// The estimate of a set does not depend on the order joining it, so the
-// cheapest order of a chain of at most maxChainDP inputs is found over its
-// subsets, fewest cross joins first; longer chains keep the greedy order
-// (the first input, then each time the first input in written order linked
-// to those taken). The rule reorders when the chosen order has fewer cross
-// joins than the written one, or as many and at most half its cost: the
-// row numbers and the sort back cost something, and the estimates are
-// rough.
+// rows each join builds and the next one probes with), each join's from
+// the previous one's by chainGraph.step. The cheapest order of a chain of
+// at most maxChainDP inputs is found over its subsets, fewest cross joins
+// first (each subset keeps its cheapest order's estimate); longer chains
+// take the greedy order. chainGraph.choose decides whether it replaces the
+// written order.
 
 // maxChainDP is the longest chain whose order is chosen over all subsets
 // (2^n states).

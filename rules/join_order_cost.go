@@ -18,8 +18,9 @@ import (
 // nation before supplier joins either.
 //
 // The cost of an order is the sum of its joins' estimated output rows (the
-// rows each join builds and the next one probes with), each join's from
-// the previous one's by chainGraph.step. The cheapest order of a chain of
+// rows each join gathers and the next one probes with), each join's from
+// the previous one's by chainGraph.step, plus buildWeight times the rows of
+// every input it hashes (all but the first). The cheapest order of a chain of
 // at most maxChainDP inputs is found over its subsets, fewest cross joins
 // first (each subset keeps its cheapest order's estimate); longer chains
 // take the greedy order. chainGraph.choose decides whether it replaces the
@@ -188,10 +189,17 @@ func (g *chainGraph) cost(order []int) float64 {
 	for _, t := range order[1:] {
 		rows = g.step(set, rows, t)
 		set |= 1 << t
-		c += rows
+		c += rows + buildWeight*g.rows[t]
 	}
 	return c
 }
+
+// buildWeight is what hashing an input row costs beside producing an output
+// row: a join's output rows are gathered column by column and probe the
+// next join, while its right input is only hashed once. Measured on TPC-H
+// SF1 (docs/performance.md): Q17 in SQL style hashing lineitem's 6M rows
+// instead of probing them costs about as much as 300,000 joined rows.
+const buildWeight = 0.05
 
 // order returns the order to join the chain in and its cross joins: the
 // cheapest of those with the fewest cross joins when the chain has at most
@@ -224,7 +232,7 @@ func (g *chainGraph) order() (order []int, crosses int, ok bool) {
 			t := bits.TrailingZeros64(s)
 			prev := best[set&^(1<<t)]
 			e := g.step(set&^(1<<t), prev.rows, t)
-			cand := state{crosses: prev.crosses, cost: prev.cost + e, rows: e, last: t, ok: true}
+			cand := state{crosses: prev.crosses, cost: prev.cost + e + buildWeight*g.rows[t], rows: e, last: t, ok: true}
 			if g.adj[t]&(set&^(1<<t)) == 0 {
 				cand.crosses++
 			}
@@ -281,7 +289,7 @@ func (g *chainGraph) greedy(adj []uint64) (order []int, crosses int) {
 // written one stays. The baseline is the greedy order over the chain's own
 // key pairs when it has fewer cross joins than the written one (crosses),
 // else the written order. The cheapest order replaces it when it has fewer
-// cross joins, or as many and at most 1/worthFactor of its cost.
+// cross joins, or as many and worthIt says so.
 func (g *chainGraph) choose(crosses int) (order []int, ok bool) {
 	best, bestCrosses, ok := g.order()
 	if !ok {
@@ -297,17 +305,35 @@ func (g *chainGraph) choose(crosses int) (order []int, ok bool) {
 	if bestCrosses < baseCrosses {
 		return best, true
 	}
-	if w := g.cost(base); w > 0 && worthFactor*g.cost(best) <= w {
+	if g.n >= 3 && g.worthIt(g.cost(base), g.cost(best)) {
 		return best, true
 	}
 	return base, baseCrosses < crosses
 }
 
+// worthIt reports whether an order of estimated cost best replaces the
+// baseline of cost base: at most 1/worthFactor of it, and cheaper by more
+// than the rewrite's own work, numberWeight per input row (each input's
+// rows numbered, the numbers carried through the joins, the rows sorted
+// back). A chain of two inputs is never reordered for cost: the only other
+// order swaps the sides, which build_side does without a sort.
+func (g *chainGraph) worthIt(base, best float64) bool {
+	all := 0.0
+	for _, r := range g.rows {
+		all += r
+	}
+	return base > 0 && worthFactor*best <= base && base-best > numberWeight*all
+}
+
+// numberWeight is the cost of numbering an input row and carrying the
+// number, in output rows (chainGraph.cost).
+const numberWeight = 0.05
+
 // worthFactor is how many times cheaper by the estimates an order must be
 // than the baseline to replace it: the row numbers and the sort back cost
 // something, and the estimates are rough (a default selectivity can be
 // off by a factor of ten either way).
-const worthFactor = 6
+const worthFactor = 3
 
 // keyPairs returns the key pairs that join input t to the inputs joined
 // already: every key pair of the chain between them, then, for each class

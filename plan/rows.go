@@ -13,8 +13,9 @@ import (
 // none and all of its input, a limit at most n, an aggregate without keys
 // exactly one row — taken as if every estimate were the source's true row
 // count. A host's estimate that is wrong makes them wrong too, which can
-// cost time but never changes a result: nothing but the choice of a hash
-// table's side reads them.
+// cost time but never changes a result: only the choice of a hash table's
+// side reads them, and join_order's choice of an order through the point
+// estimates built on them (estimate.go).
 
 // RowBounds bounds the rows a node yields: at least Min, and at most Max
 // when Bounded. Min is always a true lower bound (0 when nothing is known);

@@ -23,9 +23,9 @@ const RuleJoinOrder = "join_order"
 //     null matching nothing, numeric types in their promoted type, which
 //     plan.JoinKeyType computes either way round), so the set of tuples is
 //     the conjunction of the pairs whatever order joins them. The rewrite
-//     checks every pair at the join of its later input, and may add a
-//     pair the others imply: between two columns that a path of pairs
-//     connects, all of one type. Within one type the key equality is an
+//     checks every pair at the join of its later input unless the pairs
+//     checked before imply it, and may add a pair the others imply:
+//     between two columns that a path of pairs connects, all of one type. Within one type the key equality is an
 //     equivalence on non-null values, so on every tuple where the path's
 //     pairs hold (its columns non-null) the added pair holds too, and the
 //     set of tuples does not change. Across types it is not (int64 2^53 + 1

@@ -47,9 +47,10 @@ import (
 // new joins neither suffix nor merge anything; a sort on the n row numbers
 // restores the chain's order — lexicographic in (row of T1, ..., row of
 // Tn), which the inner and cross joins' order makes it — and a project its
-// columns. Each new join checks every key pair of the chain between its
-// inputs, and one implied pair per class no key pair links (its tuples are
-// the chain's: legality/join_order.go). The legality table proves the
+// columns. Each new join checks the key pairs of the chain between its
+// inputs but those the pairs checked below already imply, and an implied
+// pair for each of its right input's columns that no pair ties to a column
+// of its class (its tuples are the chain's: legality/join_order.go). The legality table proves the
 // rest: jo.deterministic and jo.errors keep the inputs' evaluation order
 // from mattering. The rule resolves what it builds and fails if the
 // schema differs (a bug, never a plan's fault).
@@ -267,9 +268,10 @@ func reorderChain(c *Context, est *plan.RowEstimates, oj, nj *plan.JoinNode, pat
 	joined := make([]bool, n)
 	joined[order[0]] = true
 	cur := inputs[order[0]]
+	tied := newColumnTies()
 	for _, t := range order[1:] {
 		j := &plan.JoinNode{Left: cur, Right: inputs[t], How: plan.CrossJoin}
-		for _, p := range g.keyPairs(t, joined) {
+		for _, p := range g.keyPairs(t, joined, tied) {
 			j.How = plan.InnerJoin
 			j.LeftOn = append(j.LeftOn, &plan.Column{Name: names[p.a.input][p.a.ordinal]})
 			j.RightOn = append(j.RightOn, &plan.Column{Name: names[p.b.input][p.b.ordinal]})

@@ -336,16 +336,18 @@ const numberWeight = 0.05
 const worthFactor = 3
 
 // keyPairs returns the key pairs that join input t to the inputs joined
-// already: every key pair of the chain between them, then, for each class
-// no such pair of the class links, one pair from the class's first column
-// among the joined inputs to each of t's columns in the class (a pair that
-// transitivity implies). Every key pair of the chain is thus checked by
-// the join of its later input, and each added pair holds on every tuple on
-// which the chain's pairs do, so the joins keep exactly the chain's
-// tuples. In each pair a is the joined input's column, b t's.
-func (g *chainGraph) keyPairs(t int, joined []bool) []chainEdge {
+// already, tied recording which columns the pairs of the earlier joins
+// made equal (same-typed pairs only, so that equal means equal to each
+// other: an equivalence). First every key pair of the chain between them,
+// but one whose columns are tied already; then, for each class, a pair
+// from the class's first column among the joined inputs to each of t's
+// columns in the class that is not tied to it (a pair transitivity
+// implies). Every key pair of the chain is thus checked by the join of its
+// later input or implied by pairs checked, and each added pair holds on
+// every tuple on which the chain's pairs do, so the joins keep exactly the
+// chain's tuples. In each pair a is the joined input's column, b t's.
+func (g *chainGraph) keyPairs(t int, joined []bool, tied *columnTies) []chainEdge {
 	var pairs []chainEdge
-	covered := map[int]bool{}
 	for i, e := range g.edges {
 		a, b := e.a, e.b
 		if b.input != t {
@@ -354,15 +356,15 @@ func (g *chainGraph) keyPairs(t int, joined []bool) []chainEdge {
 		if b.input != t || !joined[a.input] {
 			continue
 		}
-		pairs = append(pairs, chainEdge{a, b})
 		if g.sameType[i] {
-			covered[g.class[b]] = true
+			if tied.same(a, b) {
+				continue
+			}
+			tied.tie(a, b)
 		}
+		pairs = append(pairs, chainEdge{a, b})
 	}
-	for k, m := range g.members {
-		if covered[k] {
-			continue
-		}
+	for _, m := range g.members {
 		rep := -1
 		for i, c := range m {
 			if joined[c.input] {
@@ -374,13 +376,34 @@ func (g *chainGraph) keyPairs(t int, joined []bool) []chainEdge {
 			continue
 		}
 		for _, c := range m {
-			if c.input == t {
+			if c.input == t && !tied.same(m[rep], c) {
+				tied.tie(m[rep], c)
 				pairs = append(pairs, chainEdge{m[rep], c})
 			}
 		}
 	}
 	return pairs
 }
+
+// columnTies is a disjoint-set forest over the chain's columns: the
+// columns the joins built so far made equal by same-typed key pairs.
+type columnTies struct{ parent map[chainCol]chainCol }
+
+func newColumnTies() *columnTies { return &columnTies{parent: map[chainCol]chainCol{}} }
+
+func (c *columnTies) find(x chainCol) chainCol {
+	for {
+		p, ok := c.parent[x]
+		if !ok || p == x {
+			return x
+		}
+		x = p
+	}
+}
+
+func (c *columnTies) same(a, b chainCol) bool { return c.find(a) == c.find(b) }
+
+func (c *columnTies) tie(a, b chainCol) { c.parent[c.find(a)] = c.find(b) }
 
 // unionFind is a disjoint-set forest over 0..n-1.
 type unionFind []int

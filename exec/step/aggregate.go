@@ -1,6 +1,8 @@
 package step
 
 import (
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 
@@ -213,10 +215,38 @@ func (e *Env) reduceAll(aggs []plan.Expr, in arrow.RecordBatch, sel []int32, g *
 		}
 	}()
 	canFuse := g.Fusable()
+	// Through a selection every argument is total and deterministic: an
+	// argument holding an earlier one reads that one's column instead.
+	var rewritten []plan.Expr
+	var keep []string
+	if sel != nil {
+		rewritten, keep = shareArgs(aggs)
+	}
+	cur := in // in, and the kept arguments' columns
+	defer func() {
+		if cur != in {
+			cur.Release()
+		}
+	}()
 	for i, a := range aggs {
-		call, arg, err := e.aggArg(a, in)
+		var call *plan.Call
+		var arg arrow.Array
+		var err error
+		if rewritten != nil && rewritten[i] != nil {
+			call = plan.Unalias(a).(*plan.Call)
+			arg, err = e.evalExpr(rewritten[i], cur)
+		} else {
+			call, arg, err = e.aggArg(a, cur)
+		}
 		if err != nil {
 			return nil, err
+		}
+		if keep != nil && keep[i] != "" && arg != nil {
+			next := withColumn(cur, keep[i], arg)
+			if cur != in {
+				cur.Release()
+			}
+			cur = next
 		}
 		if canFuse && ops.Fusable(call.Fn, arg) {
 			fused = append(fused, i)
@@ -260,6 +290,82 @@ func (e *Env) reduceAll(aggs []plan.Expr, in arrow.RecordBatch, sel []int32, g *
 		cols[i] = outs[k]
 	}
 	return cols, nil
+}
+
+// shareArgs finds the aggregate arguments that hold an earlier argument
+// as a subexpression (TPC-H Q1: sum(ext * (1 - disc) * (1 + tax)) after
+// sum(ext * (1 - disc))): rewritten[k] is argument k with each such
+// subexpression replaced by a column named keep[j] (a name no schema has),
+// which the caller adds to the batch after evaluating argument j; nil
+// when no argument holds another. The values are those of evaluating
+// each argument whole when the arguments are deterministic and total.
+func shareArgs(aggs []plan.Expr) (rewritten []plan.Expr, keep []string) {
+	args := make([]plan.Expr, len(aggs))
+	for i, a := range aggs {
+		if c, ok := plan.Unalias(a).(*plan.Call); ok && len(c.Args) > 0 {
+			if _, isCall := c.Args[0].(*plan.Call); isCall {
+				args[i] = c.Args[0]
+			}
+		}
+	}
+	rewritten = make([]plan.Expr, len(aggs))
+	keep = make([]string, len(aggs))
+	found := false
+	for k, x := range args {
+		if x == nil {
+			continue
+		}
+		y := x
+		for j := range k {
+			if args[j] == nil {
+				continue
+			}
+			name := fmt.Sprintf("\x00arg%d", j)
+			if z, n := replaceSub(y, args[j], name); n > 0 {
+				y, keep[j], found = z, name, true
+			}
+		}
+		if y != x {
+			rewritten[k] = y
+		}
+	}
+	if !found {
+		return nil, nil
+	}
+	return rewritten, keep
+}
+
+// replaceSub replaces each subexpression of x equal to target (through
+// calls, casts and aliases) by the column name, and returns the result
+// and the number of replacements.
+func replaceSub(x, target plan.Expr, name string) (plan.Expr, int) {
+	if plan.ExprEqual(x, target) {
+		return plan.Col(name).Expr(), 1
+	}
+	switch x.(type) {
+	case *plan.Call, *plan.Cast, *plan.Alias:
+	default:
+		return x, 0
+	}
+	kids := x.Children()
+	out := make([]plan.Expr, len(kids))
+	total := 0
+	for i, c := range kids {
+		var n int
+		out[i], n = replaceSub(c, target, name)
+		total += n
+	}
+	if total == 0 {
+		return x, 0
+	}
+	return x.WithChildren(out), total
+}
+
+// withColumn is rec with one more column (retained by the new batch).
+func withColumn(rec arrow.RecordBatch, name string, a arrow.Array) arrow.RecordBatch {
+	fields := append(append([]arrow.Field(nil), rec.Schema().Fields()...), arrow.Field{Name: name, Type: a.DataType(), Nullable: true})
+	cols := append(append([]arrow.Array(nil), rec.Columns()...), a)
+	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, rec.NumRows())
 }
 
 // reduceSel is reduce over rows sel of arg (all of them when sel is nil),

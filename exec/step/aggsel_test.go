@@ -68,6 +68,11 @@ func TestAggregateSelected(t *testing.T) {
 			x.Sum().Alias("sx"), x.Mul(lit(1.0).Sub(d)).Sum().Alias("sdp"), x.Mean().Alias("mx"),
 			d.Mean().Alias("md"), plan.Len().Alias("n"), x.Count().Alias("c"),
 		}, true},
+		{"arguments holding earlier ones read their columns", 8, []plan.E{col("status")}, []plan.E{
+			x.Mul(lit(1.0).Sub(d)).Sum().Alias("dp"), x.Mul(lit(1.0).Sub(d)).Mul(lit(1.0).Add(d)).Sum().Alias("ch"),
+			x.Mul(lit(1.0).Sub(d)).Mean().Alias("mdp"), x.Mul(lit(1.0).Sub(d)).Max().Alias("xdp"),
+			lit(1.0).Sub(d).Mul(x.Mul(lit(1.0).Sub(d))).Sum().Alias("both"),
+		}, true},
 		{"a long string key is gathered", 8, []plan.E{col("name")}, []plan.E{x.Sum().Alias("sx"), d.Sum().Alias("sd")}, true},
 		{"an integer key", 8, []plan.E{col("k")}, []plan.E{x.Sum().Alias("sx"), plan.Len().Alias("n")}, true},
 		{"a nullable argument and other aggregates are gathered", 8, []plan.E{col("flag")}, []plan.E{
@@ -115,5 +120,34 @@ func TestAggregateSelected(t *testing.T) {
 			}
 			t.Log(got)
 		})
+	}
+}
+
+// TestShareArgs: an argument holding an earlier argument (whole or as a
+// subexpression, at any depth) reads its column; others are left alone.
+func TestShareArgs(t *testing.T) {
+	x, d := col("x"), col("d")
+	dp := x.Mul(lit(1.0).Sub(d))
+	aggs := []plan.Expr{
+		dp.Sum().Alias("a").Expr(), dp.Mul(lit(1.0).Add(d)).Sum().Alias("b").Expr(), dp.Mean().Alias("c").Expr(),
+		x.Sum().Alias("e").Expr(), lit(2.0).Mul(d).Sum().Alias("f").Expr(), plan.Len().Alias("n").Expr(),
+		lit(3.0).Add(lit(2.0).Mul(d)).Sum().Alias("g").Expr(),
+	}
+	rewritten, keep := shareArgs(aggs)
+	want := []string{"", `col("\x00arg0") * (1.0 + d)`, `col("\x00arg0")`, "", "", "", `3.0 + col("\x00arg4")`}
+	for i, w := range want {
+		got := ""
+		if rewritten[i] != nil {
+			got = rewritten[i].String()
+		}
+		if got != w {
+			t.Errorf("argument %d rewritten to %q, want %q", i, got, w)
+		}
+	}
+	if keep[0] != "\x00arg0" || keep[4] != "\x00arg4" || keep[1] != "" || keep[3] != "" {
+		t.Errorf("kept %q", keep)
+	}
+	if r, k := shareArgs(aggs[3:6]); r != nil || k != nil {
+		t.Errorf("no argument holds another, got %q %q", r, k)
 	}
 }

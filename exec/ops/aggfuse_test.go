@@ -305,3 +305,47 @@ func TestPropSelected(t *testing.T) {
 	}, gen))
 	props.TestingRun(t)
 }
+
+// BenchmarkGroupSelected is Q1's grouping over a filter's selection (98%
+// of the rows, ascending): the two one-letter keys grouped through it
+// ("selected") and gathered then grouped as before ("gathered").
+func BenchmarkGroupSelected(b *testing.B) {
+	keys := []arrow.Array{flagStrings(benchRows, "ANR"), flagStrings(benchRows, "FO")}
+	defer releaseAll(keys)
+	rng := rand.New(rand.NewSource(10))
+	var sel []int32
+	for i := range benchRows {
+		if rng.Intn(50) > 0 {
+			sel = append(sel, int32(i))
+		}
+	}
+	b.Run("selected", func(b *testing.B) {
+		resetTimer(b)
+		for range b.N {
+			g, err := GroupSelected(benchMem, keys, sel, Parallel{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			g.Close()
+		}
+		perRow(b, len(sel))
+	})
+	b.Run("gathered", func(b *testing.B) {
+		resetTimer(b)
+		for range b.N {
+			var taken []arrow.Array
+			for _, k := range keys {
+				t, err := Take(benchMem, k, sel)
+				if err != nil {
+					b.Fatal(err)
+				}
+				taken = append(taken, t)
+			}
+			if _, _, err := GroupIDs(taken); err != nil {
+				b.Fatal(err)
+			}
+			releaseAll(taken)
+		}
+		perRow(b, len(sel))
+	})
+}

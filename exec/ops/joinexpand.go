@@ -37,42 +37,26 @@ func ExpandJoin(how plan.JoinKind, bl, br []int32, baseRows int, sel []int32) (l
 	for b := range baseRows {
 		start[b+1] += start[b]
 	}
-	matches := func(r int32) (int32, int32) {
-		if r < 0 {
-			return 0, 0
-		}
-		return start[r], start[r+1]
-	}
-	n := 0
 	for i, r := range sel {
 		if int(r) >= baseRows {
 			return nil, nil, fmt.Errorf("expand join: row %d is base row %d of %d", i, r, baseRows)
 		}
-		lo, hi := matches(r)
-		switch how {
-		case plan.InnerJoin:
-			n += int(hi - lo)
-		case plan.LeftJoin:
-			n += max(1, int(hi-lo))
-		case plan.SemiJoin:
-			if hi > lo {
-				n++
-			}
-		case plan.AntiJoin:
-			if hi == lo {
-				n++
-			}
-		}
 	}
-	if err := checkRows(n); err != nil {
-		return nil, nil, fmt.Errorf("expand join: %w", err)
+	// The output's size, estimated from the base's average matches (the
+	// appends below grow it when the estimate is short).
+	est := len(sel)
+	if how == plan.InnerJoin && baseRows > 0 {
+		est = int(min(int64(len(sel)), int64(len(bl))*int64(len(sel))/int64(baseRows)+16))
 	}
-	li = make([]int32, 0, n)
+	li = make([]int32, 0, est)
 	if how == plan.InnerJoin || how == plan.LeftJoin {
-		ri = make([]int32, 0, n)
+		ri = make([]int32, 0, est)
 	}
 	for i, r := range sel {
-		lo, hi := matches(r)
+		var lo, hi int32
+		if r >= 0 {
+			lo, hi = start[r], start[r+1]
+		}
 		switch {
 		case how == plan.SemiJoin:
 			if hi > lo {
@@ -91,6 +75,9 @@ func ExpandJoin(how plan.JoinKind, bl, br []int32, baseRows int, sel []int32) (l
 				li, ri = append(li, int32(i)), append(ri, m)
 			}
 		}
+	}
+	if err := checkRows(len(li)); err != nil {
+		return nil, nil, fmt.Errorf("expand join: %w", err)
 	}
 	return li, ri, nil
 }

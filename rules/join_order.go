@@ -34,7 +34,7 @@ import (
 // cheapest. The baseline is the written order, or the greedy one when it
 // has fewer cross joins (T1 first, then each time the first input in
 // written order a key pair links to those joined); the cheapest order
-// replaces it when it has fewer cross joins or costs at most a sixth. So
+// replaces it when it has fewer cross joins or costs at most a third. So
 // TPC-H Q7 written from supplier joins its filtered nation and supplier
 // first, then lineitem, and Q5 written from customer starts at its
 // filtered region. Key pairs between columns of one type also link, by

@@ -21,9 +21,10 @@ import (
 // semi-join or dynamic filter.
 //
 // The filtered input (the probe) is a scan, or a chain of filters over a
-// scan, none of them shared with another part of the plan (memo), each
-// filter deterministic, without over() and total (plan.Total: its
-// conjuncts cannot raise), the scan's source a KeyFilterSource. The
+// scan, each filter deterministic, without over() and total (plan.Total: its
+// conjuncts cannot raise), the scan's source a KeyFilterSource. A
+// filtered chain's outputs stay out of the memo (evalProbe), so a subtree
+// Equal to it elsewhere in the plan is evaluated there on its own. The
 // right input is filtered for inner, left, semi and anti joins, with the
 // left input evaluated first as always; the left input for inner and semi
 // joins, the right input then being evaluated first. When both inputs
@@ -142,8 +143,9 @@ func (c *collector) evalKeyFiltered(n *plan.JoinNode) (out *step.Frame, err erro
 		if left, err = c.eval(n.Left); err != nil {
 			return nil, err, true
 		}
-		defer c.withKeyFilter(rp, left, n.LeftOn[rp.pair], n.RightOn[rp.pair])()
-		if right, err = c.eval(n.Right); err != nil {
+		set, unset := c.withKeyFilter(rp, left, n.LeftOn[rp.pair], n.RightOn[rp.pair])
+		defer unset()
+		if right, err = c.evalProbe(n.Right, set); err != nil {
 			return nil, err, true
 		}
 	} else {
@@ -157,8 +159,9 @@ func (c *collector) evalKeyFiltered(n *plan.JoinNode) (out *step.Frame, err erro
 			}
 			return nil, err, true
 		}
-		defer c.withKeyFilter(lp, right, n.RightOn[lp.pair], n.LeftOn[lp.pair])()
-		if left, err = c.eval(n.Left); err != nil {
+		set, unset := c.withKeyFilter(lp, right, n.RightOn[lp.pair], n.LeftOn[lp.pair])
+		defer unset()
+		if left, err = c.evalProbe(n.Left, set); err != nil {
 			return nil, err, true
 		}
 	}
@@ -174,17 +177,69 @@ func (c *collector) evalKeyFiltered(n *plan.JoinNode) (out *step.Frame, err erro
 
 // withKeyFilter sets the filter of probe p's scan on column to (a key of
 // the probe side) from column from of the evaluated input f, when f is
-// small enough, and returns the function that removes it.
-func (c *collector) withKeyFilter(p probe, f *step.Frame, from, to plan.Expr) func() {
+// small enough (set), and returns the function that removes it.
+func (c *collector) withKeyFilter(p probe, f *step.Frame, from, to plan.Expr) (set bool, unset func()) {
 	kf, ok := c.keyFilter(f, from.(*plan.Column).Name, to.(*plan.Column).Name)
 	if !ok {
-		return func() {}
+		return false, func() {}
 	}
 	if c.keyFilters == nil {
 		c.keyFilters = map[*plan.ScanNode][]KeyFilter{}
 	}
 	c.keyFilters[p.scan] = []KeyFilter{kf}
-	return func() { delete(c.keyFilters, p.scan) }
+	return true, func() { delete(c.keyFilters, p.scan) }
+}
+
+// evalProbe evaluates the probe chain n (filters over a scan; see
+// probeChain) like eval, but, when a key filter is set on its scan
+// (filtered), without storing its nodes' outputs in the memo: they hold
+// only the rows the filter let through, which another consumer of an
+// Equal subtree must not be served. An output the memo already holds
+// (every row) is served as eval would.
+func (c *collector) evalProbe(n plan.Node, filtered bool) (*step.Frame, error) {
+	if !filtered {
+		return c.eval(n)
+	}
+	if err := c.env.CheckCtx(); err != nil {
+		return nil, err
+	}
+	if shared := c.memo.entry(n); shared != nil && shared.out != nil {
+		c.hits++
+		return shared.out.Share(shared.out.Schema()), nil
+	}
+	var out *step.Frame
+	var err error
+	switch x := n.(type) {
+	case *plan.FilterNode:
+		var in *step.Frame
+		if in, err = c.evalProbe(x.Input, true); err != nil {
+			return nil, err
+		}
+		defer in.Release()
+		if err := c.env.CheckCtx(); err != nil {
+			return nil, err
+		}
+		if c.onEval != nil {
+			c.onEval(n)
+		}
+		out, err = step.Eval(c.env, n, []*step.Frame{in})
+	case *plan.ScanNode:
+		if c.onEval != nil {
+			c.onEval(n)
+		}
+		out, err = c.scan(x)
+	default:
+		return nil, c.env.Internal("a key-filtered input holds a %s node", n.Label())
+	}
+	if err == nil {
+		if err = c.env.CheckMemory(); err != nil {
+			out.Release()
+		}
+	}
+	if err != nil {
+		return nil, c.locate(err, n)
+	}
+	return out, nil
 }
 
 // keyFilterProbe reports whether join n may filter its right input (right)
@@ -250,9 +305,6 @@ func (c *collector) keyFilterProbe(n *plan.JoinNode, right bool) (p probe, ok bo
 // narrows it already.
 func (c *collector) probeChain(n plan.Node) (scan *plan.ScanNode, filtered, ok bool) {
 	for {
-		if c.memo.entry(n) != nil {
-			return nil, false, false
-		}
 		switch x := n.(type) {
 		case *plan.ScanNode:
 			kfs, isKF := x.Source.(KeyFilterSource)

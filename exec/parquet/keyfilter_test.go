@@ -40,11 +40,15 @@ type keyFilterCase struct {
 	// filter puts a filter over the Parquet scans: 0 none, 1 a total one,
 	// 2 one that raises divide_by_zero on the row whose x is 7.
 	filter int
+	// shared cross-joins the join with the row count and x sum of its
+	// inputs' own subtrees (Equal to them: the memo shares them), which
+	// must see every row of a key-filtered input.
+	shared bool
 }
 
 func (c keyFilterCase) String() string {
-	return fmt.Sprintf("seed=%d typ=%s how=%s left=%d right=%d groups=%d span=%d base=%d nulls=%v opts=%+v exprKey=%v twoKeys=%v par=%d side=%d filter=%d",
-		c.seed, c.typ, c.how, c.leftRows, c.rightRows, c.groupRows, c.span, c.base, c.nulls, c.opts, c.exprKey, c.twoKeys, c.par, c.side, c.filter)
+	return fmt.Sprintf("seed=%d typ=%s how=%s left=%d right=%d groups=%d span=%d base=%d nulls=%v opts=%+v exprKey=%v twoKeys=%v par=%d side=%d filter=%d shared=%v",
+		c.seed, c.typ, c.how, c.leftRows, c.rightRows, c.groupRows, c.span, c.base, c.nulls, c.opts, c.exprKey, c.twoKeys, c.par, c.side, c.filter, c.shared)
 }
 
 func newKeyFilterCase(seed int64) keyFilterCase {
@@ -73,6 +77,7 @@ func newKeyFilterCase(seed int64) keyFilterCase {
 	}
 	c.twoKeys = r.IntN(5) == 0
 	c.side = r.IntN(3)
+	c.shared = r.IntN(4) == 0
 	c.filter = []int{0, 0, 1, 1, 2}[r.IntN(5)]
 	if c.side == 1 {
 		c.leftRows, c.rightRows = c.rightRows, c.leftRows
@@ -164,7 +169,14 @@ func (c keyFilterCase) plan(left, right plan.Source, parquet [2]bool) plan.Node 
 		}
 		return f
 	}
-	return input(left, parquet[0]).Join(input(right, parquet[1]), c.how, lon, ron).WithJoinOptions(c.opts).Node()
+	j := input(left, parquet[0]).Join(input(right, parquet[1]), c.how, lon, ron).WithJoinOptions(c.opts)
+	if c.shared {
+		count := func(f plan.Frame, name string) plan.Frame {
+			return f.GroupBy().Agg(plan.Len().Alias("n_"+name), c2k("x").Sum().Alias("sx_"+name))
+		}
+		j = j.CrossJoin(count(input(left, parquet[0]), "l")).CrossJoin(count(input(right, parquet[1]), "r"))
+	}
+	return j.Node()
 }
 
 func c2k(name string) plan.E { return plan.Col(name) }

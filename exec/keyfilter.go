@@ -22,9 +22,10 @@ import (
 //
 // The filtered input (the probe) is a scan, or a chain of filters over a
 // scan, each filter deterministic, without over() and total (plan.Total: its
-// conjuncts cannot raise), the scan's source a KeyFilterSource. A
-// filtered chain's outputs stay out of the memo (evalProbe), so a subtree
-// Equal to it elsewhere in the plan is evaluated there on its own. The
+// conjuncts cannot raise), the scan's source a KeyFilterSource, and no
+// node of the chain occurring in the plan elsewhere than inside the
+// occurrences of the join (which the memo then shares whole); a filtered
+// chain's outputs stay out of the memo (evalProbe). The
 // right input is filtered for inner, left, semi and anti joins, with the
 // left input evaluated first as always; the left input for inner and semi
 // joins, the right input then being evaluated first. When both inputs
@@ -273,7 +274,7 @@ func (c *collector) keyFilterProbe(n *plan.JoinNode, right bool) (p probe, ok bo
 			return p, false // evaluating it might raise on a row a filter drops
 		}
 	}
-	scan, filtered, ok := c.probeChain(input)
+	scan, filtered, ok := c.probeChain(n, input)
 	if !ok {
 		return p, false
 	}
@@ -299,12 +300,23 @@ func (c *collector) keyFilterProbe(n *plan.JoinNode, right bool) (p probe, ok bo
 	return p, false
 }
 
-// probeChain returns the scan under n when n is a scan whose source uses
-// key filters, or a chain of filters over one, that a key filter may
-// narrow (see above); filtered says whether a filter or a pushed conjunct
-// narrows it already.
-func (c *collector) probeChain(n plan.Node) (scan *plan.ScanNode, filtered, ok bool) {
+// probeChain returns the scan under n, an input of join j, when n is a
+// scan whose source uses key filters, or a chain of filters over one, that
+// a key filter may narrow (see above); filtered says whether a filter or
+// a pushed conjunct narrows it already. A node of the chain that the memo
+// shares must occur in the plan only inside the occurrences of j (as many
+// times as j does): then the first occurrence of j evaluated is the only
+// one that evaluates it, the others being served from the memo, so keeping
+// its filtered output out of the memo serves nothing less.
+func (c *collector) probeChain(j *plan.JoinNode, n plan.Node) (scan *plan.ScanNode, filtered, ok bool) {
+	jc := 1
+	if e := c.memo.entry(j); e != nil {
+		jc = e.count
+	}
 	for {
+		if e := c.memo.entry(n); e != nil && e.count != jc {
+			return nil, false, false
+		}
 		switch x := n.(type) {
 		case *plan.ScanNode:
 			kfs, isKF := x.Source.(KeyFilterSource)

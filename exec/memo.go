@@ -23,6 +23,8 @@ type memo struct {
 type memoEntry struct {
 	node plan.Node
 	out  *step.Frame
+	// count is how many times the subtree occurs in the plan.
+	count int
 }
 
 // newMemo scans the resolved plan for repeated deterministic subtrees.
@@ -50,7 +52,7 @@ func newMemo(root plan.Node) *memo {
 	for fp, cs := range byFP {
 		for _, c := range cs {
 			if c.count > 1 {
-				m.shared[fp] = append(m.shared[fp], &memoEntry{node: c.node})
+				m.shared[fp] = append(m.shared[fp], &memoEntry{node: c.node, count: c.count})
 			}
 		}
 	}

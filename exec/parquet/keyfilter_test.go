@@ -40,14 +40,16 @@ type keyFilterCase struct {
 	// filter puts a filter over the Parquet scans: 0 none, 1 a total one,
 	// 2 one that raises divide_by_zero on the row whose x is 7.
 	filter int
-	// shared cross-joins the join with the row count and x sum of its
+	// shared: 1 cross-joins the join with the row count and x sum of its
 	// inputs' own subtrees (Equal to them: the memo shares them), which
-	// must see every row of a key-filtered input.
-	shared bool
+	// must see every row of the input (so none is filtered); 2 unions the
+	// join with itself (the memo shares the whole join, and the filtered
+	// input occurs only inside it).
+	shared int
 }
 
 func (c keyFilterCase) String() string {
-	return fmt.Sprintf("seed=%d typ=%s how=%s left=%d right=%d groups=%d span=%d base=%d nulls=%v opts=%+v exprKey=%v twoKeys=%v par=%d side=%d filter=%d shared=%v",
+	return fmt.Sprintf("seed=%d typ=%s how=%s left=%d right=%d groups=%d span=%d base=%d nulls=%v opts=%+v exprKey=%v twoKeys=%v par=%d side=%d filter=%d shared=%d",
 		c.seed, c.typ, c.how, c.leftRows, c.rightRows, c.groupRows, c.span, c.base, c.nulls, c.opts, c.exprKey, c.twoKeys, c.par, c.side, c.filter, c.shared)
 }
 
@@ -77,7 +79,7 @@ func newKeyFilterCase(seed int64) keyFilterCase {
 	}
 	c.twoKeys = r.IntN(5) == 0
 	c.side = r.IntN(3)
-	c.shared = r.IntN(4) == 0
+	c.shared = []int{0, 0, 0, 0, 1, 2}[r.IntN(6)]
 	c.filter = []int{0, 0, 1, 1, 2}[r.IntN(5)]
 	if c.side == 1 {
 		c.leftRows, c.rightRows = c.rightRows, c.leftRows
@@ -170,11 +172,14 @@ func (c keyFilterCase) plan(left, right plan.Source, parquet [2]bool) plan.Node 
 		return f
 	}
 	j := input(left, parquet[0]).Join(input(right, parquet[1]), c.how, lon, ron).WithJoinOptions(c.opts)
-	if c.shared {
+	switch c.shared {
+	case 1:
 		count := func(f plan.Frame, name string) plan.Frame {
 			return f.GroupBy().Agg(plan.Len().Alias("n_"+name), c2k("x").Sum().Alias("sx_"+name))
 		}
 		j = j.CrossJoin(count(input(left, parquet[0]), "l")).CrossJoin(count(input(right, parquet[1]), "r"))
+	case 2:
+		j = j.Union(j)
 	}
 	return j.Node()
 }
@@ -196,6 +201,7 @@ func keyZero(t plan.Type) plan.E {
 type keyOutcome struct {
 	cols [][]plan.Value
 	err  *plan.Error
+	hits int // the memo's
 }
 
 func collectKeyOutcome(t *testing.T, n plan.Node, opts exec.Options) keyOutcome {
@@ -213,7 +219,7 @@ func collectKeyOutcome(t *testing.T, n plan.Node, opts exec.Options) keyOutcome 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return keyOutcome{cols: cols}
+	return keyOutcome{cols: cols, hits: res.MemoHits}
 }
 
 func (a keyOutcome) diff(b keyOutcome) string {
@@ -225,6 +231,9 @@ func (a keyOutcome) diff(b keyOutcome) string {
 			return fmt.Sprintf("error %v vs %v", a.err, b.err)
 		}
 		return ""
+	}
+	if a.hits != b.hits {
+		return fmt.Sprintf("%d memo hits vs %d", a.hits, b.hits)
 	}
 	if len(a.cols) != len(b.cols) {
 		return fmt.Sprintf("%d columns vs %d", len(a.cols), len(b.cols))
@@ -277,7 +286,7 @@ func TestKeyFilteredJoinMatchesTable(t *testing.T) {
 		if d := got.diff(want); d != "" {
 			return c.String() + ": " + d
 		}
-		if c.opts.NullsEqual || c.filter == 2 || (rd && (c.how == plan.RightJoin || c.how == plan.FullJoin || c.exprKey || c.opts.Validate == plan.ValidateManyToOne)) ||
+		if c.opts.NullsEqual || c.filter == 2 || c.shared == 1 || (rd && (c.how == plan.RightJoin || c.how == plan.FullJoin || c.exprKey || c.opts.Validate == plan.ValidateManyToOne)) ||
 			(ld && ((c.how != plan.InnerJoin && c.how != plan.SemiJoin) || c.opts.Validate == plan.ValidateOneToMany)) {
 			if ld || rd {
 				return fmt.Sprintf("%s: a scan was filtered (left %v, right %v)", c, ld, rd)

@@ -102,6 +102,16 @@ const (
 	maxFilterRows = 1 << 21
 )
 
+// keyFilterPays reports whether collecting the keys of an evaluated input
+// of keyRows rows can pay for itself on a scan whose source holds
+// probeRows rows (-1: unknown): collecting sorts the keys, so an input
+// with more rows than the scan costs more than the scan could save (TPC-H
+// Q16's 800,000 partsupp rows against the 10,000 suppliers of its anti
+// join).
+func keyFilterPays(keyRows, probeRows int64) bool {
+	return keyRows <= maxFilterRows && (probeRows < 0 || keyRows <= probeRows)
+}
+
 // probe is one input of a join that a runtime key filter may narrow: the
 // scan under it, the key pair the filter uses (an index into the join's
 // keys), whether anything filters it already, and its source's rows (-1:
@@ -180,6 +190,9 @@ func (c *collector) evalKeyFiltered(n *plan.JoinNode) (out *step.Frame, err erro
 // the probe side) from column from of the evaluated input f, when f is
 // small enough (set), and returns the function that removes it.
 func (c *collector) withKeyFilter(p probe, f *step.Frame, from, to plan.Expr) (set bool, unset func()) {
+	if !keyFilterPays(int64(f.NumRows()), p.rows) {
+		return false, func() {}
+	}
 	kf, ok := c.keyFilter(f, from.(*plan.Column).Name, to.(*plan.Column).Name)
 	if !ok {
 		return false, func() {}
@@ -344,9 +357,6 @@ func (c *collector) probeChain(j *plan.JoinNode, n plan.Node) (scan *plan.ScanNo
 // column from of f, ok false when there are too many of them (or the
 // column cannot be read: the join then reports what it does).
 func (c *collector) keyFilter(f *step.Frame, from, to string) (KeyFilter, bool) {
-	if f.NumRows() > maxFilterRows {
-		return KeyFilter{}, false
-	}
 	a, err := c.env.ColumnValues(f, from)
 	if err != nil {
 		return KeyFilter{}, false

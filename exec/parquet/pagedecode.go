@@ -290,14 +290,8 @@ func fastFixed[T uint32 | uint64](ctx context.Context, pr file.PageReader, dst [
 			}
 			copy(bytesOf(out), p.values[:present*w])
 		case parquet.Encodings.PlainDict, parquet.Encodings.RLEDict:
-			if dictN < 0 {
+			if dict, ok = fixedDict(dict, dictBytes, dictN, w); !ok {
 				return false
-			}
-			if dict == nil || len(dict) != dictN {
-				if len(dictBytes) < dictN*w {
-					return false
-				}
-				dict = castBits[T](dictBytes[:dictN*w])
 			}
 			if present > 0 && (!sc.pageIndices(p.values, present) || !gather(out, dict, sc.idx, p.values[0])) {
 				return false
@@ -342,6 +336,23 @@ func bytesOf[T uint32 | uint64](s []T) []byte {
 	default:
 		return arrow.Uint64Traits.CastToBytes(v.([]uint64))
 	}
+}
+
+// fixedDict is the dictionary of a fixed-width column chunk as values of
+// width w: dict when it already holds dictN values, else those read from
+// dictBytes; ok is false when there is no dictionary (dictN < 0) or
+// dictBytes is too short for it.
+func fixedDict[T uint32 | uint64](dict []T, dictBytes []byte, dictN, w int) ([]T, bool) {
+	if dictN < 0 {
+		return nil, false
+	}
+	if dict != nil && len(dict) == dictN {
+		return dict, true
+	}
+	if len(dictBytes) < dictN*w {
+		return nil, false
+	}
+	return castBits[T](dictBytes[:dictN*w]), true
 }
 
 // castBits views b (whose length is a multiple of the width) as values.
@@ -688,14 +699,8 @@ func fastFixedAt[T uint32 | uint64](ctx context.Context, pr file.PageReader, dst
 				dst[k] = vals[int(keep[k])-pos]
 			}
 		case parquet.Encodings.PlainDict, parquet.Encodings.RLEDict:
-			if dictN < 0 {
+			if dict, ok = fixedDict(dict, dictBytes, dictN, w); !ok {
 				return false
-			}
-			if dict == nil || len(dict) != dictN {
-				if len(dictBytes) < dictN*w {
-					return false
-				}
-				dict = castBits[T](dictBytes[:dictN*w])
 			}
 			if kj > ki {
 				// Indices up to the last kept row of the page.

@@ -130,27 +130,20 @@ func (e *Env) selectedInput(n *plan.AggregateNode, f *Frame) (arrow.RecordBatch,
 	fields := make([]arrow.Field, 0, len(names))
 	cols := make([]arrow.Array, 0, len(names))
 	for _, name := range names {
-		fc, err := e.col(f, name)
-		if err != nil || fc.idx == nil {
+		arr, rows, ok := e.gatheredColumn(f, name, sel, cols)
+		if !ok {
 			return nil, nil, false
 		}
-		if sel == nil {
-			sel = fc.idx.rows
-		} else if !sameRows(sel, fc.idx.rows) {
-			return nil, nil, false
-		}
-		if len(cols) > 0 && fc.arr.Len() != cols[0].Len() {
-			return nil, nil, false
-		}
+		sel = rows
 		fld, _ := f.schema.Lookup(name)
 		dt, err := kernel.ArrowType(fld.Type)
-		if err != nil || !arrow.TypeEqual(dt, fc.arr.DataType()) {
+		if err != nil || !arrow.TypeEqual(dt, arr.DataType()) {
 			return nil, nil, false
 		}
 		// The batch's rows are not all f's: a column f holds without
 		// nulls may have some in the other rows.
 		fields = append(fields, arrow.Field{Name: name, Type: dt, Nullable: true})
-		cols = append(cols, fc.arr)
+		cols = append(cols, arr)
 	}
 	if len(cols) == 0 || 4*len(sel) < selMinShare*cols[0].Len() {
 		return nil, nil, false
@@ -161,6 +154,24 @@ func (e *Env) selectedInput(n *plan.AggregateNode, f *Frame) (arrow.RecordBatch,
 		}
 	}
 	return array.NewRecordBatch(arrow.NewSchema(fields, nil), cols, int64(cols[0].Len())), sel, true
+}
+
+// gatheredColumn returns column name of f when f holds it as a gather of
+// a base column: the base and the gather's rows, which must be sel (the
+// rows of the columns read before it, nil: none read yet), over bases of
+// the length of those columns' (read); ok is false otherwise.
+func (e *Env) gatheredColumn(f *Frame, name string, sel []int32, read []arrow.Array) (base arrow.Array, rows []int32, ok bool) {
+	fc, err := e.col(f, name)
+	if err != nil || fc.idx == nil {
+		return nil, nil, false
+	}
+	if sel != nil && !sameRows(sel, fc.idx.rows) {
+		return nil, nil, false
+	}
+	if len(read) > 0 && fc.arr.Len() != read[0].Len() {
+		return nil, nil, false
+	}
+	return fc.arr, fc.idx.rows, true
 }
 
 // sameRows reports whether a and b are one index vector (the same

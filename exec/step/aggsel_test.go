@@ -111,10 +111,7 @@ func TestAggregateSelected(t *testing.T) {
 			if ok != c.selected {
 				t.Fatalf("read through the selection: %v, want %v", ok, c.selected)
 			}
-			got := outcome(env(t), n)
-			aggregateSelection = false
-			want := outcome(env(t), n)
-			aggregateSelection = true
+			got, want := outcomeBothWays(t, n, &aggregateSelection)
 			if got != want {
 				t.Errorf("through the selection:\n%s\ngathered:\n%s", got, want)
 			}

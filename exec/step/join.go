@@ -163,19 +163,12 @@ func (e *Env) keysThroughIndex(n *plan.JoinNode, left *Frame) ([]arrow.Array, []
 		if !ok {
 			return nil, nil, false
 		}
-		fc, err := e.col(left, name)
-		if err != nil || fc.idx == nil {
+		arr, rows, ok := e.gatheredColumn(left, name, sel, base)
+		if !ok {
 			return nil, nil, false
 		}
-		if sel == nil {
-			sel = fc.idx.rows
-		} else if !sameRows(sel, fc.idx.rows) {
-			return nil, nil, false
-		}
-		if len(base) > 0 && fc.arr.Len() != base[0].Len() {
-			return nil, nil, false
-		}
-		base = append(base, fc.arr)
+		sel = rows
+		base = append(base, arr)
 	}
 	if 4*base[0].Len() > len(sel) {
 		return nil, nil, false

@@ -74,10 +74,7 @@ func TestJoinThroughIndex(t *testing.T) {
 			if ok != c.through {
 				t.Fatalf("through the index: %v, want %v", ok, c.through)
 			}
-			got := outcome(env(t), n)
-			joinThroughIndex = false
-			want := outcome(env(t), n)
-			joinThroughIndex = true
+			got, want := outcomeBothWays(t, n, &joinThroughIndex)
 			if got != want {
 				t.Errorf("through the index:\n%s\ngathered:\n%s", got, want)
 			}

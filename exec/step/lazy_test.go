@@ -129,6 +129,17 @@ func outcome(e *Env, n plan.Node) string {
 	return fmt.Sprint(rows)
 }
 
+// outcomeBothWays is the outcome of n with the executor path that path
+// switches (a package variable only tests turn off) on (got), and off
+// (want): a path that changes nothing gives the two equal.
+func outcomeBothWays(t *testing.T, n plan.Node, path *bool) (got, want string) {
+	t.Helper()
+	got = outcome(env(t), n)
+	*path = false
+	defer func() { *path = true }()
+	return got, outcome(env(t), n)
+}
+
 // TestLazyFramesAreFlatFrames: a lazy frame (lazy.go) is invisible — every
 // random chain gives the same rows, in the same order, or the same error,
 // with lazy frames as with flat ones, every reference released (the

@@ -59,6 +59,7 @@ func (s *groupScratch) dictTest(ctx context.Context, ev kernel.Evaluator, mem me
 	var dictBytes []byte
 	dictN := -1
 	var dictPass []bool // per dictionary value, then null (nullable columns)
+	var offs []int32    // where each dictionary value starts in dictBytes
 	var nullPass bool
 	out := make([]int32, 0, 64)
 	outIdx := make([]int32, 0, 64) // per row of out: its dictionary index, -1 for null
@@ -78,7 +79,10 @@ func (s *groupScratch) dictTest(ctx context.Context, ev kernel.Evaluator, mem me
 			if dictN > end {
 				return nil, false
 			}
-			if dictPass, ok = evalDict(ctx, ev, mem, dictBytes, dictN, col.maxDef > 0, filt, j); !ok {
+			if offs, ok = dictOffsets(dictBytes, dictN); !ok {
+				return nil, false
+			}
+			if dictPass, ok = evalDict(ctx, ev, mem, dictBytes, offs, col.maxDef > 0, filt, j); !ok {
 				return nil, false
 			}
 			if col.maxDef > 0 {
@@ -132,10 +136,7 @@ func (s *groupScratch) dictTest(ctx context.Context, ev kernel.Evaluator, mem me
 	if j < len(s.dict) {
 		// The passing rows' strings, for the second phase: the
 		// dictionary is copied out of the page reader's buffer.
-		d := &dictRows{rows: out, idx: outIdx, dict: slices.Clone(dictBytes)}
-		if d.offs, ok = dictOffsets(d.dict, dictN); ok {
-			s.dict[j] = d
-		}
+		s.dict[j] = &dictRows{rows: out, idx: outIdx, dict: slices.Clone(dictBytes), offs: offs}
 	}
 	return out, true
 }
@@ -209,27 +210,20 @@ func (d *dictRows) unit(keep []int32, nullable bool) (u pqUnit, ok bool) {
 	return u, true
 }
 
-// evalDict evaluates the conjuncts of the j-th tested column over the n
-// values of a PLAIN string dictionary page (and a null after them when
-// nullable) and returns whether each passes, ok false when the page does
-// not parse or the evaluation fails.
-func evalDict(ctx context.Context, ev kernel.Evaluator, mem memory.Allocator, dict []byte, n int, nullable bool,
+// evalDict evaluates the conjuncts of the j-th tested column over the
+// values of a PLAIN string dictionary page, which start at offs (from
+// dictOffsets; each after its 4-byte length), and a null after them when
+// nullable, and returns whether each passes, ok false when the evaluation
+// fails.
+func evalDict(ctx context.Context, ev kernel.Evaluator, mem memory.Allocator, dict []byte, offs []int32, nullable bool,
 	filt *rowFilter, j int) ([]bool, bool) {
+	n := len(offs)
 	b := array.NewStringBuilder(mem)
 	defer b.Release()
 	b.Reserve(n + 1)
-	off := 0
-	for range n {
-		if len(dict)-off < 4 {
-			return nil, false
-		}
-		l := binary.LittleEndian.Uint32(dict[off:])
-		off += 4
-		if uint64(l) > uint64(len(dict)-off) {
-			return nil, false
-		}
-		b.BinaryBuilder.Append(dict[off : off+int(l)])
-		off += int(l)
+	for _, o := range offs {
+		l := binary.LittleEndian.Uint32(dict[o-4:])
+		b.BinaryBuilder.Append(dict[o : o+int32(l)])
 	}
 	rows := n
 	if nullable {

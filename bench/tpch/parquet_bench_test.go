@@ -11,10 +11,10 @@ import (
 	"github.com/dfopt/dfopt/bench"
 )
 
-// BenchmarkSF1Parquet collects the dataframe-style Q1, Q3, Q6, Q12, Q17 and Q19,
-// optimized, over the SF1 Parquet files of $DFOPT_TPCH_SF1 (dfopt bench
-// without --memory): every collect decodes the files again, so a profile
-// shows the Parquet scan, e.g.
+// BenchmarkSF1Parquet collects the dataframe-style Q1, Q3, Q6, Q7, Q10, Q11,
+// Q12, Q13, Q17, Q19 and Q22, optimized, over the SF1 Parquet files of
+// $DFOPT_TPCH_SF1 (dfopt bench without --memory): every collect decodes the
+// files again, so a profile shows the Parquet scan, e.g.
 //
 //	DFOPT_TPCH_SF1=DIR go test ./bench/tpch -run '^$' -bench 'SF1Parquet/q6$' \
 //	    -benchtime 5x -cpu 1 -cpuprofile q6.prof
@@ -25,7 +25,7 @@ func BenchmarkSF1Parquet(b *testing.B) {
 	if dir == "" {
 		b.Skipf("$%s is not set (generate the data with: dfopt gen-tpch -sf 1 -out DIR)", sf1Env)
 	}
-	for _, q := range []string{"q1", "q3", "q6", "q12", "q17", "q19"} {
+	for _, q := range []string{"q1", "q3", "q6", "q7", "q10", "q11", "q12", "q13", "q17", "q19", "q22"} {
 		b.Run(q, func(b *testing.B) {
 			suite, err := bench.Load(context.Background(), []string{"queries/" + q + ".json"}, bench.Options{DataDir: dir})
 			if err != nil {

@@ -493,7 +493,16 @@ func fastStrings(ctx context.Context, pr file.PageReader, rows int, keep []int32
 				offs[i] = int32(end)
 			}
 		} else if keep == nil && maxDef == 0 {
-			// Every row, all present, from PLAIN pages.
+			// Every row, all present, from PLAIN pages: sized first
+			// (the pairs' spans), so that appending never regrows.
+			total := 0
+			for i := range n {
+				total += int(pairs[2*i+1] - pairs[2*i])
+			}
+			if len(data)+total > math.MaxInt32 {
+				return false
+			}
+			data = slices.Grow(data, total)
 			for i := range n {
 				data = append(data, get(i)...)
 				u.offs[pos+i+1] = int32(len(data))

@@ -55,6 +55,14 @@ import (
 // TPC-H SF1, Q12's 4% and Q6's 2% gain, Q3's 50% lost.
 const keepWhole = 2
 
+// keysLoose is the share of a group's rows (in eighths) from which a key
+// filter tested first, with other tests after it, lets every row through:
+// the tests after it would otherwise meet a gathered copy of nearly every
+// row (TPC-H Q12's and Q13's keys, every order or customer, match every
+// row). A key filter only allows a source to drop rows (exec.KeyFilter), so
+// keeping some it rules out changes nothing the join outputs.
+const keysLoose = 6
+
 // rowFilter is the conjuncts a scan tests row by row, grouped by the scan
 // column (an index into the scan's column list) each reads, the columns in
 // the order the pushed list first names them.
@@ -67,10 +75,14 @@ type rowFilter struct {
 	keys []*keySet
 }
 
-// rowTests returns the tests the scan can apply row by row: the pushed
-// conjuncts the plan marks Inexact whose column (parseTest) is among the
-// columns the scan decodes (cols), then the runtime key filters (kfs) on
-// int32, int64 or date columns among them; nil when there are none.
+// rowTests returns the tests the scan can apply row by row: the runtime key
+// filters (kfs) on int32, int64 or date columns among the columns the scan
+// decodes (cols), then the pushed conjuncts the plan marks Inexact whose
+// column (parseTest) is among them; nil when there are none. The key
+// columns come first: their test is a bitmap or binary search over a
+// decoded integer column, and a join's keys usually leave few rows (TPC-H
+// Q10's quarter of orders against lineitem), which a string test from the
+// dictionary or a date comparison then meets alone.
 func rowTests(pushed []plan.PushedPredicate, kfs []exec.KeyFilter, s plan.Schema, cols []pqColumn) *rowFilter {
 	pos := map[string]int{}
 	for i, c := range cols {
@@ -90,6 +102,18 @@ func rowTests(pushed []plan.PushedPredicate, kfs []exec.KeyFilter, s plan.Schema
 		}
 		return j
 	}
+	for _, kf := range kfs {
+		i, ok := pos[kf.Column]
+		if !ok || (cols[i].typ != plan.Int32 && cols[i].typ != plan.Int64 && cols[i].typ != plan.Date) {
+			continue
+		}
+		j := column(i)
+		if f.keys[j] == nil {
+			f.keys[j] = newKeySet(kf.Keys)
+		} else {
+			f.keys[j] = f.keys[j].intersect(kf.Keys)
+		}
+	}
 	for _, p := range pushed {
 		if p.Support != plan.Inexact {
 			continue
@@ -104,18 +128,6 @@ func rowTests(pushed []plan.PushedPredicate, kfs []exec.KeyFilter, s plan.Schema
 		}
 		j := column(i)
 		f.conj[j] = append(f.conj[j], p.Expr)
-	}
-	for _, kf := range kfs {
-		i, ok := pos[kf.Column]
-		if !ok || (cols[i].typ != plan.Int32 && cols[i].typ != plan.Int64 && cols[i].typ != plan.Date) {
-			continue
-		}
-		j := column(i)
-		if f.keys[j] == nil {
-			f.keys[j] = newKeySet(kf.Keys)
-		} else {
-			f.keys[j] = f.keys[j].intersect(kf.Keys)
-		}
 	}
 	if len(f.cols) == 0 {
 		return nil
@@ -171,12 +183,14 @@ func (s *groupScratch) test(ctx context.Context, ev kernel.Evaluator, mem memory
 	if ks == nil {
 		return s.testConj(ctx, ev, mem, col, j, filt, keep, last)
 	}
-	if len(filt.conj[j]) > 0 {
-		if keep, ok = s.testConj(ctx, ev, mem, col, j, filt, keep, false); !ok {
-			return nil, false
-		}
+	if len(filt.conj[j]) == 0 {
+		return s.testKeys(col, j, ks, keep, last), true
 	}
-	return s.testKeys(col, j, ks, keep, last), true
+	keep = s.testKeys(col, j, ks, keep, false)
+	if keep != nil && len(keep) == 0 {
+		return keep, true
+	}
+	return s.testConj(ctx, ev, mem, col, j, filt, keep, last)
 }
 
 // testKeys is test for the runtime key filter ks of the j-th tested column
@@ -211,7 +225,7 @@ func (s *groupScratch) testKeys(col pqColumn, j int, ks *keySet, keep []int32, l
 				}
 			}
 		}
-		if len(pass) == s.rows || (last && len(pass)*8 >= s.rows*keepWhole) {
+		if len(pass) == s.rows || (last && len(pass)*8 >= s.rows*keepWhole) || (!last && len(pass)*8 >= s.rows*keysLoose) {
 			return nil
 		}
 		return pass

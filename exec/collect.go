@@ -255,6 +255,12 @@ func (c *collector) evalNode(n plan.Node) (*step.Frame, error) {
 	if s, ok := n.(*plan.ScanNode); ok {
 		return c.scan(s)
 	}
+	if j, ok := n.(*plan.JoinNode); ok {
+		if p, done := c.memo.pairs(j); p != nil {
+			defer done()
+			return step.JoinShared(c.env, j, inputs[0], inputs[1], p)
+		}
+	}
 	return step.Eval(c.env, n, inputs)
 }
 

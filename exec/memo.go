@@ -1,6 +1,8 @@
 package exec
 
 import (
+	"slices"
+
 	"github.com/dfopt/dfopt/exec/step"
 	"github.com/dfopt/dfopt/plan"
 )
@@ -17,6 +19,37 @@ type memo struct {
 	// shared holds, per fingerprint, one entry for every deterministic
 	// subtree that occurs more than once.
 	shared map[uint64][]*memoEntry
+	// probes holds, per join occurrence, the probe class it shares its
+	// pairs with (pairClass), for the classes that share.
+	probes map[*plan.JoinNode]probeMember
+}
+
+// pairClass is a probe class: the deterministic inner and semi
+// equi-joins of the plan without a residual (step.SharesPairs) that have
+// Equal inputs, Equal keys and the same nulls_equal, so the same match
+// pairs. A class shares (step.JoinShared) when it has at least two members
+// that are not Equal (Equal joins are served by the memo whole) and one of
+// them is an inner join (the pairs are the inner join's; a semi join's left
+// rows derive from them, not the other way round): TPC-H Q17 written as
+// SQL joins lineitem to the filtered parts once inner and once semi (the
+// semi_reduction of its subquery), and probes lineitem once.
+type pairClass struct {
+	// members are the distinct (not Equal) joins of the class.
+	members []*plan.JoinNode
+	// evaluated marks the members evaluated in this collect; when all
+	// are, nothing needs the pairs any more.
+	evaluated []bool
+	pairs     step.JoinPairs
+}
+
+// sharePairs enables the probe classes' shared pairs; tests turn it off
+// to compare the two ways.
+var sharePairs = true
+
+// probeMember is a join occurrence's class and its member index there.
+type probeMember struct {
+	class  *pairClass
+	member int
 }
 
 // memoEntry is one shared subtree and, once evaluated, its result.
@@ -48,7 +81,7 @@ func newMemo(root plan.Node) *memo {
 		byFP[fp] = append(byFP[fp], &class{node: n, count: 1})
 		return true
 	})
-	m := &memo{shared: map[uint64][]*memoEntry{}}
+	m := &memo{shared: map[uint64][]*memoEntry{}, probes: probeClasses(root)}
 	for fp, cs := range byFP {
 		for _, c := range cs {
 			if c.count > 1 {
@@ -74,8 +107,116 @@ func (m *memo) entry(n plan.Node) *memoEntry {
 	return nil
 }
 
+// probeClasses groups the plan's joins into probe classes (pairClass) and
+// returns, for every occurrence of a join in a class that shares, its
+// class and member.
+func probeClasses(root plan.Node) map[*plan.JoinNode]probeMember {
+	if !sharePairs {
+		return nil
+	}
+	byKey := map[uint64][]*pairClass{}
+	occ := map[*plan.JoinNode]probeMember{}
+	plan.WalkNodes(root, func(n plan.Node) bool {
+		j, ok := n.(*plan.JoinNode)
+		if !ok || !step.SharesPairs(j) || !plan.IsDeterministicPlan(j) {
+			return true
+		}
+		key := probeKey(j)
+		var cl *pairClass
+		for _, c := range byKey[key] {
+			if sameProbe(c.members[0], j) {
+				cl = c
+				break
+			}
+		}
+		if cl == nil {
+			cl = &pairClass{}
+			byKey[key] = append(byKey[key], cl)
+		}
+		member := -1
+		for i, o := range cl.members {
+			if plan.Equal(o, j) {
+				member = i
+				break
+			}
+		}
+		if member < 0 {
+			member = len(cl.members)
+			cl.members = append(cl.members, j)
+		}
+		occ[j] = probeMember{class: cl, member: member}
+		return true
+	})
+	out := map[*plan.JoinNode]probeMember{}
+	for j, pm := range occ {
+		if pm.class.shares() {
+			if pm.class.evaluated == nil {
+				pm.class.evaluated = make([]bool, len(pm.class.members))
+			}
+			out[j] = pm
+		}
+	}
+	return out
+}
+
+// shares reports whether the class's members share their pairs: two or
+// more of them, one an inner join.
+func (c *pairClass) shares() bool {
+	if len(c.members) < 2 {
+		return false
+	}
+	for _, j := range c.members {
+		if j.How == plan.InnerJoin {
+			return true
+		}
+	}
+	return false
+}
+
+// probeKey hashes what sameProbe compares.
+func probeKey(j *plan.JoinNode) uint64 {
+	h := plan.Fingerprint(j.Left)*31 + plan.Fingerprint(j.Right)
+	for _, x := range j.LeftOn {
+		h = h*31 + plan.ExprFingerprint(x)
+	}
+	for _, x := range j.RightOn {
+		h = h*37 + plan.ExprFingerprint(x)
+	}
+	if j.NullsEqual {
+		h++
+	}
+	return h
+}
+
+// sameProbe reports whether joins a and b match the same pairs: Equal
+// inputs, Equal keys, the same nulls_equal.
+func sameProbe(a, b *plan.JoinNode) bool {
+	return a.NullsEqual == b.NullsEqual && plan.Equal(a.Left, b.Left) && plan.Equal(a.Right, b.Right) &&
+		slices.EqualFunc(a.LeftOn, b.LeftOn, plan.ExprEqual) && slices.EqualFunc(a.RightOn, b.RightOn, plan.ExprEqual)
+}
+
+// pairs returns the pair store join occurrence j shares with its probe
+// class (nil: j shares none), and done, which the caller calls once j is
+// evaluated: once every member of the class is, the pairs are dropped.
+func (m *memo) pairs(j *plan.JoinNode) (p *step.JoinPairs, done func()) {
+	pm, ok := m.probes[j]
+	if !ok {
+		return nil, nil
+	}
+	c := pm.class
+	return &c.pairs, func() {
+		c.evaluated[pm.member] = true
+		if !slices.Contains(c.evaluated, false) {
+			c.pairs.Release()
+		}
+	}
+}
+
 // release drops every stored result.
 func (m *memo) release() {
+	for _, pm := range m.probes {
+		pm.class.pairs.Release()
+	}
 	for _, es := range m.shared {
 		for _, e := range es {
 			if e.out != nil {

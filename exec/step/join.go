@@ -2,6 +2,7 @@ package step
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -25,46 +26,87 @@ import (
 // order and the errors are the same; only which side's keys fill the hash
 // table changes.
 func (e *Env) join(n *plan.JoinNode, left, right *Frame) (*Frame, error) {
+	return e.joinWith(n, left, right, nil)
+}
+
+// joinWith is join, its pairs shared through p when p is not nil (see
+// JoinShared): taken from p when p holds them, else computed as the inner
+// join's and stored in p.
+func (e *Env) joinWith(n *plan.JoinNode, left, right *Frame, p *JoinPairs) (*Frame, error) {
 	lay, ok := plan.LayoutOf(n)
 	if !ok {
 		return nil, e.Internal("join is not resolved")
 	}
-	if base, sel, ok := e.keysThroughIndex(n, left); ok {
-		li, ri, err := e.joinThroughIndex(n, base, sel, right)
-		if err != nil {
-			return nil, err
+	if p != nil && p.done {
+		// The keys are Equal to those the pairs were computed from, over
+		// Equal inputs: evaluating them again gives the same columns and
+		// raises nothing. Only this join's own validation needs them.
+		if n.Validate.ChecksLeft() || n.Validate.ChecksRight() {
+			if err := e.validateOnly(n, left, right); err != nil {
+				return nil, err
+			}
 		}
-		return e.joinOutput(n, lay, left, right, li, ri)
+		if n.How == plan.SemiJoin {
+			return e.joinOutput(n, lay, left, right, LeftOnce(p.li), nil)
+		}
+		return e.joinOutput(n, lay, left, right, slices.Clone(p.li), slices.Clone(p.ri))
+	}
+	how := n.How
+	if p != nil {
+		how = plan.InnerJoin
+	}
+	li, ri, held, err := e.joinPairs(n, how, lay, left, right)
+	if err != nil {
+		return nil, err
+	}
+	// The output frames count the vectors they keep (gather); the pairs'
+	// own reservation ends with the join.
+	defer e.release(held)
+	if p != nil {
+		p.li, p.ri, p.done = li, ri, true
+		if n.How == plan.SemiJoin {
+			li, ri = LeftOnce(li), nil
+		}
+	}
+	return e.joinOutput(n, lay, left, right, li, ri)
+}
+
+// joinPairs evaluates the keys of join n over left and right, validates
+// them and returns the pairs of a join of kind how on them (how is n.How,
+// or inner for a join whose pairs are shared), with the bytes the pairs
+// hold under a memory limit.
+func (e *Env) joinPairs(n *plan.JoinNode, how plan.JoinKind, lay *plan.JoinLayout, left, right *Frame) (li, ri []int32, held int64, err error) {
+	if base, sel, ok := e.keysThroughIndex(n, how, left); ok {
+		li, ri, err := e.joinThroughIndex(n, how, base, sel, right)
+		return li, ri, 0, err
 	}
 	lk, err := e.evalOn(left, n.LeftOn)
 	if err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	defer releaseAll(lk)
 	rk, err := e.evalOn(right, n.RightOn)
 	if err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	defer releaseAll(rk)
 	if err := e.CheckCtx(); err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
 	if err := e.validateJoin(n, lk, rk); err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
-	if n.NullsEqual && n.How != plan.CrossJoin {
+	if n.NullsEqual && how != plan.CrossJoin {
 		l2, r2, err := ops.NullsEqualKeys(e.Mem, lk, rk)
 		if err != nil {
-			return nil, e.Internal("%v", err)
+			return nil, nil, 0, e.Internal("%v", err)
 		}
 		defer releaseAll(l2)
 		defer releaseAll(r2)
 		lk, rk = l2, r2
 	}
-	var li, ri []int32
-	var held int64 // the pair vectors' reservation under a memory limit
 	switch {
-	case n.How == plan.CrossJoin:
+	case how == plan.CrossJoin:
 		li, ri, held, err = ops.CrossIndicesLimited(e.spill(), left.rows, right.rows)
 	case n.Residual != nil:
 		li, held, err = e.residualRows(n, lay, left, right, lk, rk)
@@ -73,18 +115,97 @@ func (e *Env) join(n *plan.JoinNode, left, right *Frame) (*Frame, error) {
 		if n.BuildLeft {
 			build = ops.BuildLeft
 		}
-		li, ri, held, err = ops.JoinIndicesLimitedBuild(e.spill(), n.How, build, lk, rk, e.par)
+		li, ri, held, err = ops.JoinIndicesLimitedBuild(e.spill(), how, build, lk, rk, e.par)
 	}
 	if err != nil {
 		if pe, ok := plan.AsError(err); ok {
-			return nil, pe
+			return nil, nil, 0, pe
 		}
-		return nil, e.opFailure(err)
+		return nil, nil, 0, e.opFailure(err)
 	}
-	// The output frames count the vectors they keep (gather); the pairs'
-	// own reservation ends with the join.
-	defer e.release(held)
-	return e.joinOutput(n, lay, left, right, li, ri)
+	return li, ri, held, nil
+}
+
+// validateOnly evaluates the keys of join n over left and right and
+// checks its validate option (validateJoin), as joinPairs does before
+// matching.
+func (e *Env) validateOnly(n *plan.JoinNode, left, right *Frame) error {
+	lk, err := e.evalOn(left, n.LeftOn)
+	if err != nil {
+		return err
+	}
+	defer releaseAll(lk)
+	rk, err := e.evalOn(right, n.RightOn)
+	if err != nil {
+		return err
+	}
+	defer releaseAll(rk)
+	if err := e.CheckCtx(); err != nil {
+		return err
+	}
+	return e.validateJoin(n, lk, rk)
+}
+
+// JoinPairs holds the pairs of an inner equi-join that several joins of
+// one plan share (JoinShared): the joins of one probe class, which have
+// Equal inputs, Equal keys and the same nulls_equal and differ only in
+// their kind (inner or semi), build side, validation or output options.
+// The zero value holds nothing yet.
+type JoinPairs struct {
+	li, ri []int32
+	done   bool
+}
+
+// Held reports whether p holds pairs.
+func (p *JoinPairs) Held() bool { return p.done }
+
+// Release drops the pairs p holds (a later JoinShared computes them
+// again).
+func (p *JoinPairs) Release() { p.li, p.ri, p.done = nil, nil, false }
+
+// SharesPairs reports whether join n may take its pairs from a JoinPairs:
+// an inner or semi equi-join without a residual. A semi join's left rows
+// are then the distinct left rows of the inner join's pairs, in order
+// (docs/semantics.md, join).
+func SharesPairs(n *plan.JoinNode) bool {
+	return (n.How == plan.InnerJoin || n.How == plan.SemiJoin) && n.Residual == nil && len(n.LeftOn) > 0
+}
+
+// JoinShared evaluates the inner or semi join n (SharesPairs) over its
+// inputs' frames like Eval, its pairs shared through p by the joins of a
+// probe class (exec's memo; the caller guarantees that every join given p
+// has Equal inputs, evaluated to Equal frames, Equal keys and the same
+// nulls_equal). The first join evaluated computes the inner join's pairs
+// and stores them in p; the others take them from p: an inner join as
+// they are (the pairs do not depend on the build side), a semi join the
+// distinct left rows among them (LeftOnce). A join that validates
+// evaluates its keys and checks them itself. Under a memory limit nothing
+// is shared (the pairs' bytes are counted per join).
+func JoinShared(e *Env, n *plan.JoinNode, left, right *Frame, p *JoinPairs) (*Frame, error) {
+	switch {
+	case n == nil || !n.Resolved():
+		return nil, e.Internal("JoinShared of an unresolved join")
+	case left == nil || right == nil || p == nil:
+		return nil, e.Internal("join: a missing input or pair store")
+	case !SharesPairs(n):
+		return nil, e.Internal("join: a %s join with a residual or no keys cannot share pairs", n.How)
+	case e.budget != nil:
+		return e.join(n, left, right)
+	}
+	return e.joinWith(n, left, right, p)
+}
+
+// LeftOnce returns the distinct left rows of an inner equi-join's pairs
+// li (left rows in order, each repeated once per match), in order: the
+// left rows of the semi join on the same inputs and keys.
+func LeftOnce(li []int32) []int32 {
+	out := make([]int32, 0, len(li))
+	for i, l := range li {
+		if i == 0 || l != li[i-1] {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // joinOutput builds the join's output frame from its pairs (li, ri; ri
@@ -142,18 +263,19 @@ var joinThroughIndex = true
 
 // keysThroughIndex returns, when the join may match its left keys on the
 // rows they were gathered from (ops.ExpandJoin), those rows' key columns
-// (not retained) and the gather's index vector. That is when the join is
-// an inner, left, semi or anti equi-join hashing its right input, with no
+// (not retained) and the gather's index vector. That is when the join,
+// matched as kind how, is an inner, left, semi or anti equi-join hashing
+// its right input, with no
 // residual, validation or nulls_equal and no memory limit, every left key
 // is a plain column, all of them gathers through one index vector from
 // columns at most a quarter as long. A plain column raises nothing, so
 // matching the base rows first changes no error.
-func (e *Env) keysThroughIndex(n *plan.JoinNode, left *Frame) ([]arrow.Array, []int32, bool) {
+func (e *Env) keysThroughIndex(n *plan.JoinNode, how plan.JoinKind, left *Frame) ([]arrow.Array, []int32, bool) {
 	switch {
 	case !joinThroughIndex, e.budget != nil, n.Residual != nil, n.NullsEqual, n.BuildLeft,
 		n.Validate.ChecksLeft(), n.Validate.ChecksRight(), len(n.LeftOn) == 0:
 		return nil, nil, false
-	case n.How != plan.InnerJoin && n.How != plan.LeftJoin && n.How != plan.SemiJoin && n.How != plan.AntiJoin:
+	case how != plan.InnerJoin && how != plan.LeftJoin && how != plan.SemiJoin && how != plan.AntiJoin:
 		return nil, nil, false
 	}
 	var sel []int32
@@ -180,7 +302,7 @@ func (e *Env) keysThroughIndex(n *plan.JoinNode, left *Frame) ([]arrow.Array, []
 // the left key rows base to them (an inner join) and expands the pairs to
 // the left rows, rows sel of base (ops.ExpandJoin): the pairs the join of
 // the gathered left keys gives.
-func (e *Env) joinThroughIndex(n *plan.JoinNode, base []arrow.Array, sel []int32, right *Frame) (li, ri []int32, err error) {
+func (e *Env) joinThroughIndex(n *plan.JoinNode, how plan.JoinKind, base []arrow.Array, sel []int32, right *Frame) (li, ri []int32, err error) {
 	rk, err := e.evalOn(right, n.RightOn)
 	if err != nil {
 		return nil, nil, err
@@ -191,7 +313,7 @@ func (e *Env) joinThroughIndex(n *plan.JoinNode, base []arrow.Array, sel []int32
 	}
 	bl, br, err := ops.JoinIndicesParallel(plan.InnerJoin, base, rk, e.par)
 	if err == nil {
-		li, ri, err = ops.ExpandJoin(n.How, bl, br, base[0].Len(), sel)
+		li, ri, err = ops.ExpandJoin(how, bl, br, base[0].Len(), sel)
 	}
 	if err != nil {
 		if pe, ok := plan.AsError(err); ok {

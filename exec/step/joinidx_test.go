@@ -69,7 +69,7 @@ func TestJoinThroughIndex(t *testing.T) {
 			defer tables.Release()
 			j := resolved.(*plan.JoinNode)
 			in := evalFrame(t, e, tables, j.Left)
-			_, _, ok := e.keysThroughIndex(j, in)
+			_, _, ok := e.keysThroughIndex(j, j.How, in)
 			in.Release()
 			if ok != c.through {
 				t.Fatalf("through the index: %v, want %v", ok, c.through)

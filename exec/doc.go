@@ -97,6 +97,25 @@
 // Only subtrees that occur at least twice in the plan are kept (this changes
 // no count), and all are released when the collect ends.
 //
+// # Shared join pairs
+//
+// Joins that are not Equal may still match the same pairs: the inner and
+// semi equi-joins without a residual whose inputs are Equal deterministic
+// subtrees, whose keys are Equal and whose nulls_equal is the same (a
+// probe class; memo.go). When a class holds two or more joins that are not
+// Equal, one of them inner, the first of them evaluated computes the inner
+// join's pairs and the others take them (step.JoinShared): an inner join
+// as they are (the build side does not change them), a semi join the
+// distinct left rows among them (docs/semantics.md, join). Each join still
+// evaluates its inputs (the memo serves them) and checks its own validate.
+// A join evaluated with a runtime key filter on an input (keyfilter.go)
+// neither stores nor takes pairs, since its filtered input's rows are not
+// the others'; under a memory limit nothing is shared. The pairs are
+// dropped once every join of the class is evaluated. MemoHits does not
+// count them. TPC-H Q17 written as SQL joins lineitem to the filtered parts
+// once inner and once semi (semi_reduction's, under the aggregate), and
+// probes lineitem once.
+//
 // # Sources
 //
 // A scan reads a *plan.Table (converted once per collect), any Source (the

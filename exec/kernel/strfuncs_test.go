@@ -111,6 +111,14 @@ func TestStringSetFunctions(t *testing.T) {
 		{"is_in floats", []column{colOf("f", plan.Float64, f64s(math.NaN(), negZer, 1.5, 2)...)}, col("f").IsIn(f64(math.NaN()), f64(0), i64(2)),
 			bools(F, T, F, T)},
 		{"is_in strings", []column{colOf("s", plan.String, words...)}, s.IsIn(str(""), str("éÉß"), str("a\xffB")), bools(F, T, T, T, nil, F, F, F)},
+		// A row of at most 8 bytes compares as one word and its length
+		// (AIR\x00 is AIR's word, not its length); longer rows, and rows
+		// within 8 bytes of the data's end, compare bytes.
+		{"is_in strings by word", []column{colOf("s", plan.String, strs("AIR", "AIR\x00", "AIR REG", "", "REG AIR", "12345678", "123456789",
+			"1234567", nil, "12345678", "AIR")...)}, s.IsIn(str("AIR"), str("AIR REG"), str("12345678"), str("123456789"), str("")),
+			bools(T, F, T, T, F, T, T, F, nil, T, T)},
+		{"is_in strings by word, no empty element", []column{colOf("s", plan.String, strs("", "a", "ab", "abcdefgh", "abcdefgi", "x")...)},
+			s.IsIn(str("abcdefgh"), str("a")), bools(F, T, F, T, F, F)},
 		{"is_in bools", []column{colOf("p", plan.Bool, bools(T, F, nil)...)}, col("p").IsIn(bl(true)), bools(T, F, nil)},
 		{"is_in many", []column{colOf("a", plan.Int64, i64s(1, 10, 11, 20)...)},
 			col("a").IsIn(i64(1), i64(2), i64(3), i64(4), i64(5), i64(6), i64(7), i64(8), i64(9), i64(10), null(plan.Int64)), bools(T, T, nil, nil)},

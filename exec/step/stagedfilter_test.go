@@ -138,7 +138,9 @@ func TestStagedFilter(t *testing.T) {
 		{"two stages then the rest", []string{"s == 1", "k in (1, 2)", "b <= 1.5", "a > -40"}, 3},
 		{"nothing selective: one stage", []string{"b <= 1.5", "a > -40"}, 1},
 		{"a null test", []string{"a is null", "b > 0.0"}, 2},
-		{"a disjunction", []string{"a or b", "s ends with 3", "b <= 1.5"}, 3},
+		// After the disjunction (24% kept) ends_with is cheaper over all
+		// rows than gathering s (fullWidthNext), then b on the kept rows.
+		{"a disjunction", []string{"a or b", "s ends with 3", "b <= 1.5"}, 2},
 		{"may raise: first, over all rows", []string{"a < -30", "100 / (k + 1) > 0", "b > 0.0"}, 2},
 		// An error: no stage count (0).
 		{"raises on rows an earlier conjunct drops", []string{"a < -30", "100 / z > 0"}, 0},
@@ -200,6 +202,47 @@ func firstLine(s string) string {
 		return s[:120] + "..."
 	}
 	return s
+}
+
+// TestFullWidthNext: which remaining conjunct is evaluated over all rows
+// before the others move to the kept rows: a string test on a compact
+// column when enough rows are kept that gathering the strings costs more
+// than testing the dropped rows, never a conjunct whose column is
+// gathered anyway (the input of a sort).
+func TestFullWidthNext(t *testing.T) {
+	pool := stagePool()
+	rest := []plan.E{pool["b > 0.0"], pool["s == 1"], pool["a > -40"]}
+	for _, c := range []struct {
+		input string
+		kept  int // of 1,000 rows
+		want  int
+	}{
+		{"scan", 300, 1},  // 300 * 20 > 700 * 3
+		{"scan", 100, -1}, // 100 * 20 < 900 * 3
+		{"scan", 0, -1},
+		{"sort", 300, -1},
+	} {
+		t.Run(fmt.Sprintf("%s/%d", c.input, c.kept), func(t *testing.T) {
+			var df plan.Frame
+			for _, in := range stageInputs(t, 1000) {
+				if in.name == c.input {
+					df = in.df
+				}
+			}
+			resolved, err := plan.Resolve(df.Filter(rest...).Node())
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := env(t)
+			tables := NewTables()
+			defer tables.Release()
+			in := evalFrame(t, e, tables, resolved.Children()[0])
+			defer in.Release()
+			if got := fullWidthNext(resolved.(*plan.FilterNode).Predicates, in, c.kept); got != c.want {
+				t.Errorf("fullWidthNext = %d, want %d", got, c.want)
+			}
+		})
+	}
 }
 
 // TestStagedFilterAtItsThreshold: at the default threshold, a Q6-shaped

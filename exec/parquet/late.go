@@ -165,7 +165,15 @@ type groupScratch struct {
 	// passing rows' dictionary indices and the dictionary (nil: none): the
 	// second phase builds the strings from them.
 	dict []*dictRows
-	err  error // the first failing filter column's error
+	// fdict holds, per filter column of fixed width tested from its
+	// dictionary (fixeddict.go), the indices read and the dictionary (nil:
+	// none); such a column is also marked deferred.
+	fdict []*fixedDictRows
+	// partial is set when a tested column holds some rows only (a
+	// fixed-width column tested from its dictionary after others): the
+	// group is then compacted, never kept whole.
+	partial bool
+	err     error // the first failing filter column's error
 }
 
 // test evaluates the conjuncts of the j-th tested column (col, decoded
@@ -314,6 +322,9 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 	defer func() {
 		for _, s := range scratch {
 			releaseBuffers(s.bufs)
+			for _, f := range s.fdict {
+				f.release()
+			}
 		}
 	}()
 	ev := kernel.Evaluator{Mem: mem}
@@ -325,6 +336,7 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 		s.base = make([][]int32, len(filt.cols))
 		s.deferred = make([]bool, len(filt.cols))
 		s.dict = make([]*dictRows, len(filt.cols))
+		s.fdict = make([]*fixedDictRows, len(filt.cols))
 		// The tested columns one at a time: each column's conjuncts are
 		// evaluated over the rows that passed the columns before, and a
 		// group whose rows all failed decodes no further column.
@@ -332,6 +344,20 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 		for j, i := range filt.cols {
 			col := cols[i]
 			if w := fixedWidth(col.typ); w > 0 {
+				if pass, ok := s.fixedDictTest(ctx, ev, mem, rdr, groups[gi], col, j, filt, keep, j == len(filt.cols)-1); ok {
+					// Tested from the dictionary: the values are gathered
+					// in the second phase from the indices read.
+					s.deferred[j] = true
+					s.decoded++
+					keep = pass
+					if keep != nil && len(keep) == 0 {
+						s.keep = keep
+						releaseBuffers(s.bufs)
+						clear(s.bufs)
+						return
+					}
+					continue
+				}
 				s.bufs[j] = memory.NewResizableBuffer(mem)
 				s.bufs[j].Resize(s.rows * w)
 			}
@@ -381,7 +407,7 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 				return
 			}
 		}
-		full := true // every tested unit holds every row
+		full := !s.partial // every tested unit holds every row
 		for _, b := range s.base {
 			full = full && b == nil
 		}
@@ -393,6 +419,10 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 		// The tested columns keep only the passing rows from here on, so
 		// that a group's full decode is not held while the others are read.
 		for j, i := range filt.cols {
+			if f := s.fdict[j]; f != nil {
+				f.narrow(keep)
+				continue
+			}
 			if s.deferred[j] {
 				continue
 			}
@@ -459,6 +489,12 @@ func readLate(ctx context.Context, rdr *file.Reader, schema *arrow.Schema, cols 
 		var dst []byte
 		if w > 0 {
 			dst = bufs[c].Bytes()[lo*w : hi*w]
+		}
+		if j := isFilter[c]; j >= 0 && s.fdict[j] != nil && (!s.whole || s.fdict[j].rows == nil) && s.fdict[j].gather(dst) {
+			// Tested from its dictionary: the values of the indices read
+			// (every row's, where the group is kept whole).
+			units[u] = pqUnit{}
+			return
 		}
 		if j := isFilter[c]; j >= 0 && !s.deferred[j] {
 			var src []byte

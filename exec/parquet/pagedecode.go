@@ -711,9 +711,20 @@ func fastFixedAt[T uint32 | uint64](ctx context.Context, pr file.PageReader, dst
 			if dict, ok = fixedDict(dict, dictBytes, dictN, w); !ok {
 				return false
 			}
-			if kj > ki {
+			if m := int(keep[max(kj-1, 0)]) - pos + 1; kj > ki && (kj-ki)*sparseIndices < m {
+				// Few kept rows: only their indices, read from the runs.
+				sc.idx = grow(sc.idx, kj-ki)
+				if !indicesAt(p.values, keep[ki:kj], pos, sc.idx) {
+					return false
+				}
+				for k, ix := range sc.idx {
+					if int(ix) >= len(dict) {
+						return false
+					}
+					dst[ki+k] = dict[ix]
+				}
+			} else if kj > ki {
 				// Indices up to the last kept row of the page.
-				m := int(keep[kj-1]) - pos + 1
 				if !sc.pageIndices(p.values, m) {
 					return false
 				}
@@ -733,6 +744,11 @@ func fastFixedAt[T uint32 | uint64](ctx context.Context, pr file.PageReader, dst
 	}
 	return ki == len(keep)
 }
+
+// sparseIndices is the share of a page's rows (one in sparseIndices) below
+// which the indices of kept rows are read one by one from the runs
+// (indicesAt) rather than unpacked in bulk up to the last of them.
+const sparseIndices = 8
 
 // decodeFixedAt decodes the rows keep (sorted rows of row group g) of a
 // required fixed-width column into dst (their values, in order) with the

@@ -334,8 +334,9 @@ func checkPageCase(c pageCase) string {
 		if w > 0 && col.maxDef == 0 {
 			// The values at random rows (required columns).
 			var keep []int32
+			density := []int{3, 40}[r.Intn(2)] // dense, and sparse: indices read from the runs
 			for i := range rows {
-				if r.Intn(3) == 0 {
+				if r.Intn(density) == 0 {
 					keep = append(keep, int32(i))
 				}
 			}
@@ -483,6 +484,22 @@ func FuzzPageDecoder(f *testing.F) {
 			}()
 			if w := fixedWidth(cols[0].typ); w > 0 {
 				decodeFast(ctx, rdr, g, cols[0], make([]byte, rows*w), rows)
+				if cols[0].maxDef == 0 {
+					// The dictionary test (all rows, then every third) and
+					// the decode at sparse rows.
+					var keep []int32
+					for i := int32(0); i < int32(rows); i += 3 {
+						keep = append(keep, i)
+					}
+					filt := &rowFilter{cols: []int{0}, conj: [][]plan.Expr{{plan.Col("x").Ge(plan.Lit(0.0)).Expr()}}, keys: []*keySet{nil},
+						schema: []*arrow.Schema{arrow.NewSchema([]arrow.Field{{Name: "x", Type: cols[0].dt}}, nil)}}
+					for _, k := range [][]int32{nil, keep} {
+						fs := &groupScratch{rows: rows, fdict: make([]*fixedDictRows, 1)}
+						fs.fixedDictTest(ctx, kernel.Evaluator{Mem: memory.DefaultAllocator}, memory.DefaultAllocator, rdr, g, cols[0], 0, filt, k, true)
+						fs.fdict[0].release()
+					}
+					decodeFixedAt(ctx, rdr, g, cols[0], make([]byte, len(keep)*w), keep)
+				}
 				continue
 			}
 			decodeFast(ctx, rdr, g, cols[0], nil, rows)

@@ -28,8 +28,11 @@ import (
 // row-wise tests of the one column (parseTest) and a key filter's test is
 // its value's membership, so a row's outcome is that of its value. A
 // column tested first reads every row's index (unpacked in bulk); one
-// tested after others reads only the indices of the rows that passed them,
-// straight from the RLE/bit-packed runs (indicesAt). The indices read are
+// tested after others reads only the indices of the rows that passed them
+// (where few did, straight from the RLE/bit-packed runs: indicesAt). A key
+// filter tested here drops every row it rules out (test may let them all
+// through where it rules out few: keysLoose), its cost being per
+// dictionary value rather than per row. The indices read are
 // kept with a copy of the dictionary, so that the second phase gathers the
 // column's values for the surviving rows (or every row, where the group is
 // kept whole) without reading its pages again. Whatever the shortcut does
@@ -223,7 +226,8 @@ func (s *groupScratch) fixedDictTest(ctx context.Context, ev kernel.Evaluator, m
 			for kj < len(keep) && int(keep[kj]) < pos+n {
 				kj++
 			}
-			if kj > ki {
+			if m := int(keep[max(kj-1, 0)]) - pos + 1; kj > ki && (kj-ki)*sparseIndices < m {
+				// Few rows: only their indices, read from the runs.
 				sc.idx = grow(sc.idx, kj-ki)
 				if !indicesAt(p.values, keep[ki:kj], pos, sc.idx) {
 					return nil, false
@@ -234,6 +238,21 @@ func (s *groupScratch) fixedDictTest(ctx context.Context, ev kernel.Evaluator, m
 					}
 					if dictPass[ix] != 0 {
 						out = append(out, keep[ki+k])
+						outIdx = append(outIdx, ix)
+					}
+				}
+			} else if kj > ki {
+				// Many: the indices up to the last of them, in bulk.
+				if !sc.pageIndices(p.values, m) {
+					return nil, false
+				}
+				for _, r := range keep[ki:kj] {
+					ix := sc.idx[int(r)-pos]
+					if ix >= uint32(dictN) {
+						return nil, false
+					}
+					if dictPass[ix] != 0 {
+						out = append(out, r)
 						outIdx = append(outIdx, ix)
 					}
 				}

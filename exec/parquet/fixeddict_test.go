@@ -139,10 +139,40 @@ func checkFixedDictTest(c pageCase) (string, int) {
 				}
 			}
 			last := r.Intn(2) == 0
+			// The rows that pass: the conjuncts' (test, without the key
+			// filter), then those whose value is among the keys.
 			sc := &groupScratch{rows: rows, units: []pqUnit{full}, bufs: []*memory.Buffer{buf}, base: [][]int32{nil}}
-			want, ok := sc.test(ctx, ev, mem, col, 0, filt, keep, last)
-			if !ok {
-				return fmt.Sprintf("row group %d: the test over the values failed", g), handled
+			conjOnly := &rowFilter{cols: filt.cols, conj: filt.conj, keys: []*keySet{nil}, schema: filt.schema}
+			var want []int32
+			if len(conj) > 0 {
+				var ok bool
+				if want, ok = sc.test(ctx, ev, mem, col, 0, conjOnly, keep, false); !ok {
+					return fmt.Sprintf("row group %d: the test over the values failed", g), handled
+				}
+			}
+			if want == nil {
+				want = keep
+				if want == nil {
+					want = make([]int32, rows)
+					for i := range want {
+						want[i] = int32(i)
+					}
+				}
+			}
+			if ks != nil {
+				var in []int32
+				for _, row := range want {
+					var v int64
+					if w == 4 {
+						v = int64(int32(binary.LittleEndian.Uint32(buf.Bytes()[int(row)*4:])))
+					} else {
+						v = int64(binary.LittleEndian.Uint64(buf.Bytes()[int(row)*8:]))
+					}
+					if ks.has(v) {
+						in = append(in, row)
+					}
+				}
+				want = in
 			}
 			fs := &groupScratch{rows: rows, fdict: make([]*fixedDictRows, 1)}
 			got, ok := fs.fixedDictTest(ctx, ev, mem, rdr, g, col, 0, filt, keep, last)
@@ -153,14 +183,11 @@ func checkFixedDictTest(c pageCase) (string, int) {
 			if (!c.dict || c.nullable) && rows > 0 && (keep == nil || len(keep) > 0) {
 				return fmt.Sprintf("row group %d: fixedDictTest tested a chunk it must give up", g), handled
 			}
-			if got == nil && want != nil && keep == nil && last && ks != nil && len(conj) > 0 && len(want)*8 >= rows*keepWhole {
-				// Kept whole: test applies the share to a key filter
-				// after conjuncts only when the conjuncts pass every
-				// row; fixedDictTest tests both at once.
-				want = nil
-			}
-			if (got == nil) != (want == nil) || !slices.Equal(got, want) {
-				return fmt.Sprintf("row group %d, conjuncts %v, keys %v, keep %v, last %v: passed %v, want %v", g, conj, ks != nil, keep, last, got, want), handled
+			// nil: every row passes, or, for the last test over all rows,
+			// enough of them that the group is kept whole.
+			whole := keep == nil && (len(want) == rows || (last && len(want)*8 >= rows*keepWhole))
+			if (got == nil) != whole || (got != nil && !slices.Equal(got, want)) {
+				return fmt.Sprintf("row group %d, conjuncts %v, keys %v, keep %v, last %v: passed %v, want %v (whole %v)", g, conj, ks != nil, keep, last, got, want, whole), handled
 			}
 			f := fs.fdict[0]
 			if f == nil {

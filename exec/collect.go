@@ -61,6 +61,7 @@ func Collect(ctx context.Context, root plan.Node, opts Options) (res *Result, er
 		onEval: opts.OnEvaluate,
 		memo:   newMemo(resolved),
 		tables: step.NewTables(),
+		root:   resolved,
 	}
 	defer c.close()
 	defer func() {
@@ -113,6 +114,11 @@ type collector struct {
 	// keyFilters holds, per scan directly under a join being evaluated,
 	// the runtime key filters the join's left input allows (keyfilter.go).
 	keyFilters map[*plan.ScanNode][]KeyFilter
+	// root is the resolved plan, and valueIndexes the fingerprints of its
+	// row_index nodes whose column's values matter (keyfilter.go; nil
+	// until a join asks).
+	root         plan.Node
+	valueIndexes map[uint64]bool
 }
 
 // allowTail records that the tail n, about to be evaluated, reads a scan

@@ -1,6 +1,10 @@
 package exec
 
 import (
+	"fmt"
+	"maps"
+	"math"
+	mbits "math/bits"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -20,12 +24,18 @@ import (
 // and the join meet those rows only. This is what other engines call a
 // semi-join or dynamic filter.
 //
-// The filtered input (the probe) is a scan, or a chain of filters over a
-// scan, each filter deterministic, without over() and total (plan.Total: its
+// The filtered input (the probe) is a scan, or a chain over a scan of
+// filters, projections of plain columns and ordering row_index nodes, each
+// filter deterministic, without over() and total (plan.Total: its
 // conjuncts cannot raise), the scan's source a KeyFilterSource, and no
 // node of the chain occurring in the plan elsewhere than inside the
 // occurrences of the join (which the memo then shares whole); a filtered
-// chain's outputs stay out of the memo (evalProbe). The
+// chain's outputs stay out of the memo (evalProbe). A row_index node is
+// ordering when its column's values are used only as plain-column sort
+// keys before being dropped, in every occurrence of the plan (orderOnly):
+// join_order numbers the inputs of the joins it reorders so, to sort the
+// result back into the written order (TPC-H Q7's lineitem and orders, Q11's
+// partsupp). The
 // right input is filtered for inner, left, semi and anti joins, with the
 // left input evaluated first as always; the left input for inner and semi
 // joins, the right input then being evaluated first. When both inputs
@@ -43,8 +53,13 @@ import (
 //     values, so they keep the same rows among those left.
 //   - Order: the output order is left order, then right order among a left
 //     row's matches; dropping rows that are in no pair keeps the relative
-//     order of the others.
-//   - Errors: the filtered side's keys are plain columns (evaluating them
+//     order of the others. An ordering row_index above the dropped rows
+//     numbers the rows kept otherwise, in the same order, so every
+//     comparison a sort makes between two of them has the same outcome,
+//     and no other use reads the numbers.
+//   - Errors: a row_index of the chain cannot overflow (its offset plus
+//     the source's rows fit an int64), projections of plain columns cannot
+//     raise, the filtered side's keys are plain columns (evaluating them
 //     cannot raise), the join validates no uniqueness of the filtered side
 //     (m:1 and 1:1 check every right row, 1:m and 1:1 every left row,
 //     matched or not), has no residual, the filters over the scan cannot
@@ -114,11 +129,12 @@ func keyFilterPays(keyRows, probeRows int64) bool {
 
 // probe is one input of a join that a runtime key filter may narrow: the
 // scan under it, the key pair the filter uses (an index into the join's
-// keys), whether anything filters it already, and its source's rows (-1:
-// unknown).
+// keys) and the scan column that key is, whether anything filters it
+// already, and its source's rows (-1: unknown).
 type probe struct {
 	scan     *plan.ScanNode
 	pair     int
+	column   string // the scan's column the pair's key is
 	filtered bool
 	rows     int64
 }
@@ -154,7 +170,7 @@ func (c *collector) evalKeyFiltered(n *plan.JoinNode) (out *step.Frame, err erro
 		if left, err = c.eval(n.Left); err != nil {
 			return nil, err, true
 		}
-		set, unset := c.withKeyFilter(rp, left, n.LeftOn[rp.pair], n.RightOn[rp.pair])
+		set, unset := c.withKeyFilter(rp, left, n.LeftOn[rp.pair])
 		defer unset()
 		if right, err = c.evalProbe(n.Right, set); err != nil {
 			return nil, err, true
@@ -170,7 +186,7 @@ func (c *collector) evalKeyFiltered(n *plan.JoinNode) (out *step.Frame, err erro
 			}
 			return nil, err, true
 		}
-		set, unset := c.withKeyFilter(lp, right, n.RightOn[lp.pair], n.LeftOn[lp.pair])
+		set, unset := c.withKeyFilter(lp, right, n.RightOn[lp.pair])
 		defer unset()
 		if left, err = c.evalProbe(n.Left, set); err != nil {
 			return nil, err, true
@@ -186,14 +202,14 @@ func (c *collector) evalKeyFiltered(n *plan.JoinNode) (out *step.Frame, err erro
 	return out, err, true
 }
 
-// withKeyFilter sets the filter of probe p's scan on column to (a key of
-// the probe side) from column from of the evaluated input f, when f is
-// small enough (set), and returns the function that removes it.
-func (c *collector) withKeyFilter(p probe, f *step.Frame, from, to plan.Expr) (set bool, unset func()) {
+// withKeyFilter sets the filter of probe p's scan on its key column from
+// column from of the evaluated input f, when f is small enough (set), and
+// returns the function that removes it.
+func (c *collector) withKeyFilter(p probe, f *step.Frame, from plan.Expr) (set bool, unset func()) {
 	if !keyFilterPays(int64(f.NumRows()), p.rows) {
 		return false, func() {}
 	}
-	kf, ok := c.keyFilter(f, from.(*plan.Column).Name, to.(*plan.Column).Name)
+	kf, ok := c.keyFilter(f, from.(*plan.Column).Name, p.column)
 	if !ok {
 		return false, func() {}
 	}
@@ -204,8 +220,8 @@ func (c *collector) withKeyFilter(p probe, f *step.Frame, from, to plan.Expr) (s
 	return true, func() { delete(c.keyFilters, p.scan) }
 }
 
-// evalProbe evaluates the probe chain n (filters over a scan; see
-// probeChain) like eval, but, when a key filter is set on its scan
+// evalProbe evaluates the probe chain n (filters, projections and
+// row_index nodes over a scan; see probeChain) like eval, but, when a key filter is set on its scan
 // (filtered), without storing its nodes' outputs in the memo: they hold
 // only the rows the filter let through, which another consumer of an
 // Equal subtree must not be served. An output the memo already holds
@@ -224,9 +240,9 @@ func (c *collector) evalProbe(n plan.Node, filtered bool) (*step.Frame, error) {
 	var out *step.Frame
 	var err error
 	switch x := n.(type) {
-	case *plan.FilterNode:
+	case *plan.FilterNode, *plan.ProjectNode, *plan.RowIndexNode:
 		var in *step.Frame
-		if in, err = c.evalProbe(x.Input, true); err != nil {
+		if in, err = c.evalProbe(x.Children()[0], true); err != nil {
 			return nil, err
 		}
 		defer in.Release()
@@ -287,7 +303,7 @@ func (c *collector) keyFilterProbe(n *plan.JoinNode, right bool) (p probe, ok bo
 			return p, false // evaluating it might raise on a row a filter drops
 		}
 	}
-	scan, filtered, ok := c.probeChain(n, input)
+	scan, chain, filtered, ok := c.probeChain(n, input)
 	if !ok {
 		return p, false
 	}
@@ -302,55 +318,254 @@ func (c *collector) keyFilterProbe(n *plan.JoinNode, right bool) (p probe, ok bo
 			continue
 		}
 		ot, it := other.Schema().Field(oi).Type, input.Schema().Field(ii).Type
-		if ot == it && (ot == plan.Int32 || ot == plan.Int64 || ot == plan.Date) {
+		col, isScanCol := scanColumn(chain, ic.Name)
+		if isScanCol && ot == it && (ot == plan.Int32 || ot == plan.Int64 || ot == plan.Date) {
 			rows, known := plan.SourceRows(scan.Source)
 			if !known {
 				rows = -1
 			}
-			return probe{scan: scan, pair: k, filtered: filtered, rows: rows}, true
+			return probe{scan: scan, pair: k, column: col, filtered: filtered, rows: rows}, true
 		}
 	}
 	return p, false
 }
 
 // probeChain returns the scan under n, an input of join j, when n is a
-// scan whose source uses key filters, or a chain of filters over one, that
-// a key filter may narrow (see above); filtered says whether a filter or
-// a pushed conjunct narrows it already. A node of the chain that the memo
-// shares must occur in the plan only inside the occurrences of j (as many
-// times as j does): then the first occurrence of j evaluated is the only
-// one that evaluates it, the others being served from the memo, so keeping
-// its filtered output out of the memo serves nothing less.
-func (c *collector) probeChain(j *plan.JoinNode, n plan.Node) (scan *plan.ScanNode, filtered, ok bool) {
+// scan whose source uses key filters, or a chain over one of filters,
+// projections of plain columns and row_index nodes numbering rows for
+// ordering only (orderOnly), that a key filter may narrow (see above);
+// chain lists its nodes from n down to the scan, and filtered says whether
+// a filter or a pushed conjunct narrows it already. A node of the chain
+// that the memo shares must occur in the plan only inside the occurrences
+// of j (as many times as j does): then the first occurrence of j evaluated
+// is the only one that evaluates it, the others being served from the
+// memo, so keeping its filtered output out of the memo serves nothing
+// less.
+func (c *collector) probeChain(j *plan.JoinNode, n plan.Node) (scan *plan.ScanNode, chain []plan.Node, filtered, ok bool) {
 	jc := 1
 	if e := c.memo.entry(j); e != nil {
 		jc = e.count
 	}
+	var offset int64 = -1 // the largest row_index offset of the chain
 	for {
 		if e := c.memo.entry(n); e != nil && e.count != jc {
-			return nil, false, false
+			return nil, nil, false, false
 		}
+		chain = append(chain, n)
 		switch x := n.(type) {
 		case *plan.ScanNode:
 			kfs, isKF := x.Source.(KeyFilterSource)
 			if !isKF || !usesKeyFilters(kfs) {
-				return nil, false, false // the filter would cost its keys and save nothing
+				return nil, nil, false, false // the filter would cost its keys and save nothing
 			}
-			return x, filtered || len(x.Pushed) > 0, true
+			if offset >= 0 {
+				// Neither numbering may overflow: the chain's rows are
+				// at most the source's.
+				rows, known := plan.SourceRows(x.Source)
+				if !known || rows < 0 || offset > math.MaxInt64-rows {
+					return nil, nil, false, false
+				}
+			}
+			return x, chain, filtered || len(x.Pushed) > 0, true
 		case *plan.FilterNode:
 			if !plan.IsDeterministicPlan(x) {
-				return nil, false, false
+				return nil, nil, false, false
 			}
 			for _, e := range x.Predicates {
 				if plan.ContainsOver(e) || !plan.Total(e, x.Input.Schema(), plan.TrustLanguage) {
-					return nil, false, false
+					return nil, nil, false, false
 				}
 			}
 			filtered, n = true, x.Input
+		case *plan.ProjectNode:
+			for _, e := range x.Exprs {
+				if _, isCol := unalias(e).(*plan.Column); !isCol {
+					return nil, nil, false, false
+				}
+			}
+			n = x.Input
+		case *plan.RowIndexNode:
+			if !c.orderOnly(x) {
+				return nil, nil, false, false
+			}
+			offset, n = max(offset, x.Offset), x.Input
 		default:
-			return nil, false, false
+			return nil, nil, false, false
 		}
 	}
+}
+
+// unalias is e without the alias naming it, if any.
+func unalias(e plan.Expr) plan.Expr {
+	for {
+		a, ok := e.(*plan.Alias)
+		if !ok {
+			return e
+		}
+		e = a.Expr
+	}
+}
+
+// scanColumn follows column name of the chain's top node (probeChain)
+// down to the scan: the scan column it is, ok false when it is a row_index
+// column.
+func scanColumn(chain []plan.Node, name string) (string, bool) {
+	for _, n := range chain {
+		switch x := n.(type) {
+		case *plan.ProjectNode:
+			found := false
+			for _, e := range x.Exprs {
+				if plan.OutputName(e) == name {
+					name, found = unalias(e).(*plan.Column).Name, true
+					break
+				}
+			}
+			if !found {
+				return "", false
+			}
+		case *plan.RowIndexNode:
+			if x.Name == name {
+				return "", false
+			}
+		}
+	}
+	return name, true
+}
+
+// orderOnly reports whether row_index node n numbers rows for ordering
+// only: in every occurrence in the plan of a node Equal to it, its
+// column's values are used only as plain-column sort keys (valueIndexes).
+// The plan is analysed once per collect.
+func (c *collector) orderOnly(n *plan.RowIndexNode) bool {
+	if c.valueIndexes == nil {
+		c.valueIndexes = valueIndexes(c.root)
+	}
+	return !c.valueIndexes[plan.Fingerprint(n)]
+}
+
+// valueIndexes returns the fingerprints of the row_index nodes of the plan
+// rooted at root some occurrence of which has its column's values
+// matter: it walks the plan from the root down, carrying for each node the
+// output columns whose values the nodes above need (the root's: all). A
+// projection needs the columns its expressions read, except a plain column
+// (renamed or not) whose output nothing above needs; a filter its
+// predicates' columns too; a sort the columns of its keys that are not
+// plain columns (a plain key is compared only, and renumbering rows in
+// their order keeps every comparison); a join the columns of its keys and
+// residual, and every column whose name both inputs hold (the output
+// renames or merges it); a row_index node what is needed but its own
+// column, whose node is marked when it is needed; an aggregate the columns
+// of its keys and aggregates; with_columns those of its expressions too;
+// every other node all its inputs' columns. A row_index column that
+// reaches the output, or a node not listed, is thus needed.
+func valueIndexes(root plan.Node) map[uint64]bool {
+	marked := map[uint64]bool{}
+	seen := map[string]bool{}
+	all := func(n plan.Node) map[string]bool {
+		need := map[string]bool{}
+		for _, f := range n.Schema().Fields() {
+			need[f.Name] = true
+		}
+		return need
+	}
+	addCols := func(need map[string]bool, es ...plan.Expr) {
+		for _, e := range es {
+			for _, name := range plan.Columns(e) {
+				need[name] = true
+			}
+		}
+	}
+	ids := map[plan.Node]int{}
+	var visit func(n plan.Node, need map[string]bool)
+	visit = func(n plan.Node, need map[string]bool) {
+		id, ok := ids[n]
+		if !ok {
+			id = len(ids)
+			ids[n] = id
+		}
+		names := make([]string, 0, len(need))
+		for name := range need {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		key := fmt.Sprint(id, names)
+		if seen[key] {
+			return
+		}
+		seen[key] = true
+		switch x := n.(type) {
+		case *plan.RowIndexNode:
+			if need[x.Name] {
+				marked[plan.Fingerprint(x)] = true
+			}
+			in := maps.Clone(need)
+			delete(in, x.Name)
+			visit(x.Input, in)
+		case *plan.ProjectNode:
+			in := map[string]bool{}
+			for _, e := range x.Exprs {
+				if col, isCol := unalias(e).(*plan.Column); isCol {
+					if need[plan.OutputName(e)] {
+						in[col.Name] = true
+					}
+					continue
+				}
+				addCols(in, e)
+			}
+			visit(x.Input, in)
+		case *plan.FilterNode:
+			in := maps.Clone(need)
+			addCols(in, x.Predicates...)
+			visit(x.Input, in)
+		case *plan.SortNode:
+			in := maps.Clone(need)
+			for _, k := range x.Keys {
+				if _, isCol := unalias(k.Expr).(*plan.Column); !isCol {
+					addCols(in, k.Expr)
+				}
+			}
+			visit(x.Input, in)
+		case *plan.JoinNode:
+			ls, rs := x.Left.Schema(), x.Right.Schema()
+			left, right := map[string]bool{}, map[string]bool{}
+			for _, f := range ls.Fields() {
+				if need[f.Name] || rs.Index(f.Name) >= 0 {
+					left[f.Name] = true
+				}
+			}
+			for _, f := range rs.Fields() {
+				if need[f.Name] || ls.Index(f.Name) >= 0 {
+					right[f.Name] = true
+				}
+			}
+			addCols(left, x.LeftOn...)
+			addCols(right, x.RightOn...)
+			if x.Residual != nil {
+				addCols(left, x.Residual)
+				addCols(right, x.Residual)
+			}
+			visit(x.Left, left)
+			visit(x.Right, right)
+		case *plan.AggregateNode:
+			in := map[string]bool{}
+			addCols(in, x.Keys...)
+			addCols(in, x.Aggs...)
+			visit(x.Input, in)
+		case *plan.WithColumnsNode:
+			in := maps.Clone(need)
+			for _, e := range x.Exprs {
+				delete(in, plan.OutputName(e))
+			}
+			addCols(in, x.Exprs...)
+			visit(x.Input, in)
+		default:
+			for _, ch := range n.Children() {
+				visit(ch, all(ch))
+			}
+		}
+	}
+	visit(root, all(root))
+	return marked
 }
 
 // keyFilter is the filter on column to of the distinct non-null values of
@@ -385,10 +600,39 @@ func (c *collector) keyFilter(f *step.Frame, from, to string) (KeyFilter, bool) 
 	default:
 		return KeyFilter{}, false
 	}
-	slices.Sort(keys)
-	keys = slices.Compact(keys)
+	keys = sortedDistinct(keys)
 	if len(keys) > maxFilterKeys {
 		return KeyFilter{}, false
 	}
 	return KeyFilter{Column: to, Keys: slices.Clip(keys)}, true
+}
+
+// sortedDistinct returns keys sorted ascending without duplicates, in
+// place. Keys whose span is at most 64 times their count (a join's order
+// or customer keys) are set in a bitmap over the span and read back in
+// order, which costs a pass over the keys and one over span/64 words
+// instead of a sort.
+func sortedDistinct(keys []int64) []int64 {
+	if len(keys) < 256 {
+		slices.Sort(keys)
+		return slices.Compact(keys)
+	}
+	lo, hi := slices.Min(keys), slices.Max(keys)
+	span := uint64(hi) - uint64(lo) // hi - lo, exact as unsigned
+	if span/64 > uint64(len(keys)) {
+		slices.Sort(keys)
+		return slices.Compact(keys)
+	}
+	bits := make([]uint64, span/64+1)
+	for _, k := range keys {
+		d := uint64(k) - uint64(lo)
+		bits[d/64] |= 1 << (d % 64)
+	}
+	keys = keys[:0]
+	for w, word := range bits {
+		for ; word != 0; word &= word - 1 {
+			keys = append(keys, int64(uint64(lo)+uint64(w)*64+uint64(mbits.TrailingZeros64(word))))
+		}
+	}
+	return keys
 }

@@ -378,6 +378,7 @@ func fastStrings(ctx context.Context, pr file.PageReader, rows int, keep []int32
 	dictN := -1
 	var dictOffs []int32 // per dictionary value: the start of its bytes in dictBytes (its length precedes them)
 	var dictParsed bool
+	var oneByte []byte // when every dictionary value is one byte long: those bytes
 	outRows := rows
 	if keep != nil {
 		outRows = len(keep)
@@ -443,6 +444,14 @@ func fastStrings(ctx context.Context, pr file.PageReader, rows int, keep []int32
 					off += int(l)
 				}
 				dictParsed = true
+				oneByte = make([]byte, 0, dictN)
+				for _, o := range dictOffs {
+					if binary.LittleEndian.Uint32(dictBytes[o-4:]) != 1 {
+						oneByte = nil
+						break
+					}
+					oneByte = append(oneByte, dictBytes[o])
+				}
 			}
 			if !sc.pageIndices(p.values, present) {
 				return false
@@ -466,7 +475,20 @@ func fastStrings(ctx context.Context, pr file.PageReader, rows int, keep []int32
 			return src[pairs[2*j]:pairs[2*j+1]]
 		}
 		j := 0
-		if keep == nil && maxDef == 0 && dictIdx != nil {
+		if keep == nil && maxDef == 0 && dictIdx != nil && oneByte != nil {
+			// Every row, all present, one byte each (flags, codes): a
+			// table lookup per row.
+			if len(data)+n > math.MaxInt32 {
+				return false
+			}
+			end := len(data)
+			data = slices.Grow(data, n)[:end+n]
+			out, offs := data[end:end+n], u.offs[pos+1:pos+1+n]
+			for i, ix := range dictIdx[:n] {
+				out[i] = oneByte[ix]
+				offs[i] = int32(end + i + 1)
+			}
+		} else if keep == nil && maxDef == 0 && dictIdx != nil {
 			// The common case: every row, all present, from the
 			// dictionary: the page's bytes sized first, then copied.
 			total := 0

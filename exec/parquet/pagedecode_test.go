@@ -43,12 +43,13 @@ type pageCase struct {
 	v2       bool
 	groupMax int64
 	encoding parquet.Encoding // with dict off: PLAIN, or another encoding the decoder declines
+	oneByte  bool             // strings of one byte each (a dictionary of flags)
 	seed     int64
 }
 
 func (c pageCase) String() string {
-	return fmt.Sprintf("%s nullable=%v rows=%d nullRate=%.2f distinct=%d dict=%v codec=%s page=%d batch=%d dictMax=%d v2=%v group=%d enc=%s seed=%d",
-		c.typ, c.nullable, c.rows, c.nullRate, c.distinct, c.dict, c.codec, c.pageSize, c.batch, c.dictMax, c.v2, c.groupMax, c.encoding, c.seed)
+	return fmt.Sprintf("%s nullable=%v rows=%d nullRate=%.2f distinct=%d dict=%v codec=%s page=%d batch=%d dictMax=%d v2=%v group=%d enc=%s oneByte=%v seed=%d",
+		c.typ, c.nullable, c.rows, c.nullRate, c.distinct, c.dict, c.codec, c.pageSize, c.batch, c.dictMax, c.v2, c.groupMax, c.encoding, c.oneByte, c.seed)
 }
 
 // declined reports whether the decoder is expected to give the case's
@@ -120,6 +121,9 @@ func randomArray(c pageCase, mem memory.Allocator) (arrow.Array, error) {
 	}
 	str := func() string {
 		n := []int{0, 1, 3, 10, 40, 300}[r.Intn(6)]
+		if c.oneByte {
+			n = 1
+		}
 		b := make([]byte, n)
 		for i := range b {
 			b[i] = byte(r.Intn(256))
@@ -385,7 +389,7 @@ func checkPageCase(c pageCase) string {
 // dictionary and PLAIN pages (and a dictionary that overflows into PLAIN
 // pages mid-chunk), data pages v1 and v2, no compression, snappy, zstd and
 // gzip, pages of a few values to one page a chunk, several row groups,
-// NaN payloads, signed zeros and empty strings; and that it declines the
+// NaN payloads, signed zeros, empty and one-byte strings; and that it declines the
 // encodings it does not decode (DELTA_*, BYTE_STREAM_SPLIT), which the
 // reader then decodes.
 func TestPageDecoderMatchesReader(t *testing.T) {
@@ -394,6 +398,10 @@ func TestPageDecoderMatchesReader(t *testing.T) {
 	props := gopter.NewProperties(params)
 	props.Property("page decoder = column chunk reader", prop.ForAll(func(seed int64) string {
 		c := randomPageCase(seed)
+		if seed%7 == 0 {
+			// Strings of one byte each, as flag columns hold them.
+			c.typ, c.encoding, c.oneByte = plan.String, parquet.Encodings.Plain, true
+		}
 		if d := checkPageCase(c); d != "" {
 			return c.String() + ": " + d
 		}

@@ -199,15 +199,17 @@ func (sc *pageScratch) unpackRLE(data []byte, bw int, out []uint32) bool {
 			m = total
 		}
 		run := data[:nbytes]
+		rest := data // the run and what follows it in the page
 		data = data[nbytes:]
 		if bw == 0 {
 			clear(out[pos : pos+m])
 			pos += m
 			continue
 		}
-		// Values are read with 8-byte loads: pad the run when fewer than
-		// 8 bytes follow its last group.
-		src := run
+		// Values are read with 8-byte loads, which may reach past the run
+		// (what they read there is masked off): the page's bytes after it
+		// serve, else the run is padded.
+		src := rest
 		if need := (m+7)/8*bw + 8; len(src) < need {
 			if cap(sc.pad) < need {
 				sc.pad = make([]byte, need)

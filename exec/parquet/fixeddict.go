@@ -218,6 +218,7 @@ func (s *groupScratch) fixedDictTest(ctx context.Context, ev kernel.Evaluator, m
 				rows[c] = uint32(pos + i)
 				c += int(dictPass[ix])
 			}
+			out = slices.Grow(out, c)
 			for _, r := range rows[:c] {
 				out = append(out, int32(r))
 			}

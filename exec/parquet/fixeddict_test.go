@@ -311,3 +311,32 @@ func FuzzIndicesAt(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGatherRLE checks gatherRLE against unpacking the indices
+// (pageScratch.pageIndices) and gathering them (gather) on arbitrary page
+// bodies and dictionary sizes: both succeed or fail together, and agree on
+// the values; it never panics.
+func FuzzGatherRLE(f *testing.F) {
+	f.Add([]byte{3, 0x03, 0x88, 0xc6, 0xfa}, uint16(8), uint16(7))
+	f.Add([]byte{17, 0x10, 0x05, 0x00, 0x01, 0x07, 0xff, 0xff, 0xff, 0x01, 0x02}, uint16(3), uint16(2000))
+	f.Add([]byte{0, 0x21, 0x10}, uint16(5), uint16(1))
+	f.Add([]byte{0, 0x21, 0x10}, uint16(5), uint16(0))
+	f.Add(append([]byte{4, 0x81, 0x10}, make([]byte, 1100)...), uint16(2100), uint16(16))
+	f.Fuzz(func(t *testing.T, values []byte, n, dictN uint16) {
+		dict := make([]uint64, int(dictN)%3000)
+		for i := range dict {
+			dict[i] = uint64(i)*0x9e3779b97f4a7c15 + 1
+		}
+		want := make([]uint64, int(n)%5000)
+		sc := &pageScratch{}
+		wantOK := sc.pageIndices(values, len(want)) && (len(want) == 0 || gather(want, dict, sc.idx, values[0]))
+		got := make([]uint64, len(want))
+		ok := len(want) == 0 || (len(values) >= 1 && values[0] <= 32 && gatherRLE(&pageScratch{}, values[1:], int(values[0]), dict, got))
+		if ok != wantOK {
+			t.Fatalf("gatherRLE ok %v, unpack and gather ok %v (body %x, %d values, dictionary of %d)", ok, wantOK, values, len(want), len(dict))
+		}
+		if ok && !slices.Equal(got, want) {
+			t.Fatalf("values %v, want %v", got, want)
+		}
+	})
+}

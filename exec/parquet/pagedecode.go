@@ -151,10 +151,66 @@ func (sc *pageScratch) pageIndices(values []byte, n int) bool {
 // unpackRLE decodes len(out) values of bit width bw from the RLE/bit-packed
 // hybrid runs in data, false when data ends first or is malformed.
 func (sc *pageScratch) unpackRLE(data []byte, bw int, out []uint32) bool {
+	mask := uint64(1)<<bw - 1
+	return sc.runs(data, bw, len(out), func(pos, m int, v uint32) bool {
+		fill := out[pos : pos+m]
+		for i := range fill {
+			fill[i] = v
+		}
+		return true
+	}, func(pos, m int, src []byte) bool {
+		unpack(src, bw, mask, out[pos:pos+m])
+		return true
+	})
+}
+
+// gatherRLE is unpackRLE followed by gather(out, dict, ...) without the
+// indices in between: it decodes len(out) dictionary indices of bit width
+// bw from the runs in data and sets out[i] to dict[index i], a bit-packed
+// run's indices unpacked a block at a time into a small buffer. ok is false
+// where unpackRLE or gather would fail: data ends first or is malformed,
+// or an index is past the dictionary.
+func gatherRLE[T uint32 | uint64](sc *pageScratch, data []byte, bw int, dict, out []T) bool {
+	mask := uint64(1)<<bw - 1
+	var tmp [1024]uint32
+	return sc.runs(data, bw, len(out), func(pos, m int, v uint32) bool {
+		if m == 0 {
+			return true
+		}
+		if int(v) >= len(dict) {
+			return false
+		}
+		d := dict[v]
+		fill := out[pos : pos+m]
+		for i := range fill {
+			fill[i] = d
+		}
+		return true
+	}, func(pos, m int, src []byte) bool {
+		for c := 0; c < m; c += len(tmp) {
+			k := min(len(tmp), m-c)
+			unpack(src[c/8*bw:], bw, mask, tmp[:k])
+			if !gather(out[pos+c:pos+c+k], dict, tmp[:k], byte(bw)) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// runs walks the RLE/bit-packed hybrid runs of bit width bw in data that
+// hold the first n values: rle(pos, m, v) for m values v from value pos on,
+// packed(pos, m, src) for m bit-packed values from pos on whose bits start
+// src, which holds 8 bytes past the last group of 8 values the m reach
+// (the page's bytes after the run, or a pad; a bit-packed run of width 0
+// goes to rle, as m zeros). It
+// returns false when data ends first, a run is malformed, or a callback
+// returns false.
+func (sc *pageScratch) runs(data []byte, bw, n int, rle func(pos, m int, v uint32) bool, packed func(pos, m int, src []byte) bool) bool {
 	byteW := (bw + 7) / 8
 	mask := uint64(1)<<bw - 1
 	pos := 0
-	for pos < len(out) {
+	for pos < n {
 		hdr, k := binary.Uvarint(data)
 		if k <= 0 {
 			return false
@@ -173,13 +229,12 @@ func (sc *pageScratch) unpackRLE(data []byte, bw int, out []uint32) bool {
 			if uint64(v) > mask {
 				return false
 			}
-			m := len(out) - pos
+			m := n - pos
 			if cnt < uint64(m) {
 				m = int(cnt)
 			}
-			fill := out[pos : pos+m]
-			for i := range fill {
-				fill[i] = v
+			if !rle(pos, m, v) {
+				return false
 			}
 			pos += m
 			continue
@@ -194,15 +249,17 @@ func (sc *pageScratch) unpackRLE(data []byte, bw int, out []uint32) bool {
 		if nbytes > len(data) {
 			return false
 		}
-		m := len(out) - pos
+		m := n - pos
 		if total := int(groups) * 8; total < m {
 			m = total
 		}
 		run := data[:nbytes]
 		rest := data // the run and what follows it in the page
 		data = data[nbytes:]
-		if bw == 0 {
-			clear(out[pos : pos+m])
+		if bw == 0 { // every value 0, no bits
+			if !rle(pos, m, 0) {
+				return false
+			}
 			pos += m
 			continue
 		}
@@ -218,7 +275,9 @@ func (sc *pageScratch) unpackRLE(data []byte, bw int, out []uint32) bool {
 			clear(sc.pad[copy(sc.pad, run):])
 			src = sc.pad
 		}
-		unpack(src, bw, mask, out[pos:pos+m])
+		if !packed(pos, m, src) {
+			return false
+		}
 		pos += m
 	}
 	return true
@@ -295,7 +354,7 @@ func fastFixed[T uint32 | uint64](ctx context.Context, pr file.PageReader, dst [
 			if dict, ok = fixedDict(dict, dictBytes, dictN, w); !ok {
 				return false
 			}
-			if present > 0 && (!sc.pageIndices(p.values, present) || !gather(out, dict, sc.idx, p.values[0])) {
+			if present > 0 && (len(p.values) < 1 || p.values[0] > 32 || !gatherRLE(sc, p.values[1:], int(p.values[0]), dict, out)) {
 				return false
 			}
 		default:

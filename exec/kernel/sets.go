@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"encoding/binary"
+
 	"github.com/dfopt/dfopt/plan"
 )
 

@@ -95,8 +95,12 @@ func (e *Env) keptRows(conjuncts []plan.Expr, f *Frame) ([]int32, error) {
 // stagedRows is keptRows, also returning the number of stages it
 // evaluated the conjuncts in (1: all over all rows of f).
 func (e *Env) stagedRows(conjuncts []plan.Expr, f *Frame) (rows []int32, stages int, err error) {
-	order, total, ok := stageOrder(conjuncts, f.schema)
-	if !stagedFilter || !ok || len(conjuncts) < 2 || f.rows < filterStageRows || total == 0 {
+	var order []plan.Expr
+	total, ok := 0, stagedFilter && len(conjuncts) >= 2 && f.rows >= filterStageRows
+	if ok {
+		order, total, ok = stageOrder(conjuncts, f.schema)
+	}
+	if !ok || total == 0 {
 		rows, err := e.keptRowsAtOnce(conjuncts, f)
 		return rows, 1, err
 	}

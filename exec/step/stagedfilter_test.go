@@ -1,6 +1,7 @@
 package step
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand"
@@ -9,10 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/gen"
 	"github.com/leanovate/gopter/prop"
 
+	"github.com/dfopt/dfopt/exec/internal/memlimit"
 	"github.com/dfopt/dfopt/plan"
 )
 
@@ -112,6 +115,16 @@ func stagePool() map[string]plan.E {
 		"name == n3":        col("name").Eq(lit("n3")),
 		"name is not null":  col("name").IsNotNull(),
 	}
+}
+
+// budgetEnv is env under a memory limit of 64 MiB, whose allocator the
+// test asserts is back at zero when it ends.
+func budgetEnv(t *testing.T) *Env {
+	t.Helper()
+	inner := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	t.Cleanup(func() { inner.AssertSize(t, 0) })
+	b := memlimit.New(64<<20, t.TempDir())
+	return NewEnv(plan.WithCallCounter(context.Background()), b.Allocator(inner), nil, "test").WithBudget(b)
 }
 
 // lowerStageRows sets filterStageRows for the test.
@@ -288,7 +301,8 @@ func TestStagedFilterAtItsThreshold(t *testing.T) {
 
 // TestStagedFilterProperty: random conjunct lists from the pool over
 // random inputs and table sizes give the same outcome (rows or error) in
-// stages as at once, every reference released.
+// stages as at once, and in stages under a memory limit (flat frames),
+// every reference released.
 func TestStagedFilterProperty(t *testing.T) {
 	lowerStageRows(t, 8)
 	pool := stagePool()
@@ -321,10 +335,13 @@ func TestStagedFilterProperty(t *testing.T) {
 		if len(conj) == 0 {
 			return ""
 		}
-		got, want := outcomeBothWays(t, in.df.Filter(conj...).Node(), &stagedFilter)
-		if got != want {
-			return fmt.Sprintf("%s, %d rows, [%s]:\nin stages: %s\nat once: %s", in.name, size,
-				strings.Join(picked, ", "), firstLine(got), firstLine(want))
+		n := in.df.Filter(conj...).Node()
+		// Under a memory limit frames are flat, not lazy.
+		limited := outcome(budgetEnv(t), n)
+		got, want := outcomeBothWays(t, n, &stagedFilter)
+		if got != want || limited != want {
+			return fmt.Sprintf("%s, %d rows, [%s]:\nin stages: %s\nunder a limit: %s\nat once: %s", in.name, size,
+				strings.Join(picked, ", "), firstLine(got), firstLine(limited), firstLine(want))
 		}
 		return ""
 	}, gen.Int64(), gen.IntRange(0, 300)))

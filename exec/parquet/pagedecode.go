@@ -431,8 +431,9 @@ func castBits[T uint32 | uint64](b []byte) []T {
 // fastStrings decodes a string column chunk through pr into u.offs and
 // u.data like decodeStrings (keep nil: the first rows rows) or like
 // decodeStringsAt (keep: only those rows of the group, sorted, rows being
-// one past the last of them). ok is false when the decoder gives up.
-func fastStrings(ctx context.Context, pr file.PageReader, rows int, keep []int32, maxDef int16, u *pqUnit) bool {
+// one past the last of them). sizeHint is the bytes to reserve for the
+// strings at first (0: none). ok is false when the decoder gives up.
+func fastStrings(ctx context.Context, pr file.PageReader, rows int, keep []int32, maxDef int16, sizeHint int, u *pqUnit) bool {
 	sc := pageScratchPool.Get().(*pageScratch)
 	defer pageScratchPool.Put(sc)
 	var dictBytes []byte
@@ -445,7 +446,7 @@ func fastStrings(ctx context.Context, pr file.PageReader, rows int, keep []int32
 		outRows = len(keep)
 	}
 	u.offs = make([]int32, outRows+1)
-	data := make([]byte, 0, outRows*4)
+	data := make([]byte, 0, max(outRows*4, sizeHint))
 	var vals []int32 // per present value of a PLAIN page: start, end pairs
 	ki, oi := 0, 0   // next kept row, next output row
 	for pos := 0; pos < rows; {
@@ -594,6 +595,17 @@ func fastStrings(ctx context.Context, pr file.PageReader, rows int, keep []int32
 				}
 			}
 		} else {
+			if keep == nil {
+				// Every row: the page's present values sized first.
+				total := 0
+				for v := range present {
+					total += len(get(v))
+				}
+				if len(data)+total > math.MaxInt32 {
+					return false
+				}
+				data = slices.Grow(data, total)
+			}
 			for i := range n {
 				pres := maxDef == 0 || sc.lv[i] == 1
 				if keep == nil || (ki < len(keep) && int(keep[ki]) == pos+i) {
@@ -717,7 +729,15 @@ func decodeFast(ctx context.Context, rdr *file.Reader, g int, col pqColumn, buf 
 	case 8:
 		ok = fastFixed(ctx, pr, arrow.Uint64Traits.CastFromBytes(buf)[:rows], col.maxDef, &u)
 	default:
-		ok = fastStrings(ctx, pr, rows, nil, col.maxDef, &u)
+		// The chunk's uncompressed bytes bound a PLAIN chunk's strings:
+		// the buffer is sized once rather than regrown page by page (up
+		// to 64 bytes a row, so that a footer's false size cannot make
+		// it large).
+		hint := 0
+		if cc, err := rdr.MetaData().RowGroup(g).ColumnChunk(col.leaf); err == nil {
+			hint = int(min(max(cc.TotalUncompressedSize(), 0), int64(rows)*64+4096))
+		}
+		ok = fastStrings(ctx, pr, rows, nil, col.maxDef, hint, &u)
 	}
 	if !ok {
 		return pqUnit{}, false
@@ -741,7 +761,7 @@ func decodeStringsFast(ctx context.Context, rdr *file.Reader, g int, col pqColum
 	if k > 0 {
 		end = int(keep[k-1]) + 1
 	}
-	if !fastStrings(ctx, pr, end, keep, col.maxDef, &u) {
+	if !fastStrings(ctx, pr, end, keep, col.maxDef, 0, &u) {
 		return pqUnit{}, false
 	}
 	return u, true

@@ -41,14 +41,17 @@ import (
 // evaluation error) makes it give up, and the column is decoded and tested
 // as before.
 
-// fixedDictRows are the dictionary indices a dictionary test of a
-// fixed-width column read (fixedDictTest) and its dictionary.
+// fixedDictRows is what a dictionary test of a fixed-width column
+// (fixedDictTest) keeps for the second phase: every row's dictionary index
+// and a copy of the dictionary (rows nil), where the group may yet be kept
+// whole, or else the values of the rows that passed it (rows, vals).
 type fixedDictRows struct {
-	rows []int32  // the rows idx is for, in order (nil: every row of the group)
-	idx  []uint32 // per row: its dictionary index (< the dictionary's length)
-	dict []byte   // the dictionary's values, w bytes each
+	rows []int32  // the rows vals holds, in order (nil: idx and dict hold every row)
+	vals []byte   // per row of rows: its value, w bytes
+	idx  []uint32 // rows nil: per row of the group, its index (< the dictionary's length)
+	dict []byte   // rows nil: the dictionary's values, w bytes each
 	w    int
-	// pooled is idx's slice when it came from idxPool (rows nil).
+	// pooled is idx's slice when it came from idxPool.
 	pooled *[]uint32
 	bad    bool // narrow failed: the second phase decodes the column from its pages
 }
@@ -66,20 +69,26 @@ func (f *fixedDictRows) release() {
 	}
 }
 
-// narrow keeps the indices of the rows keep only (sorted, a subset of
-// f.rows, or of the group's rows when f.rows is nil), so that idx[k] is
-// row keep[k]'s; bad is set, and nothing kept, when keep is no such subset.
+// narrow keeps the values of the rows keep only (sorted, a subset of
+// f.rows, or of the group's rows when f.rows is nil): afterwards rows is
+// keep and vals their values. bad is set, and nothing kept, when keep is
+// no such subset.
 func (f *fixedDictRows) narrow(keep []int32) {
-	idx := make([]uint32, len(keep))
+	w := f.w
 	if f.rows == nil {
+		vals := make([]byte, len(keep)*w)
 		for k, r := range keep {
-			if int(r) >= len(f.idx) {
+			if int(r) >= len(f.idx) || int(f.idx[r]+1)*w > len(f.dict) {
 				f.bad = true
 				break
 			}
-			idx[k] = f.idx[r]
+			ix := int(f.idx[r])
+			copy(vals[k*w:(k+1)*w], f.dict[ix*w:])
 		}
+		f.release()
+		f.vals, f.dict = vals, nil
 	} else {
+		// In place: keep[k] is at position k or later in rows.
 		p := 0
 		for k, r := range keep {
 			for p < len(f.rows) && f.rows[p] != r {
@@ -89,20 +98,30 @@ func (f *fixedDictRows) narrow(keep []int32) {
 				f.bad = true
 				break
 			}
-			idx[k] = f.idx[p]
+			copy(f.vals[k*w:(k+1)*w], f.vals[p*w:(p+1)*w])
 		}
+		f.vals = f.vals[:min(len(keep)*w, len(f.vals))]
 	}
-	f.release()
-	f.idx, f.rows = idx, keep
+	f.rows = keep
 	if f.bad {
-		f.idx = nil
+		f.vals = nil
 	}
 }
 
-// gather writes the values of the rows idx is for into dst (w bytes each),
-// false when dst does not hold exactly that many values.
+// gather writes the values kept into dst (w bytes each): every row's, or
+// those of rows; false when dst does not hold exactly that many values.
 func (f *fixedDictRows) gather(dst []byte) bool {
-	if f.bad || len(dst) != len(f.idx)*f.w {
+	if f.bad {
+		return false
+	}
+	if f.rows != nil {
+		if len(dst) != len(f.vals) || len(f.vals) != len(f.rows)*f.w {
+			return false
+		}
+		copy(dst, f.vals)
+		return true
+	}
+	if len(dst) != len(f.idx)*f.w {
 		return false
 	}
 	switch f.w {
@@ -120,6 +139,25 @@ func (f *fixedDictRows) gather(dst []byte) bool {
 		return false
 	}
 	return true
+}
+
+// valuesAt returns the values (w bytes each) of the dictionary entries idx
+// from the PLAIN dictionary dict.
+func valuesAt(dict []byte, idx []uint32, w int) []byte {
+	out := make([]byte, len(idx)*w)
+	switch w {
+	case 4:
+		d, v := arrow.Uint32Traits.CastFromBytes(out), arrow.Uint32Traits.CastFromBytes(dict)
+		for k, ix := range idx {
+			d[k] = v[ix]
+		}
+	case 8:
+		d, v := arrow.Uint64Traits.CastFromBytes(out), arrow.Uint64Traits.CastFromBytes(dict)
+		for k, ix := range idx {
+			d[k] = v[ix]
+		}
+	}
+	return out
 }
 
 // fixedDictTest is test for a required fixed-width column read straight
@@ -156,7 +194,7 @@ func (s *groupScratch) fixedDictTest(ctx context.Context, ev kernel.Evaluator, m
 	defer pageScratchPool.Put(sc)
 	var dictBytes []byte
 	dictN := -1
-	var dict []byte     // the dictionary's values (a copy)
+	var dict []byte     // the dictionary's values (the page reader's)
 	var dictPass []byte // per dictionary value: 1 when it passes, else 0
 	var all []uint32    // keep nil: every row's index
 	var pooled *[]uint32
@@ -193,7 +231,7 @@ func (s *groupScratch) fixedDictTest(ctx context.Context, ev kernel.Evaluator, m
 			if dictN > end || len(dictBytes) < dictN*w {
 				return nil, false
 			}
-			dict = slices.Clone(dictBytes[:dictN*w])
+			dict = dictBytes[:dictN*w] // the page reader's: copied where kept
 			if dictPass, ok = evalFixedDict(ctx, ev, mem, col, dict, dictN, filt, j, ks); !ok {
 				return nil, false
 			}
@@ -262,16 +300,26 @@ func (s *groupScratch) fixedDictTest(ctx context.Context, ev kernel.Evaluator, m
 		}
 		pos += n
 	}
-	if keep == nil {
-		// Every row's index is kept until the group's survivors are known
-		// (narrow), or for the second phase when it is kept whole.
-		s.fdict[j] = &fixedDictRows{idx: all, dict: dict, w: w, pooled: pooled}
-		if len(out) == s.rows || (last && len(out)*8 >= s.rows*keepWhole) {
+	if keep == nil && len(out)*8 >= s.rows*keepWhole {
+		// The group may be kept whole: every row's index is kept, with
+		// the dictionary, until its survivors are known (narrow).
+		s.fdict[j] = &fixedDictRows{idx: all, dict: slices.Clone(dict), w: w, pooled: pooled}
+		if len(out) == s.rows || last {
 			return nil, true
 		}
 		return out, true
 	}
-	s.fdict[j] = &fixedDictRows{rows: out, idx: outIdx, dict: dict, w: w}
+	if keep == nil {
+		// Few pass: their values only (the group is compacted).
+		outIdx = make([]uint32, 0, len(out))
+		for _, r := range out {
+			outIdx = append(outIdx, all[r])
+		}
+		*pooled = all[:0]
+		idxPool.Put(pooled)
+		pooled = nil
+	}
+	s.fdict[j] = &fixedDictRows{rows: out, vals: valuesAt(dict, outIdx, w), w: w}
 	s.partial = true
 	return out, true
 }

@@ -32,10 +32,11 @@ import (
 // (where few did, straight from the RLE/bit-packed runs: indicesAt). A key
 // filter tested here drops every row it rules out (test may let them all
 // through where it rules out few: keysLoose), its cost being per
-// dictionary value rather than per row. The indices read are
-// kept with a copy of the dictionary, so that the second phase gathers the
-// column's values for the surviving rows (or every row, where the group is
-// kept whole) without reading its pages again. Whatever the shortcut does
+// dictionary value rather than per row. What the second phase needs is
+// kept, so that it gathers the column's values for the surviving rows (or
+// every row, where the group is kept whole) without reading its pages
+// again: every row's index and a copy of the dictionary where the group
+// may be kept whole, else the passing rows' values. Whatever the shortcut does
 // not handle (a PLAIN page, an optional column, a malformed page, an index
 // past the dictionary, a dictionary larger than the rows read, an
 // evaluation error) makes it give up, and the column is decoded and tested

@@ -96,6 +96,34 @@ func (s *groupScratch) dictTest(ctx context.Context, ev kernel.Evaluator, mem me
 				return nil, false
 			}
 		}
+		if keep != nil && col.maxDef == 0 {
+			// A required column tested after others: where few of the
+			// page's rows passed them, only their indices are read, from
+			// the runs (indicesAt), and a page none of them is in is not
+			// unpacked at all.
+			kj := ki
+			for kj < len(keep) && int(keep[kj]) < pos+n {
+				kj++
+			}
+			if m := int(keep[max(kj-1, 0)]) - pos + 1; kj == ki || (kj-ki)*sparseIndices < m {
+				sc.idx = grow(sc.idx, kj-ki)
+				if !indicesAt(p.values, keep[ki:kj], pos, sc.idx) {
+					return nil, false
+				}
+				for k, ix := range sc.idx {
+					if int(ix) >= dictN {
+						return nil, false
+					}
+					if dictPass[ix] {
+						out = append(out, keep[ki+k])
+						outIdx = append(outIdx, int32(ix))
+					}
+				}
+				ki = kj
+				pos += n
+				continue
+			}
+		}
 		if !sc.pageIndices(p.values, present) {
 			return nil, false
 		}

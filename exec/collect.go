@@ -48,7 +48,7 @@ func Collect(ctx context.Context, root plan.Node, opts Options) (res *Result, er
 			}
 		}()
 	}
-	env := step.NewEnv(plan.WithCallCounter(ctx), mem, opts.Extensions, "executor").WithParallel(opts.parallel()).WithBudget(budget)
+	env := step.NewEnv(plan.WithCallCounter(ctx), mem, opts.Extensions, "executor").WithParallel(opts.parallel()).WithBudget(budget).WithFilterStageRows(opts.FilterStageRows)
 	if err := env.CheckCtx(); err != nil {
 		return nil, err
 	}

@@ -35,6 +35,11 @@ type Options struct {
 	// and the oracle set it small so that even tiny tables split into
 	// several partitions.
 	PartitionRows int
+	// FilterStageRows is the fewest rows a filter evaluates in stages,
+	// its total conjuncts only over the rows the others keep; 0 means the
+	// default, 16,384. Rows and errors do not depend on it: the oracle
+	// sets it small so that its small random tables take the staged path.
+	FilterStageRows int
 	// MemoryLimit bounds the memory one collect holds at once, in bytes;
 	// 0 means no limit (and no accounting at all), a negative value is an
 	// invalid_plan error. Under a limit the collect counts every Arrow

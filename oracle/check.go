@@ -148,8 +148,15 @@ func (c Case) executor() Executor {
 	if c.Executor != nil {
 		return c.Executor
 	}
-	return ExecExecutor{Options: exec.Options{Extensions: c.Extensions}}
+	return ExecExecutor{Options: exec.Options{Extensions: c.Extensions, FilterStageRows: FilterStageRows}}
 }
+
+// FilterStageRows is the exec.Options.FilterStageRows of the optimized and
+// unoptimized ways: small, so that the random plans' filters over a few
+// hundred rows are evaluated in stages as the executor's are over large
+// tables, while the eager way evaluates them at once (its default) and the
+// reference row by row.
+const FilterStageRows = 4
 
 // Check runs c four ways (three when c.NoReference) and compares the
 // outcomes. It never panics: a panic in any way is recovered and reported

@@ -82,7 +82,7 @@ func runOracle(env *environment, args []string) int {
 	}
 	c.Config = proptest.Config{MaxRows: *rows, TwinShare: *twins}
 	if *parallelism != 0 || *partitionRows != 0 {
-		c.Executor = oracle.ExecExecutor{Options: exec.Options{Parallelism: *parallelism, PartitionRows: *partitionRows}}
+		c.Executor = oracle.ExecExecutor{Options: exec.Options{Parallelism: *parallelism, PartitionRows: *partitionRows, FilterStageRows: oracle.FilterStageRows}}
 	}
 	if *maxShrink == 0 {
 		c.MaxShrink = -1

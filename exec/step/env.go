@@ -37,6 +37,9 @@ type Env struct {
 	// flatFrames keeps every frame flat (lazy.go), as under a memory
 	// limit: the tests compare the two representations.
 	flatFrames bool
+	// stageRows is the fewest rows a filter evaluates in stages (0: the
+	// default, filterStageRows).
+	stageRows int
 }
 
 // NewEnv returns an Env. A nil ctx means context.Background(), a nil mem
@@ -61,6 +64,17 @@ func NewEnv(ctx context.Context, mem memory.Allocator, exts *Extensions, who str
 func (e *Env) WithParallel(p ops.Parallel) *Env {
 	c := *e
 	c.par = p
+	return &c
+}
+
+// WithFilterStageRows returns a copy of e whose filters evaluate their
+// conjuncts in stages (the total ones only over the rows the others keep)
+// from n rows on; n <= 0 keeps the default. The kept rows and the first
+// error do not depend on n: the oracle lowers it so that its small random
+// tables reach the staged evaluation too.
+func (e *Env) WithFilterStageRows(n int) *Env {
+	c := *e
+	c.stageRows = n
 	return &c
 }
 

@@ -78,6 +78,14 @@ var (
 	filterStageRows = 1 << 14
 )
 
+// stageFrom returns the fewest rows e's filters evaluate in stages.
+func (e *Env) stageFrom() int {
+	if e.stageRows > 0 {
+		return e.stageRows
+	}
+	return filterStageRows
+}
+
 // filterStageShrink: the remaining conjuncts move to the kept rows once at
 // most 1/filterStageShrink of the rows are kept (gathering their columns
 // there, and listing the kept rows, must cost less than evaluating them
@@ -96,7 +104,7 @@ func (e *Env) keptRows(conjuncts []plan.Expr, f *Frame) ([]int32, error) {
 // evaluated the conjuncts in (1: all over all rows of f).
 func (e *Env) stagedRows(conjuncts []plan.Expr, f *Frame) (rows []int32, stages int, err error) {
 	var order []plan.Expr
-	total, ok := 0, stagedFilter && len(conjuncts) >= 2 && f.rows >= filterStageRows
+	total, ok := 0, stagedFilter && len(conjuncts) >= 2 && f.rows >= e.stageFrom()
 	if ok {
 		order, total, ok = stageOrder(conjuncts, f.schema)
 	}

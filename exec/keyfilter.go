@@ -379,7 +379,7 @@ func (c *collector) probeChain(j *plan.JoinNode, n plan.Node) (scan *plan.ScanNo
 			filtered, n = true, x.Input
 		case *plan.ProjectNode:
 			for _, e := range x.Exprs {
-				if _, isCol := unalias(e).(*plan.Column); !isCol {
+				if _, isCol := plan.Unalias(e).(*plan.Column); !isCol {
 					return nil, nil, false, false
 				}
 			}
@@ -395,17 +395,6 @@ func (c *collector) probeChain(j *plan.JoinNode, n plan.Node) (scan *plan.ScanNo
 	}
 }
 
-// unalias is e without the alias naming it, if any.
-func unalias(e plan.Expr) plan.Expr {
-	for {
-		a, ok := e.(*plan.Alias)
-		if !ok {
-			return e
-		}
-		e = a.Expr
-	}
-}
-
 // scanColumn follows column name of the chain's top node (probeChain)
 // down to the scan: the scan column it is, ok false when it is a row_index
 // column.
@@ -416,7 +405,7 @@ func scanColumn(chain []plan.Node, name string) (string, bool) {
 			found := false
 			for _, e := range x.Exprs {
 				if plan.OutputName(e) == name {
-					name, found = unalias(e).(*plan.Column).Name, true
+					name, found = plan.Unalias(e).(*plan.Column).Name, true
 					break
 				}
 			}
@@ -504,7 +493,7 @@ func valueIndexes(root plan.Node) map[uint64]bool {
 		case *plan.ProjectNode:
 			in := map[string]bool{}
 			for _, e := range x.Exprs {
-				if col, isCol := unalias(e).(*plan.Column); isCol {
+				if col, isCol := plan.Unalias(e).(*plan.Column); isCol {
 					if need[plan.OutputName(e)] {
 						in[col.Name] = true
 					}
@@ -520,7 +509,7 @@ func valueIndexes(root plan.Node) map[uint64]bool {
 		case *plan.SortNode:
 			in := maps.Clone(need)
 			for _, k := range x.Keys {
-				if _, isCol := unalias(k.Expr).(*plan.Column); !isCol {
+				if _, isCol := plan.Unalias(k.Expr).(*plan.Column); !isCol {
 					addCols(in, k.Expr)
 				}
 			}

@@ -101,11 +101,7 @@ func (s *groupScratch) dictTest(ctx context.Context, ev kernel.Evaluator, mem me
 			// page's rows passed them, only their indices are read, from
 			// the runs (indicesAt), and a page none of them is in is not
 			// unpacked at all.
-			kj := ki
-			for kj < len(keep) && int(keep[kj]) < pos+n {
-				kj++
-			}
-			if m := int(keep[max(kj-1, 0)]) - pos + 1; kj == ki || (kj-ki)*sparseIndices < m {
+			if kj, _, sparse := pageKept(keep, ki, pos, n); kj == ki || sparse {
 				sc.idx = grow(sc.idx, kj-ki)
 				if !indicesAt(p.values, keep[ki:kj], pos, sc.idx) {
 					return nil, false

@@ -262,11 +262,8 @@ func (s *groupScratch) fixedDictTest(ctx context.Context, ev kernel.Evaluator, m
 				out = append(out, int32(r))
 			}
 		} else {
-			kj := ki
-			for kj < len(keep) && int(keep[kj]) < pos+n {
-				kj++
-			}
-			if m := int(keep[max(kj-1, 0)]) - pos + 1; kj > ki && (kj-ki)*sparseIndices < m {
+			kj, m, sparse := pageKept(keep, ki, pos, n)
+			if sparse {
 				// Few rows: only their indices, read from the runs.
 				sc.idx = grow(sc.idx, kj-ki)
 				if !indicesAt(p.values, keep[ki:kj], pos, sc.idx) {

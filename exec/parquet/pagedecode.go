@@ -796,11 +796,7 @@ func fastFixedAt[T uint32 | uint64](ctx context.Context, pr file.PageReader, dst
 			return false
 		}
 		n := min(p.n, end-pos)
-		// The kept rows in this page: keep[ki:kj].
-		kj := ki
-		for kj < len(keep) && int(keep[kj]) < pos+n {
-			kj++
-		}
+		kj, m, sparse := pageKept(keep, ki, pos, n)
 		switch p.enc {
 		case parquet.Encodings.Plain:
 			if len(p.values) < n*w {
@@ -814,7 +810,7 @@ func fastFixedAt[T uint32 | uint64](ctx context.Context, pr file.PageReader, dst
 			if dict, ok = fixedDict(dict, dictBytes, dictN, w); !ok {
 				return false
 			}
-			if m := int(keep[max(kj-1, 0)]) - pos + 1; kj > ki && (kj-ki)*sparseIndices < m {
+			if sparse {
 				// Few kept rows: only their indices, read from the runs.
 				sc.idx = grow(sc.idx, kj-ki)
 				if !indicesAt(p.values, keep[ki:kj], pos, sc.idx) {
@@ -852,6 +848,24 @@ func fastFixedAt[T uint32 | uint64](ctx context.Context, pr file.PageReader, dst
 // which the indices of kept rows are read one by one from the runs
 // (indicesAt) rather than unpacked in bulk up to the last of them.
 const sparseIndices = 8
+
+// pageKept returns where the kept rows of a page of n rows starting at row
+// pos end in keep (sorted rows; those before keep[ki] are in earlier
+// pages): the page holds keep[ki:kj]. span is the rows from the page's
+// first to its last kept row, and sparse whether the page holds kept rows
+// and few enough of them (one in sparseIndices of span) to read their
+// indices one by one (indicesAt).
+func pageKept(keep []int32, ki, pos, n int) (kj, span int, sparse bool) {
+	kj = ki
+	for kj < len(keep) && int(keep[kj]) < pos+n {
+		kj++
+	}
+	if kj == ki {
+		return kj, 0, false
+	}
+	span = int(keep[kj-1]) - pos + 1
+	return kj, span, (kj-ki)*sparseIndices < span
+}
 
 // decodeFixedAt decodes the rows keep (sorted rows of row group g) of a
 // required fixed-width column into dst (their values, in order) with the

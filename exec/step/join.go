@@ -80,22 +80,12 @@ func (e *Env) joinPairs(n *plan.JoinNode, how plan.JoinKind, lay *plan.JoinLayou
 		li, ri, err := e.joinThroughIndex(n, how, base, sel, right)
 		return li, ri, 0, err
 	}
-	lk, err := e.evalOn(left, n.LeftOn)
+	lk, rk, err := e.validatedKeys(n, left, right)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	defer releaseAll(lk)
-	rk, err := e.evalOn(right, n.RightOn)
-	if err != nil {
-		return nil, nil, 0, err
-	}
 	defer releaseAll(rk)
-	if err := e.CheckCtx(); err != nil {
-		return nil, nil, 0, err
-	}
-	if err := e.validateJoin(n, lk, rk); err != nil {
-		return nil, nil, 0, err
-	}
 	if n.NullsEqual && how != plan.CrossJoin {
 		l2, r2, err := ops.NullsEqualKeys(e.Mem, lk, rk)
 		if err != nil {
@@ -127,23 +117,34 @@ func (e *Env) joinPairs(n *plan.JoinNode, how plan.JoinKind, lay *plan.JoinLayou
 }
 
 // validateOnly evaluates the keys of join n over left and right and
-// checks its validate option (validateJoin), as joinPairs does before
-// matching.
+// checks its validate option, as joinPairs does before matching.
 func (e *Env) validateOnly(n *plan.JoinNode, left, right *Frame) error {
-	lk, err := e.evalOn(left, n.LeftOn)
+	lk, rk, err := e.validatedKeys(n, left, right)
+	releaseAll(lk)
+	releaseAll(rk)
+	return err
+}
+
+// validatedKeys evaluates the keys of join n over left and right and
+// checks its validate option (validateJoin); the caller releases them.
+func (e *Env) validatedKeys(n *plan.JoinNode, left, right *Frame) (lk, rk []arrow.Array, err error) {
+	lk, err = e.evalOn(left, n.LeftOn)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	defer releaseAll(lk)
-	rk, err := e.evalOn(right, n.RightOn)
+	rk, err = e.evalOn(right, n.RightOn)
+	if err == nil {
+		err = e.CheckCtx()
+	}
+	if err == nil {
+		err = e.validateJoin(n, lk, rk)
+	}
 	if err != nil {
-		return err
+		releaseAll(lk)
+		releaseAll(rk)
+		return nil, nil, err
 	}
-	defer releaseAll(rk)
-	if err := e.CheckCtx(); err != nil {
-		return err
-	}
-	return e.validateJoin(n, lk, rk)
+	return lk, rk, nil
 }
 
 // JoinPairs holds the pairs of an inner equi-join that several joins of
@@ -156,8 +157,8 @@ type JoinPairs struct {
 	done   bool
 }
 
-// Held reports whether p holds pairs.
-func (p *JoinPairs) Held() bool { return p.done }
+// held reports whether p holds pairs.
+func (p *JoinPairs) held() bool { return p.done }
 
 // Release drops the pairs p holds (a later JoinShared computes them
 // again).

@@ -147,7 +147,7 @@ func TestJoinSharedPairs(t *testing.T) {
 		for i, k := range order {
 			j := joins[k]
 			want := show(Eval(e, j, []*Frame{lf, rf}))
-			held := p.Held()
+			held := p.held()
 			got := show(JoinShared(e, j, lf, rf, &p))
 			if got != want {
 				t.Errorf("seed %d: join %d (%s, build left %v, validate %s, evaluated %d of %v), pairs held %v:\nshared: %s\nown:    %s",
@@ -159,7 +159,7 @@ func TestJoinSharedPairs(t *testing.T) {
 				derived++
 			case held:
 				shared++
-			case !p.Held():
+			case !p.held():
 				raised++
 			}
 		}

@@ -261,8 +261,8 @@ func (e *Env) keptRowsAtOnce(conjuncts []plan.Expr, f *Frame) ([]int32, error) {
 }
 
 // stageOrder orders a filter's conjuncts for keptRows: those that may raise
-// or are not deterministic first, in list order, then the total ones (the
-// last total of them), in list order. ok is false when a conjunct does not
+// or are not deterministic first, in list order, then the total ones, in
+// list order; total is how many total ones end the order. ok is false when a conjunct does not
 // type as bool over s (the evaluation at once reports that as it should).
 func stageOrder(conjuncts []plan.Expr, s plan.Schema) (order []plan.Expr, total int, ok bool) {
 	order = make([]plan.Expr, 0, len(conjuncts))

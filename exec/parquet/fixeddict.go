@@ -146,19 +146,25 @@ func (f *fixedDictRows) gather(dst []byte) bool {
 // from the PLAIN dictionary dict.
 func valuesAt(dict []byte, idx []uint32, w int) []byte {
 	out := make([]byte, len(idx)*w)
+	gatherWidth(out, dict, idx, w)
+	return out
+}
+
+// gatherWidth copies the values (w bytes each, w 4 or 8) of src at the
+// positions idx into dst, in order.
+func gatherWidth[I int32 | uint32](dst, src []byte, idx []I, w int) {
 	switch w {
 	case 4:
-		d, v := arrow.Uint32Traits.CastFromBytes(out), arrow.Uint32Traits.CastFromBytes(dict)
+		d, v := arrow.Uint32Traits.CastFromBytes(dst), arrow.Uint32Traits.CastFromBytes(src)
 		for k, ix := range idx {
 			d[k] = v[ix]
 		}
 	case 8:
-		d, v := arrow.Uint64Traits.CastFromBytes(out), arrow.Uint64Traits.CastFromBytes(dict)
+		d, v := arrow.Uint64Traits.CastFromBytes(dst), arrow.Uint64Traits.CastFromBytes(src)
 		for k, ix := range idx {
 			d[k] = v[ix]
 		}
 	}
-	return out
 }
 
 // fixedDictTest is test for a required fixed-width column read straight
@@ -403,17 +409,11 @@ func indicesAt(values []byte, at []int32, base int, out []uint32) bool {
 		data = data[m:]
 		var end uint64  // one past the run's last row
 		if hdr&1 == 0 { // an RLE run
-			if len(data) < byteW {
+			v, rest, valid := rleValue(data, byteW, mask)
+			if !valid {
 				return false
 			}
-			var v uint32
-			for i := 0; i < byteW; i++ {
-				v |= uint32(data[i]) << (8 * i)
-			}
-			data = data[byteW:]
-			if uint64(v) > mask {
-				return false
-			}
+			data = rest
 			end = pos + hdr>>1
 			for k < len(at) && uint64(int(at[k])-base) < end {
 				out[k] = v

@@ -590,18 +590,7 @@ func compactUnit(u *pqUnit, src []byte, w int, keep []int32, whole bool, dst []b
 			}
 		}
 	}
-	switch w {
-	case 4:
-		s, d := arrow.Uint32Traits.CastFromBytes(src), arrow.Uint32Traits.CastFromBytes(dst)
-		for i, r := range keep {
-			d[i] = s[r]
-		}
-	case 8:
-		s, d := arrow.Uint64Traits.CastFromBytes(src), arrow.Uint64Traits.CastFromBytes(dst)
-		for i, r := range keep {
-			d[i] = s[r]
-		}
-	}
+	gatherWidth(dst, src, keep, w)
 	if u.bits != nil {
 		out.bits = make([]byte, bitutil.BytesForBits(int64(k)))
 		for i, r := range keep {

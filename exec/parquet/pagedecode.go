@@ -218,17 +218,11 @@ func (sc *pageScratch) runs(data []byte, bw, n int, rle func(pos, m int, v uint3
 		data = data[k:]
 		if hdr&1 == 0 { // an RLE run
 			cnt := hdr >> 1
-			if len(data) < byteW {
+			v, rest, valid := rleValue(data, byteW, mask)
+			if !valid {
 				return false
 			}
-			var v uint32
-			for i := 0; i < byteW; i++ {
-				v |= uint32(data[i]) << (8 * i)
-			}
-			data = data[byteW:]
-			if uint64(v) > mask {
-				return false
-			}
+			data = rest
 			m := n - pos
 			if cnt < uint64(m) {
 				m = int(cnt)
@@ -842,6 +836,22 @@ func fastFixedAt[T uint32 | uint64](ctx context.Context, pr file.PageReader, dst
 		pos += n
 	}
 	return ki == len(keep)
+}
+
+// rleValue reads the value of an RLE run (byteW bytes, little endian) at
+// the start of data, returning the bytes after it; ok is false when data
+// is too short or the value exceeds mask (the indices' bit width).
+func rleValue(data []byte, byteW int, mask uint64) (v uint32, rest []byte, ok bool) {
+	if len(data) < byteW {
+		return 0, nil, false
+	}
+	for i := 0; i < byteW; i++ {
+		v |= uint32(data[i]) << (8 * i)
+	}
+	if uint64(v) > mask {
+		return 0, nil, false
+	}
+	return v, data[byteW:], true
 }
 
 // sparseIndices is the share of a page's rows (one in sparseIndices) below

@@ -261,6 +261,11 @@ func (g *gen) shared(depth int) frame {
 		if j.raw == s.raw {
 			return g.unionOf([]frame{s, s})
 		}
+		if g.r.Intn(2) == 0 {
+			if pair, ok := g.probeClassPair(j); ok {
+				return pair
+			}
+		}
 		return g.unionOf([]frame{j, j})
 	default:
 		if g.cfg.TwinShare > 0 && g.r.Float64() < g.cfg.TwinShare {
@@ -273,6 +278,51 @@ func (g *gen) shared(depth int) frame {
 		}
 		return g.selfJoinOf(s, g.variant(s), depth)
 	}
+}
+
+// probeClassPair returns, for j a keyed join without a residual, the union
+// of the inner join of j's inputs on j's keys projected to the left input's
+// columns and their semi join on the same keys: two joins of one probe
+// class (equal inputs and keys, the same nulls_equal), whose pairs the
+// executor computes once and shares (the semi join takes the distinct left
+// rows of the inner pairs).
+func (g *gen) probeClassPair(j frame) (frame, bool) {
+	jn, ok := j.raw.(*plan.JoinNode)
+	jr, rok := j.res.(*plan.JoinNode)
+	if !ok || !rok || jn.How == plan.CrossJoin || len(jn.LeftOn) == 0 || jn.Residual != nil {
+		return frame{}, false
+	}
+	l := frame{raw: jn.Left, res: jr.Left, rows: j.rows, depth: j.depth - 1}
+	r := frame{raw: jn.Right, res: jr.Right, rows: j.rows, depth: j.depth - 1}
+	join := func(how plan.JoinKind) (frame, error) {
+		return g.tryFinish(&plan.JoinNode{Left: jn.Left, Right: jn.Right, How: how, LeftOn: jn.LeftOn,
+			RightOn: jn.RightOn, NullsEqual: jn.NullsEqual, BuildLeft: how == plan.InnerJoin && g.r.Intn(2) == 0}, j.rows, l, r)
+	}
+	inner, err := join(plan.InnerJoin)
+	if err != nil {
+		return frame{}, false
+	}
+	semi, err := join(plan.SemiJoin)
+	if err != nil {
+		return frame{}, false
+	}
+	var cols []plan.Expr
+	for _, f := range jr.Left.Schema().Fields() {
+		cols = append(cols, col(f.Name))
+	}
+	proj, err := g.tryFinish(&plan.ProjectNode{Input: inner.raw, Exprs: cols}, j.rows, inner)
+	if err != nil {
+		return frame{}, false
+	}
+	inputs := []frame{proj, semi}
+	if g.r.Intn(2) == 0 {
+		inputs[0], inputs[1] = semi, proj // the semi join evaluated first
+	}
+	u, err := g.tryFinish(&plan.UnionNode{Inputs: []plan.Node{inputs[0].raw, inputs[1].raw}}, 2*j.rows, inputs...)
+	if err != nil {
+		return frame{}, false
+	}
+	return u, true
 }
 
 // twin returns s over twin tables: for each table s scans, a new table

@@ -32,6 +32,30 @@ import (
 // evaluation error) makes it give up, and the column is decoded and tested
 // as before.
 
+// testedEnd is one past the last row a dictionary test reads of a group
+// of rows rows: the last of keep, or the group's end when keep is nil.
+func testedEnd(rows int, keep []int32) int {
+	if keep == nil {
+		return rows
+	}
+	return int(keep[len(keep)-1]) + 1
+}
+
+// openTestPages opens the pages of column col in row group g for a
+// dictionary test, with a pooled page scratch; closePages(reuse) returns
+// the scratch and closes the pages (reuse as openPages' done takes it).
+func openTestPages(rdr *file.Reader, g int, col pqColumn) (pr file.PageReader, sc *pageScratch, closePages func(reuse bool), ok bool) {
+	pr, done, err := openPages(rdr, g, col)
+	if err != nil {
+		return nil, nil, nil, false
+	}
+	sc = pageScratchPool.Get().(*pageScratch)
+	return pr, sc, func(reuse bool) {
+		pageScratchPool.Put(sc)
+		done(reuse)
+	}, true
+}
+
 // dictTest is test for a string column read straight from its pages (see
 // above): the rows keep of the group (nil: all) that pass the conjuncts of
 // the j-th tested column, in order, nil when every row passes or, for the
@@ -42,20 +66,15 @@ func (s *groupScratch) dictTest(ctx context.Context, ev kernel.Evaluator, mem me
 	if col.dt.ID() != arrow.STRING {
 		return nil, false
 	}
-	end := s.rows
-	if keep != nil {
-		if len(keep) == 0 {
-			return keep, true
-		}
-		end = int(keep[len(keep)-1]) + 1
+	if keep != nil && len(keep) == 0 {
+		return keep, true
 	}
-	pr, done, err := openPages(rdr, g, col)
-	if err != nil {
+	end := testedEnd(s.rows, keep)
+	pr, sc, closePages, opened := openTestPages(rdr, g, col)
+	if !opened {
 		return nil, false
 	}
-	defer func() { done(ok) }()
-	sc := pageScratchPool.Get().(*pageScratch)
-	defer pageScratchPool.Put(sc)
+	defer func() { closePages(ok) }()
 	var dictBytes []byte
 	dictN := -1
 	var dictPass []bool // per dictionary value, then null (nullable columns)

@@ -185,20 +185,15 @@ func (s *groupScratch) fixedDictTest(ctx context.Context, ev kernel.Evaluator, m
 	if j < len(filt.keys) {
 		ks = filt.keys[j]
 	}
-	end := s.rows
-	if keep != nil {
-		if len(keep) == 0 {
-			return keep, true
-		}
-		end = int(keep[len(keep)-1]) + 1
+	if keep != nil && len(keep) == 0 {
+		return keep, true
 	}
-	pr, done, err := openPages(rdr, g, col)
-	if err != nil {
+	end := testedEnd(s.rows, keep)
+	pr, sc, closePages, opened := openTestPages(rdr, g, col)
+	if !opened {
 		return nil, false
 	}
-	defer func() { done(ok) }()
-	sc := pageScratchPool.Get().(*pageScratch)
-	defer pageScratchPool.Put(sc)
+	defer func() { closePages(ok) }()
 	var dictBytes []byte
 	dictN := -1
 	var dict []byte     // the dictionary's values (the page reader's)

@@ -162,7 +162,7 @@ func (e *Env) selectedInput(n *plan.AggregateNode, f *Frame) (arrow.RecordBatch,
 // the length of those columns' (read); ok is false otherwise.
 func (e *Env) gatheredColumn(f *Frame, name string, sel []int32, read []arrow.Array) (base arrow.Array, rows []int32, ok bool) {
 	fc, err := e.col(f, name)
-	if err != nil || fc.idx == nil {
+	if err != nil || fc.idx == nil || fc.seq != nil {
 		return nil, nil, false
 	}
 	if sel != nil && !sameRows(sel, fc.idx.rows) {

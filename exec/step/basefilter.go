@@ -57,7 +57,7 @@ func (e *Env) filterOnBase(conjuncts []plan.Expr, in *Frame) (rows []int32, ok b
 		if err != nil {
 			return nil, false, err
 		}
-		if fc.idx == nil || (g != nil && fc.idx != g) || (base >= 0 && fc.arr.Len() != base) {
+		if fc.idx == nil || fc.seq != nil || (g != nil && fc.idx != g) || (base >= 0 && fc.arr.Len() != base) {
 			return nil, false, nil
 		}
 		g, base = fc.idx, fc.arr.Len()

@@ -53,6 +53,31 @@ type Frame struct {
 type fcol struct {
 	arr arrow.Array
 	idx *gatherIdx // nil: arr is compact
+	// seq, when set, stands for arr (which is nil): a row_index column,
+	// whose values off, off+1, ... are computed from the rows read instead
+	// of being stored, so numbering a large input writes nothing and
+	// gathering its numbers through a join's rows reads only those rows.
+	seq *seqBase
+}
+
+// seqBase is the int64 column off, off+1, ..., off+n-1 (no nulls), held
+// as its first value and length; rowIndex checked that the last value fits.
+type seqBase struct {
+	off int64
+	n   int
+}
+
+// baseLen returns the length of the column's base array (before idx).
+func (c fcol) baseLen() int {
+	if c.seq != nil {
+		return c.seq.n
+	}
+	return c.arr.Len()
+}
+
+// withIdx returns the column's base read through idx (nil: compact).
+func (c fcol) withIdx(idx *gatherIdx) fcol {
+	return fcol{arr: c.arr, idx: idx, seq: c.seq}
 }
 
 // gatherIdx is a row index vector shared by the columns gathered alike.
@@ -89,7 +114,9 @@ func (a *idxAcct) release() {
 
 // retain adds a reference to the column's array and index vector.
 func (c fcol) retain() {
-	c.arr.Retain()
+	if c.arr != nil {
+		c.arr.Retain()
+	}
 	if c.idx != nil {
 		c.idx.acct.retain()
 	}
@@ -97,7 +124,9 @@ func (c fcol) retain() {
 
 // release drops the column's references.
 func (c fcol) release() {
-	c.arr.Release()
+	if c.arr != nil {
+		c.arr.Release()
+	}
 	if c.idx != nil {
 		c.idx.acct.release()
 	}
@@ -246,7 +275,7 @@ func (e *Env) gather(f *Frame, s plan.Schema, idx []int32) (*Frame, error) {
 	out := &Frame{schema: s, rows: len(idx), cols: make([]fcol, len(f.cols))}
 	for i, c := range f.cols {
 		if c.idx == nil {
-			out.cols[i] = fcol{arr: c.arr, idx: fresh}
+			out.cols[i] = c.withIdx(fresh)
 			out.cols[i].retain()
 			continue
 		}
@@ -270,7 +299,7 @@ func (e *Env) gather(f *Frame, s plan.Schema, idx []int32) (*Frame, error) {
 			}
 			composed[c.idx] = g
 		}
-		out.cols[i] = fcol{arr: c.arr, idx: g}
+		out.cols[i] = c.withIdx(g)
 		out.cols[i].retain()
 	}
 	return out, nil
@@ -331,7 +360,11 @@ func (f *Frame) Slice(s plan.Schema, offset, length int64) *Frame {
 	out := &Frame{schema: s, rows: int(end - offset), cols: make([]fcol, len(f.cols))}
 	sliced := map[*gatherIdx]*gatherIdx{}
 	for i, c := range f.cols {
-		if c.idx == nil {
+		switch {
+		case c.idx == nil && c.seq != nil:
+			out.cols[i] = fcol{seq: &seqBase{off: c.seq.off + offset, n: int(end - offset)}}
+			continue
+		case c.idx == nil:
 			out.cols[i] = fcol{arr: array.NewSlice(c.arr, offset, end)}
 			continue
 		}
@@ -340,7 +373,7 @@ func (f *Frame) Slice(s plan.Schema, offset, length int64) *Frame {
 			g = &gatherIdx{rows: c.idx.rows[offset:end], acct: c.idx.acct}
 			sliced[c.idx] = g
 		}
-		out.cols[i] = fcol{arr: c.arr, idx: g}
+		out.cols[i] = c.withIdx(g)
 		out.cols[i].retain()
 	}
 	return out
@@ -348,6 +381,9 @@ func (f *Frame) Slice(s plan.Schema, offset, length int64) *Frame {
 
 // value returns the compact form of a column (a new reference).
 func (e *Env) value(col fcol) (arrow.Array, error) {
+	if col.seq != nil {
+		return e.seqValue(col)
+	}
 	if col.idx == nil {
 		col.arr.Retain()
 		return col.arr, nil

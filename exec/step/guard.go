@@ -66,6 +66,8 @@ type intCol struct {
 	i32   []int32
 	idx   []int32
 	nulls bool
+	// seq: a row_index column (arr nil), row j's value off+j.
+	seq *seqBase
 }
 
 func (e *Env) intColumn(in *Frame, name string) (intCol, error) {
@@ -73,10 +75,15 @@ func (e *Env) intColumn(in *Frame, name string) (intCol, error) {
 	if err != nil {
 		return intCol{}, err
 	}
-	c := intCol{arr: fc.arr, nulls: fc.arr.NullN() > 0}
+	var c intCol
 	if fc.idx != nil {
 		c.idx = fc.idx.rows
 	}
+	if fc.seq != nil {
+		c.seq = fc.seq
+		return c, nil
+	}
+	c.arr, c.nulls = fc.arr, fc.arr.NullN() > 0
 	switch a := fc.arr.(type) {
 	case *array.Int64:
 		c.i64 = a.Int64Values()
@@ -96,6 +103,9 @@ func (c *intCol) at(i int) (int64, bool) {
 		if j < 0 {
 			return 0, false
 		}
+	}
+	if c.seq != nil {
+		return c.seq.off + int64(j), true
 	}
 	if c.nulls && c.arr.IsNull(j) {
 		return 0, false

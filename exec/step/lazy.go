@@ -251,9 +251,9 @@ func (e *Env) colAt(f *Frame, i int) (fcol, error) {
 	case m == nil:
 		return c.fcol, nil
 	case c.idx == nil:
-		return fcol{arr: c.arr, idx: m}, nil
+		return c.withIdx(m), nil
 	default:
-		return fcol{arr: c.arr, idx: f.sp.composeIdx(c.idx, m, e.par)}, nil
+		return c.withIdx(f.sp.composeIdx(c.idx, m, e.par)), nil
 	}
 }
 
@@ -292,14 +292,14 @@ func (e *Env) flatCols(f *Frame) ([]fcol, error) {
 		case m == nil:
 			out[i] = c.fcol
 		case c.idx == nil:
-			out[i] = fcol{arr: c.arr, idx: m}
+			out[i] = c.withIdx(m)
 		default:
 			g := composed[c.idx]
 			if g == nil {
 				g = &gatherIdx{rows: composeRows(c.idx.rows, m.rows, e.par)}
 				composed[c.idx] = g
 			}
-			out[i] = fcol{arr: c.arr, idx: g}
+			out[i] = c.withIdx(g)
 		}
 	}
 	return out, nil

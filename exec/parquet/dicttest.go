@@ -80,6 +80,7 @@ func (s *groupScratch) dictTest(ctx context.Context, ev kernel.Evaluator, mem me
 	var dictPass []bool // per dictionary value, then null (nullable columns)
 	var offs []int32    // where each dictionary value starts in dictBytes
 	var nullPass bool
+	var passByte []uint8 // dictPass as 0 or 1, for the branch-free loop
 	out := make([]int32, 0, 64)
 	outIdx := make([]int32, 0, 64) // per row of out: its dictionary index, -1 for null
 	ki := 0
@@ -146,6 +147,28 @@ func (s *groupScratch) dictTest(ctx context.Context, ev kernel.Evaluator, mem me
 			if int(ix) >= dictN {
 				return nil, false
 			}
+		}
+		if keep == nil && col.maxDef == 0 {
+			// Every row, all present: each row is written out and kept by
+			// advancing past it when its value passes, without a branch
+			// on the outcome (which follows the data, unpredictably).
+			if passByte == nil {
+				passByte = make([]uint8, len(dictPass))
+				for i, ok := range dictPass {
+					if ok {
+						passByte[i] = 1
+					}
+				}
+			}
+			o := len(out)
+			out, outIdx = slices.Grow(out, n)[:o+n], slices.Grow(outIdx, n)[:o+n]
+			for i, ix := range sc.idx[:n] {
+				out[o], outIdx[o] = int32(pos+i), int32(ix)
+				o += int(passByte[ix])
+			}
+			out, outIdx = out[:o], outIdx[:o]
+			pos += n
+			continue
 		}
 		v := 0 // next present value
 		for i := range n {

@@ -22,7 +22,8 @@ import (
 
 // randomStringTests draws one or two conjuncts on string column x, their
 // literals taken from the column's values (so some rows match), empty,
-// absent, or null.
+// absent, or null; sometimes an or of two such tests (an IN list as a
+// dataframe front end writes it).
 func randomStringTests(r *rand.Rand, u pqUnit) []plan.Expr {
 	lit := func() plan.Expr {
 		switch k := r.Intn(8); {
@@ -39,7 +40,7 @@ func randomStringTests(r *rand.Rand, u pqUnit) []plan.Expr {
 	x := &plan.Column{Name: "x"}
 	var out []plan.Expr
 	for range 1 + r.Intn(2) {
-		switch r.Intn(7) {
+		switch r.Intn(8) {
 		case 0:
 			out = append(out, &plan.Call{Fn: plan.FuncEq, Args: []plan.Expr{x, lit()}})
 		case 1:
@@ -50,6 +51,10 @@ func randomStringTests(r *rand.Rand, u pqUnit) []plan.Expr {
 			out = append(out, &plan.Call{Fn: plan.FuncGe, Args: []plan.Expr{x, lit()}})
 		case 4:
 			out = append(out, &plan.Call{Fn: plan.FuncIsIn, Args: []plan.Expr{x, lit(), lit(), lit()}})
+		case 6:
+			a := &plan.Call{Fn: plan.FuncEq, Args: []plan.Expr{x, lit()}}
+			b := &plan.Call{Fn: []plan.Func{plan.FuncEq, plan.FuncLt, plan.FuncGe}[r.Intn(3)], Args: []plan.Expr{x, lit()}}
+			out = append(out, &plan.Call{Fn: plan.FuncOr, Args: []plan.Expr{a, b}})
 		case 5:
 			p := lit().(*plan.Literal)
 			if p.Value.IsNull() {

@@ -26,7 +26,7 @@ import (
 // randomFixedTests draws one or two conjuncts on fixed-width column x of
 // type typ, their literals taken from the column's values a (so that a
 // comparison flips at a dictionary value), null, or, for floats, NaN, -0
-// and +0.
+// and +0; sometimes an or of two comparisons.
 func randomFixedTests(r *rand.Rand, typ plan.Type, a arrow.Array) []plan.Expr {
 	lit := func() plan.Expr {
 		if r.Intn(6) == 0 || a.Len() == 0 {
@@ -50,9 +50,13 @@ func randomFixedTests(r *rand.Rand, typ plan.Type, a arrow.Array) []plan.Expr {
 	var out []plan.Expr
 	for range 1 + r.Intn(2) {
 		fn := []plan.Func{plan.FuncEq, plan.FuncNe, plan.FuncLt, plan.FuncLe, plan.FuncGt, plan.FuncGe}[r.Intn(6)]
-		switch r.Intn(8) {
+		switch r.Intn(9) {
 		case 0:
 			out = append(out, &plan.Call{Fn: plan.FuncIsIn, Args: []plan.Expr{x, lit(), lit(), lit()}})
+		case 8:
+			g := []plan.Func{plan.FuncEq, plan.FuncNe, plan.FuncLt, plan.FuncLe, plan.FuncGt, plan.FuncGe}[r.Intn(6)]
+			out = append(out, &plan.Call{Fn: plan.FuncOr, Args: []plan.Expr{
+				&plan.Call{Fn: fn, Args: []plan.Expr{x, lit()}}, &plan.Call{Fn: g, Args: []plan.Expr{x, lit()}}}})
 		case 1:
 			out = append(out, &plan.Call{Fn: plan.FuncIsNull, Args: []plan.Expr{x}})
 		default:

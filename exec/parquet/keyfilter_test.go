@@ -377,7 +377,7 @@ func TestKeyFilterErrorOrder(t *testing.T) {
 // files against the same filter over an in-memory table: random Inexact
 // conjuncts pushed into the scan (and kept in the filter above, as the
 // optimizer leaves them) on the int, float and nullable dictionary-encoded
-// string columns, tested one column after another, so that groups are
+// string columns, among them ors of tests of one column, tested one column after another, so that groups are
 // dropped, compacted and kept whole, string columns are tested from their
 // dictionary and their strings built for the surviving rows only — alone,
 // and under a join whose key filter narrows the scan further. The scan
@@ -399,7 +399,7 @@ func TestLateScanMatchesTable(t *testing.T) {
 		r := rand.New(rand.NewPCG(uint64(seed), 3))
 		var preds []plan.E
 		for range 1 + r.IntN(3) {
-			switch r.IntN(5) {
+			switch r.IntN(6) {
 			case 0:
 				preds = append(preds, c2k("x").Ge(plan.Lit(int64(r.IntN(c.rightRows+1)))))
 			case 1:
@@ -408,6 +408,14 @@ func TestLateScanMatchesTable(t *testing.T) {
 				preds = append(preds, c2k("s").Eq(plan.Lit(fmt.Sprint("s", r.IntN(3)))))
 			case 3:
 				preds = append(preds, c2k("s").IsIn(plan.StringValue(fmt.Sprint("s", r.IntN(3))), plan.StringValue("s9")))
+			case 4:
+				// An or of tests of one column: a string IN list as a
+				// dataframe front end writes it, or a range's outside.
+				if r.IntN(2) == 0 {
+					preds = append(preds, c2k("s").Eq(plan.Lit(fmt.Sprint("s", r.IntN(3)))).Or(c2k("s").Eq(plan.Lit(fmt.Sprint("s", r.IntN(4))))))
+				} else {
+					preds = append(preds, c2k("x").Lt(plan.Lit(int64(r.IntN(c.rightRows+1)))).Or(c2k("x").Ge(plan.Lit(int64(r.IntN(c.rightRows+1))))))
+				}
 			default:
 				preds = append(preds, c2k("f").Lt(plan.Lit(r.Float64())))
 			}

@@ -203,15 +203,20 @@ func literalFloat(v plan.Value) float64 {
 // rgTest is a pushed conjunct the row-group statistics of one column can
 // refute: a comparison; is_in(column, [literals]), refuted when `column ==
 // v` is refuted for every non-null v (a null v makes no row true, and an
-// empty list none); or starts_with(column, literal), refuted when no
+// empty list none); starts_with(column, literal), refuted when no
 // string between the chunk's min and max (by bytes) begins with the
-// literal.
+// literal; or an or of such tests of the one column, refuted when every
+// disjunct is (a row where each is false or null makes the or false or
+// null). The or is how a dataframe front end writes an IN list (TPC-H
+// Q12's l_shipmode == "RAIL" or l_shipmode == "FOB"): accepting it lets
+// the scan test such a column from its dictionary (dicttest.go).
 type rgTest struct {
 	column int
 	any    []comparison // is_in: the eq comparisons, one per non-null value
-	cmp    comparison   // a plain comparison (when any and prefix are unused)
+	cmp    comparison   // a plain comparison (when any, prefix and or are unused)
 	isIn   bool
-	prefix *string // starts_with's literal
+	prefix *string  // starts_with's literal
+	or     []rgTest // an or's disjuncts, each of column
 }
 
 // parseTest recognises the conjuncts rgTest can refute.
@@ -257,6 +262,20 @@ func parseTest(e plan.Expr, s plan.Schema) (rgTest, bool) {
 		}
 		p := lit.Value.Str()
 		return rgTest{column: idx, prefix: &p}, true
+	case plan.FuncOr:
+		if len(call.Args) == 0 {
+			return rgTest{}, false
+		}
+		t := rgTest{or: make([]rgTest, 0, len(call.Args))}
+		for i, a := range call.Args {
+			d, ok := parseTest(a, s)
+			if !ok || (i > 0 && d.column != t.column) {
+				return rgTest{}, false
+			}
+			t.column = d.column
+			t.or = append(t.or, d)
+		}
+		return t, true
 	}
 	c, ok := parseComparison(e, s)
 	return rgTest{column: c.column, cmp: c}, ok
@@ -284,6 +303,13 @@ func (t rgTest) excludes(cc *metadata.ColumnChunkMetaData, rows int64) bool {
 		return true
 	case t.prefix != nil:
 		return prefixExcludes(*t.prefix, cc, rows)
+	case t.or != nil:
+		for _, d := range t.or {
+			if !d.excludes(cc, rows) {
+				return false
+			}
+		}
+		return true
 	}
 	return t.cmp.excludes(cc, rows)
 }

@@ -225,8 +225,8 @@ func (s *Source) Stats() Stats {
 
 // ClassifyPredicates answers Inexact for the conjuncts the source can test
 // against row-group statistics (comparisons of a column and a literal,
-// is_in of a column, starts_with of a string column and a literal: see
-// rgTest) and Unsupported otherwise.
+// is_in of a column, starts_with of a string column and a literal, an or
+// of such tests of one column: see rgTest) and Unsupported otherwise.
 // It never answers Exact: skipping a row group still leaves non-matching
 // rows in the groups that are read.
 func (s *Source) ClassifyPredicates(conjuncts []plan.Expr) []plan.PredicateSupport {

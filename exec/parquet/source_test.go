@@ -103,6 +103,11 @@ func TestParquetScanProjectionAndPruning(t *testing.T) {
 		{"starts_with a shorter prefix", []string{"s"}, []plan.PushedPredicate{call(plan.FuncStartsWith, "s", plan.StringValue("k"))}, 4, 0, nil},
 		{"starts_with no group", []string{"s"}, []plan.PushedPredicate{call(plan.FuncStartsWith, "s", plan.StringValue("j"))}, 0, -1, nil},
 		{"starts_with \\xff", []string{"s"}, []plan.PushedPredicate{call(plan.FuncStartsWith, "s", plan.StringValue("\xff"))}, 0, -1, nil},
+		{"an or of string tests reads the groups of either", []string{"s"}, []plan.PushedPredicate{{Expr: &plan.Call{Fn: plan.FuncOr, Args: []plan.Expr{
+			call(plan.FuncEq, "s", plan.StringValue("k2")).Expr, call(plan.FuncEq, "s", plan.StringValue("k3")).Expr}}, Support: plan.Inexact}}, 2, 2000, nil},
+		{"an or of id tests", []string{"id", "s"}, []plan.PushedPredicate{{Expr: &plan.Call{Fn: plan.FuncOr, Args: []plan.Expr{
+			flip(plan.FuncGt, "id", plan.Int64Value(1500)).Expr, call(plan.FuncIsIn, "id", plan.Int64Value(99999)).Expr}}, Support: plan.Inexact}}, 2, 0,
+			func(i int64) bool { return i < 1500 }},
 		{"no columns", []string{}, []plan.PushedPredicate{gt("id", plan.Int64Value(1999))}, 2, -1, nil},
 		{"an Exact-marked conjunct is not tested row by row", []string{"id"},
 			[]plan.PushedPredicate{{Expr: gt("id", plan.Int64Value(2500)).Expr, Support: plan.Exact}}, 2, 2000, nil},
@@ -201,11 +206,17 @@ func TestParquetClassify(t *testing.T) {
 		cmp(plan.FuncStartsWith, col("s"), lit(plan.StringValue("k"))),
 		cmp(plan.FuncStartsWith, col("s"), col("s")),
 		cmp(plan.FuncEndsWith, col("s"), lit(plan.StringValue("k"))),
+		cmp(plan.FuncOr, cmp(plan.FuncEq, col("s"), lit(plan.StringValue("a"))), cmp(plan.FuncLt, lit(plan.StringValue("k")), col("s"))),
+		cmp(plan.FuncOr, cmp(plan.FuncEq, col("s"), lit(plan.StringValue("a"))), cmp(plan.FuncEq, col("id"), lit(plan.Int64Value(1)))), // two columns
+		cmp(plan.FuncOr, cmp(plan.FuncLe, col("id"), lit(plan.Int64Value(1))), cmp(plan.FuncLt, col("id"), col("id"))),                 // a disjunct not a test
+		cmp(plan.FuncOr, cmp(plan.FuncOr, cmp(plan.FuncLe, col("id"), lit(plan.Int64Value(1))), &plan.Call{Fn: plan.FuncIsIn, Args: []plan.Expr{col("id"), lit(plan.Int64Value(7))}}),
+			cmp(plan.FuncGe, col("id"), lit(plan.Int64Value(9)))), // nested
 	}
 	got := src.ClassifyPredicates(conj)
 	want := []plan.PredicateSupport{plan.Inexact, plan.Inexact, plan.Unsupported, plan.Unsupported, plan.Unsupported,
 		plan.Unsupported, plan.Unsupported, plan.Unsupported, plan.Inexact,
-		plan.Inexact, plan.Unsupported, plan.Inexact, plan.Inexact, plan.Unsupported, plan.Unsupported}
+		plan.Inexact, plan.Unsupported, plan.Inexact, plan.Inexact, plan.Unsupported, plan.Unsupported,
+		plan.Inexact, plan.Unsupported, plan.Unsupported, plan.Inexact}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("%s: %s, want %s", conj[i], got[i], want[i])

@@ -160,8 +160,15 @@ func (s *groupScratch) dictTest(ctx context.Context, ev kernel.Evaluator, mem me
 					}
 				}
 			}
+			// Counted first, so that out and outIdx grow by the passing
+			// rows (and the one slot the last write may take past them),
+			// not by the page's rows.
+			c := 0
+			for _, ix := range sc.idx[:n] {
+				c += int(passByte[ix])
+			}
 			o := len(out)
-			out, outIdx = slices.Grow(out, n)[:o+n], slices.Grow(outIdx, n)[:o+n]
+			out, outIdx = slices.Grow(out, c+1)[:o+c+1], slices.Grow(outIdx, c+1)[:o+c+1]
 			for i, ix := range sc.idx[:n] {
 				out[o], outIdx[o] = int32(pos+i), int32(ix)
 				o += int(passByte[ix])

@@ -108,9 +108,11 @@
 // as they are (the build side does not change them), a semi join the
 // distinct left rows among them (docs/semantics.md, join). Each join still
 // evaluates its inputs (the memo serves them) and checks its own validate.
-// A join evaluated with a runtime key filter on an input (keyfilter.go)
-// neither stores nor takes pairs, since its filtered input's rows are not
-// the others'; under a memory limit nothing is shared. The pairs are
+// A runtime key filter (keyfilter.go) on an input of a class's joins
+// applies to all of them: the first evaluated filters it and keeps the
+// filtered input with the pairs, which index its rows, and the others take
+// both; a filtered input that occurs elsewhere in the plan is not filtered.
+// Under a memory limit no pairs are shared. The pairs are
 // dropped once every join of the class is evaluated. MemoHits does not
 // count them. TPC-H Q17 written as SQL joins lineitem to the filtered parts
 // once inner and once semi (semi_reduction's, under the aggregate), and

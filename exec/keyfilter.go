@@ -29,8 +29,16 @@ import (
 // filter deterministic, without over() and total (plan.Total: its
 // conjuncts cannot raise), the scan's source a KeyFilterSource, and no
 // node of the chain occurring in the plan elsewhere than inside the
-// occurrences of the join (which the memo then shares whole); a filtered
-// chain's outputs stay out of the memo (evalProbe). A row_index node is
+// occurrences of the join (which the memo then shares whole) or, when the
+// join shares its pairs with a probe class (memo.go) every member of which
+// may filter the same input, of the class's joins; a filtered chain's
+// outputs stay out of the memo (evalProbe). In a class, the first member
+// evaluated filters the input and keeps it with the class
+// (pairClass.keyed); the others evaluate their other input (the memo
+// serves it), take that filtered input, and take the pairs, which index
+// its rows: every member's other input is Equal, so its keys, and the
+// filter, are the same (TPC-H Q17 written as SQL: lineitem's scan under
+// the outer inner join and semi_reduction's semi join). A row_index node is
 // ordering when its column's values are used only as plain-column sort
 // keys before being dropped, in every occurrence of the plan (orderOnly):
 // join_order numbers the inputs of the joins it reorders so, to sort the
@@ -143,6 +151,11 @@ type probe struct {
 // inputs (see above) when n qualifies; ok is false, and nothing evaluated,
 // when it does not (the caller evaluates n plainly).
 func (c *collector) evalKeyFiltered(n *plan.JoinNode) (out *step.Frame, err error, ok bool) {
+	class := c.memo.class(n)
+	if class != nil && class.keyed != nil {
+		out, err = c.evalKeyedMember(n, class)
+		return out, err, true
+	}
 	rp, canRight := c.keyFilterProbe(n, true)
 	lp, canLeft := c.keyFilterProbe(n, false)
 	switch {
@@ -175,6 +188,9 @@ func (c *collector) evalKeyFiltered(n *plan.JoinNode) (out *step.Frame, err erro
 		if right, err = c.evalProbe(n.Right, set); err != nil {
 			return nil, err, true
 		}
+		if set && class != nil {
+			class.keyed = &keyedInput{frame: right.Share(right.Schema()), right: true}
+		}
 	} else {
 		if right, err = c.eval(n.Right); err != nil {
 			// The left input evaluates first in the written order: its
@@ -191,15 +207,53 @@ func (c *collector) evalKeyFiltered(n *plan.JoinNode) (out *step.Frame, err erro
 		if left, err = c.evalProbe(n.Left, set); err != nil {
 			return nil, err, true
 		}
+		if set && class != nil {
+			class.keyed = &keyedInput{frame: left.Share(left.Schema())}
+		}
 	}
+	out, err = c.joinEvaluated(n, left, right)
+	return out, err, true
+}
+
+// evalKeyedMember evaluates join n of probe class cl after another member
+// evaluated its inputs under a key filter: its other input as eval does
+// (the memo serves it: it is Equal to the other member's), its filtered
+// input taken from the class (one memo hit, as eval would count for the
+// Equal subtree), so that the pairs the class shares index its rows.
+func (c *collector) evalKeyedMember(n *plan.JoinNode, cl *pairClass) (*step.Frame, error) {
+	other := n.Left
+	if !cl.keyed.right {
+		other = n.Right
+	}
+	f, err := c.eval(other)
+	if err != nil {
+		return nil, err
+	}
+	c.hits++
+	keyed := cl.keyed.frame.Share(cl.keyed.frame.Schema())
+	left, right := f, keyed
+	if !cl.keyed.right {
+		left, right = keyed, f
+	}
+	defer left.Release()
+	defer right.Release()
+	return c.joinEvaluated(n, left, right)
+}
+
+// joinEvaluated evaluates join n over its evaluated inputs, sharing its
+// pairs with its probe class when it has one.
+func (c *collector) joinEvaluated(n *plan.JoinNode, left, right *step.Frame) (*step.Frame, error) {
 	if err := c.env.CheckCtx(); err != nil {
-		return nil, err, true
+		return nil, err
 	}
 	if c.onEval != nil {
 		c.onEval(n)
 	}
-	out, err = step.Eval(c.env, n, []*step.Frame{left, right})
-	return out, err, true
+	if p, done := c.memo.pairs(n); p != nil {
+		defer done()
+		return step.JoinShared(c.env, n, left, right, p)
+	}
+	return step.Eval(c.env, n, []*step.Frame{left, right})
 }
 
 // withKeyFilter sets the filter of probe p's scan on its key column from
@@ -275,28 +329,21 @@ func (c *collector) evalProbe(n plan.Node, filtered bool) (*step.Frame, error) {
 // keyFilterProbe reports whether join n may filter its right input (right)
 // or its left input by the other's keys (see above), and how.
 func (c *collector) keyFilterProbe(n *plan.JoinNode, right bool) (p probe, ok bool) {
-	if n.NullsEqual || n.Residual != nil || len(n.LeftOn) != len(n.RightOn) {
+	if !filterableSide(n, right) {
 		return p, false
+	}
+	if cl := c.memo.class(n); cl != nil {
+		// The members share the filtered input and the pairs over it.
+		for _, m := range cl.members {
+			if !filterableSide(m, right) {
+				return p, false
+			}
+		}
 	}
 	input, other := n.Left, n.Right
 	on, otherOn := n.LeftOn, n.RightOn
 	if right {
 		input, other, on, otherOn = n.Right, n.Left, n.RightOn, n.LeftOn
-		switch n.How {
-		case plan.InnerJoin, plan.LeftJoin, plan.SemiJoin, plan.AntiJoin:
-		default:
-			return p, false
-		}
-		if n.Validate != plan.ValidateManyToMany && n.Validate != plan.ValidateOneToMany {
-			return p, false
-		}
-	} else {
-		if n.How != plan.InnerJoin && n.How != plan.SemiJoin {
-			return p, false
-		}
-		if n.Validate != plan.ValidateManyToMany && n.Validate != plan.ValidateManyToOne {
-			return p, false
-		}
 	}
 	for _, e := range on {
 		if _, isCol := e.(*plan.Column); !isCol {
@@ -330,6 +377,26 @@ func (c *collector) keyFilterProbe(n *plan.JoinNode, right bool) (p probe, ok bo
 	return p, false
 }
 
+// filterableSide reports whether join n's kind and options let a key
+// filter narrow its right input (right) or its left one (see above).
+func filterableSide(n *plan.JoinNode, right bool) bool {
+	if n.NullsEqual || n.Residual != nil || len(n.LeftOn) != len(n.RightOn) {
+		return false
+	}
+	if right {
+		switch n.How {
+		case plan.InnerJoin, plan.LeftJoin, plan.SemiJoin, plan.AntiJoin:
+		default:
+			return false
+		}
+		return n.Validate == plan.ValidateManyToMany || n.Validate == plan.ValidateOneToMany
+	}
+	if n.How != plan.InnerJoin && n.How != plan.SemiJoin {
+		return false
+	}
+	return n.Validate == plan.ValidateManyToMany || n.Validate == plan.ValidateManyToOne
+}
+
 // probeChain returns the scan under n, an input of join j, when n is a
 // scan whose source uses key filters, or a chain over one of filters,
 // projections of plain columns and row_index nodes numbering rows for
@@ -340,15 +407,23 @@ func (c *collector) keyFilterProbe(n *plan.JoinNode, right bool) (p probe, ok bo
 // of j (as many times as j does): then the first occurrence of j evaluated
 // is the only one that evaluates it, the others being served from the
 // memo, so keeping its filtered output out of the memo serves nothing
-// less.
+// less. For a join of a probe class the occurrences counted are the
+// class's (pairClass.occurrences): the first member evaluated evaluates
+// the chain, the others take its output from the class.
 func (c *collector) probeChain(j *plan.JoinNode, n plan.Node) (scan *plan.ScanNode, chain []plan.Node, filtered, ok bool) {
 	jc := 1
-	if e := c.memo.entry(j); e != nil {
+	if cl := c.memo.class(j); cl != nil {
+		jc = cl.occurrences
+	} else if e := c.memo.entry(j); e != nil {
 		jc = e.count
 	}
 	var offset int64 = -1 // the largest row_index offset of the chain
 	for {
-		if e := c.memo.entry(n); e != nil && e.count != jc {
+		count := 1
+		if e := c.memo.entry(n); e != nil {
+			count = e.count
+		}
+		if count != jc {
 			return nil, nil, false, false
 		}
 		chain = append(chain, n)

@@ -40,6 +40,29 @@ type pairClass struct {
 	// are, nothing needs the pairs any more.
 	evaluated []bool
 	pairs     step.JoinPairs
+	// occurrences counts the members' occurrences in the plan, Equal
+	// ones included: an input chain occurring as often occurs nowhere
+	// else (keyfilter.go).
+	occurrences int
+	// keyed is set once a member evaluated its inputs under a runtime
+	// key filter (keyfilter.go): the filtered input, whose rows the
+	// pairs index, which the other members take instead of evaluating it.
+	keyed *keyedInput
+}
+
+// keyedInput is the key-filtered input of a probe class's joins: the
+// frame and whether it is their right input.
+type keyedInput struct {
+	frame *step.Frame
+	right bool
+}
+
+// releaseKeyed drops the class's key-filtered input.
+func (c *pairClass) releaseKeyed() {
+	if c.keyed != nil {
+		c.keyed.frame.Release()
+		c.keyed = nil
+	}
 }
 
 // sharePairs enables the probe classes' shared pairs; tests turn it off
@@ -145,6 +168,7 @@ func probeClasses(root plan.Node) map[*plan.JoinNode]probeMember {
 			cl.members = append(cl.members, j)
 		}
 		occ[j] = probeMember{class: cl, member: member}
+		cl.occurrences++
 		return true
 	})
 	out := map[*plan.JoinNode]probeMember{}
@@ -195,6 +219,15 @@ func sameProbe(a, b *plan.JoinNode) bool {
 		slices.EqualFunc(a.LeftOn, b.LeftOn, plan.ExprEqual) && slices.EqualFunc(a.RightOn, b.RightOn, plan.ExprEqual)
 }
 
+// class returns the probe class join occurrence j shares its pairs with,
+// nil when it shares none.
+func (m *memo) class(j *plan.JoinNode) *pairClass {
+	if pm, ok := m.probes[j]; ok {
+		return pm.class
+	}
+	return nil
+}
+
 // pairs returns the pair store join occurrence j shares with its probe
 // class (nil: j shares none), and done, which the caller calls once j is
 // evaluated: once every member of the class is, the pairs are dropped.
@@ -208,6 +241,7 @@ func (m *memo) pairs(j *plan.JoinNode) (p *step.JoinPairs, done func()) {
 		c.evaluated[pm.member] = true
 		if !slices.Contains(c.evaluated, false) {
 			c.pairs.Release()
+			c.releaseKeyed()
 		}
 	}
 }
@@ -216,6 +250,7 @@ func (m *memo) pairs(j *plan.JoinNode) (p *step.JoinPairs, done func()) {
 func (m *memo) release() {
 	for _, pm := range m.probes {
 		pm.class.pairs.Release()
+		pm.class.releaseKeyed()
 	}
 	for _, es := range m.shared {
 		for _, e := range es {

@@ -45,7 +45,10 @@ type keyFilterCase struct {
 	// inputs' own subtrees (Equal to them: the memo shares them), which
 	// must see every row of the input (so none is filtered); 2 unions the
 	// join with itself (the memo shares the whole join, and the filtered
-	// input occurs only inside it).
+	// input occurs only inside it); 3 unions the inner join of the
+	// inputs, projected to the left input's columns, with their semi join
+	// on the same keys (a probe class: the two share the filtered input
+	// and the pairs).
 	shared int
 	// rowIndex numbers each input's rows (row_index, offset rowOffset,
 	// then a projection of the number and every column, as join_order
@@ -54,11 +57,13 @@ type keyFilterCase struct {
 	// them (so neither input may be).
 	rowIndex  int
 	rowOffset int64
+	// semiValidate is the semi join's validate when shared is 3.
+	semiValidate plan.JoinValidate
 }
 
 func (c keyFilterCase) String() string {
-	return fmt.Sprintf("seed=%d typ=%s how=%s left=%d right=%d groups=%d span=%d base=%d nulls=%v opts=%+v exprKey=%v twoKeys=%v par=%d side=%d filter=%d shared=%d rowIndex=%d rowOffset=%d",
-		c.seed, c.typ, c.how, c.leftRows, c.rightRows, c.groupRows, c.span, c.base, c.nulls, c.opts, c.exprKey, c.twoKeys, c.par, c.side, c.filter, c.shared, c.rowIndex, c.rowOffset)
+	return fmt.Sprintf("seed=%d typ=%s how=%s left=%d right=%d groups=%d span=%d base=%d nulls=%v opts=%+v exprKey=%v twoKeys=%v par=%d side=%d filter=%d shared=%d rowIndex=%d rowOffset=%d semiValidate=%s",
+		c.seed, c.typ, c.how, c.leftRows, c.rightRows, c.groupRows, c.span, c.base, c.nulls, c.opts, c.exprKey, c.twoKeys, c.par, c.side, c.filter, c.shared, c.rowIndex, c.rowOffset, c.semiValidate)
 }
 
 func newKeyFilterCase(seed int64) keyFilterCase {
@@ -87,9 +92,18 @@ func newKeyFilterCase(seed int64) keyFilterCase {
 	}
 	c.twoKeys = r.IntN(5) == 0
 	c.side = r.IntN(3)
-	c.shared = []int{0, 0, 0, 0, 1, 2}[r.IntN(6)]
+	c.shared = []int{0, 0, 0, 0, 1, 2, 3}[r.IntN(7)]
 	c.filter = []int{0, 0, 1, 1, 2}[r.IntN(5)]
 	c.rowIndex = []int{0, 0, 0, 1, 1, 2}[r.IntN(6)]
+	if c.shared == 3 {
+		// The class's joins are the inner and the semi join: a semi
+		// join's validate is drawn separately (either may refuse a side),
+		// and no sort is put over them.
+		c.how, c.semiValidate = plan.InnerJoin, []plan.JoinValidate{plan.ValidateManyToMany, plan.ValidateManyToMany, plan.ValidateManyToOne, plan.ValidateOneToMany}[r.IntN(4)]
+		if c.rowIndex == 1 {
+			c.rowIndex = 0
+		}
+	}
 	c.rowOffset = []int64{0, 0, 3, math.MaxInt64 - 2000, math.MaxInt64 - 5}[r.IntN(5)]
 	if c.side == 1 {
 		c.leftRows, c.rightRows = c.rightRows, c.leftRows
@@ -210,6 +224,15 @@ func (c keyFilterCase) plan(left, right plan.Source, parquet [2]bool) plan.Node 
 		j = j.CrossJoin(count(input(left, parquet[0]), "l")).CrossJoin(count(input(right, parquet[1]), "r"))
 	case 2:
 		j = j.Union(j)
+	case 3:
+		semiOpts := c.opts
+		semiOpts.Validate = c.semiValidate
+		semi := numbered(input(left, parquet[0]), "rl").Join(numbered(input(right, parquet[1]), "rr"), plan.SemiJoin, lon, ron).WithJoinOptions(semiOpts)
+		cols := []plan.E{c2k("k"), c2k("s"), c2k("x"), c2k("f")}
+		if c.rowIndex != 0 {
+			cols = append([]plan.E{c2k("rl")}, cols...)
+		}
+		j = j.Select(cols...).Union(semi)
 	}
 	return j.Node()
 }
@@ -284,8 +307,11 @@ func (a keyOutcome) diff(b keyOutcome) string {
 // key sets held as a bitmap and as a sorted list, one and two keys,
 // nulls_equal, validate m:1 (which checks every right row) and 1:m, a right
 // key that is an expression, several row groups, sequentially and split
-// over goroutines. The filter must drop rows in at least 100 cases, so that
-// the property cannot hold vacuously.
+// over goroutines, and under the memo: inputs Equal to the join's used
+// elsewhere, the join used twice, and the inner and semi joins of one probe
+// class (which share the filtered input). The filter must drop rows in at
+// least 100 cases, 20 of them under a probe class, so that the property
+// cannot hold vacuously.
 func TestKeyFilteredJoinMatchesTable(t *testing.T) {
 	params := gopter.DefaultTestParametersWithSeed(1)
 	params.MinSuccessfulTests = 650
@@ -293,7 +319,7 @@ func TestKeyFilteredJoinMatchesTable(t *testing.T) {
 		params.MinSuccessfulTests = 80
 	}
 	props := gopter.NewProperties(params)
-	dropped, numbered := 0, 0
+	dropped, numbered, classes := 0, 0, 0
 	props.Property("key-filtered join = plain join", prop.ForAll(func(seed int64) string {
 		c := newKeyFilterCase(seed)
 		left, right, lsrc, rsrc := c.tables(t)
@@ -319,13 +345,18 @@ func TestKeyFilteredJoinMatchesTable(t *testing.T) {
 		if c.rowIndex == 1 && (ld || rd) {
 			numbered++
 		}
-		if c.rowIndex == 2 && (ld || (rd && c.how != plan.SemiJoin && c.how != plan.AntiJoin)) {
+		if c.shared == 3 && (ld || rd) {
+			classes++
+		}
+		if c.rowIndex == 2 && (ld || (rd && c.how != plan.SemiJoin && c.how != plan.AntiJoin && c.shared != 3)) {
 			// The numbers are output (a semi or anti join drops the
-			// right input's).
+			// right input's, and so does the projection of a probe
+			// class's inner join).
 			return fmt.Sprintf("%s: a numbered scan was filtered (left %v, right %v)", c, ld, rd)
 		}
 		if c.opts.NullsEqual || c.filter == 2 || c.shared == 1 || (c.rowIndex == 1 && c.rowOffset > math.MaxInt64-2000) || (rd && (c.how == plan.RightJoin || c.how == plan.FullJoin || c.exprKey || c.opts.Validate == plan.ValidateManyToOne)) ||
-			(ld && ((c.how != plan.InnerJoin && c.how != plan.SemiJoin) || c.opts.Validate == plan.ValidateOneToMany)) {
+			(ld && ((c.how != plan.InnerJoin && c.how != plan.SemiJoin) || c.opts.Validate == plan.ValidateOneToMany)) ||
+			(c.shared == 3 && ((rd && c.semiValidate == plan.ValidateManyToOne) || (ld && c.semiValidate == plan.ValidateOneToMany))) {
 			if ld || rd {
 				return fmt.Sprintf("%s: a scan was filtered (left %v, right %v)", c, ld, rd)
 			}
@@ -333,7 +364,10 @@ func TestKeyFilteredJoinMatchesTable(t *testing.T) {
 		return ""
 	}, gen.Int64()))
 	props.TestingRun(t)
-	t.Logf("the key filter dropped rows in %d cases, %d below an ordering row_index", dropped, numbered)
+	t.Logf("the key filter dropped rows in %d cases, %d below an ordering row_index, %d under a probe class", dropped, numbered, classes)
+	if !testing.Short() && classes < 20 {
+		t.Errorf("the key filter dropped rows under a probe class in %d cases, want 20 or more", classes)
+	}
 	if !testing.Short() && dropped < 100 {
 		t.Errorf("the key filter dropped rows in %d cases, want 100 or more", dropped)
 	}

@@ -85,6 +85,9 @@ const (
 	// join_order (standard tier): decided by Table.JoinOrder.
 	JODeterministic CellID = "jo.deterministic"
 	JOErrors        CellID = "jo.errors"
+	// JOReduce decides whether a reordered chain's input may be numbered
+	// after a semi join against another input of the chain.
+	JOReduce CellID = "jo.reduce"
 	// semi_reduction (standard tier): decided by Table.SemiReduce.
 	SRRows   CellID = "sr.rows"
 	SRSource CellID = "sr.source"
@@ -455,6 +458,10 @@ var coreCells = []Cell{
 	{ID: JOErrors, Rule: RuleJoinOrder, Node: "chain of inner and cross joins", Verdict: CrossesIf,
 		Condition: "at most one input of the chain may raise (legality.Table.MayRaise: only scans, and filters, projects and with_columns of total expressions and limits over them, are proved not to)",
 		Reason:    "cross(a, filter(x / 0 > 1) b) joined with filter(y / 0 > 1) c on a = c: the chain evaluates b first and raises x / 0's divide_by_zero, the reordered chain evaluates c first and raises y / 0's"},
+
+	{ID: JOReduce, Rule: RuleJoinOrder, Node: "chain of inner and cross joins", Verdict: CrossesIf,
+		Condition: "the input an input of the reordered chain is reduced by (a semi join on their key pairs, evaluated a second time) is deterministic and raises nothing (legality.Table.MayRaise)",
+		Reason:    "inner(a, filter(x / 0 > 1) b) on a = b with a reduced by semi(a, b): the semi join evaluates b before the chain does, so its divide_by_zero comes where a is evaluated, before another input's error"},
 
 	// semi_reduction (standard tier): the aggregate on the right of an
 	// inner join keyed on its group key reads only the groups the left

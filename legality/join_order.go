@@ -132,3 +132,30 @@ func (t *Table) anyPartial(es []plan.Expr, in plan.Schema) bool {
 	}
 	return false
 }
+
+// JoinReduce decides whether an input of a reordered chain may be numbered
+// after a semi join against another input of the chain, reducer, on key
+// pairs of the chain between the two (jo.reduce). Every tuple of the chain
+// holds a row of the input whose key columns match those of the tuple's
+// reducer row, so the semi join keeps every row some tuple holds, in
+// order; row_index then numbers the kept rows in their order, so the
+// numbers order the tuples as before and the sort restores the same
+// order; the numbers themselves are dropped by the final project. The
+// semi join compares its keys as the chain's join does (the same pairs,
+// nulls matching nothing). What differs is that reducer is evaluated a
+// second time, where the reduced input is: it must be deterministic (the
+// same rows both times) and raise nothing (no error at another place).
+func (t *Table) JoinReduce(reducer plan.Node) Ruling {
+	t = t.orDefault()
+	var ru Ruling
+	ru.consult(t.decide(JOReduce, func() (bool, string) {
+		if !plan.IsDeterministicPlan(reducer) {
+			return false, "the reducing input is non-deterministic"
+		}
+		if t.MayRaise(reducer) {
+			return false, "the reducing input may raise"
+		}
+		return true, ""
+	}))
+	return ru
+}

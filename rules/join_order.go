@@ -67,11 +67,13 @@ func joinOrder() Rule {
 		Verbs: Verbs{Verb: Verb{Allowed: "reorders the chain of joins at", Refused: "keeps the written order of the chain at"},
 			Cells: map[legality.CellID]Verb{
 				legality.JODeterministic: {Allowed: "finds at most one non-deterministic input in the chain at", Refused: "keeps the written order of the chain at"},
+				legality.JOReduce:        {Allowed: "numbers an input after the semi join the plan reduces it by, in the chain at", Refused: "numbers the whole input, not the semi join the plan reduces it by, in the chain at"},
 			}},
 		Application: "one chain of joins joined in another order, sorted back into its own",
 		Matches:     []plan.Kind{plan.KindJoin},
 		Rewrite: func(c *Context, root plan.Node) (plan.Node, error) {
 			est := plan.NewRowEstimates()
+			semis := plainSemiJoins(root)
 			inner := map[plan.Node]bool{} // chain joins that are the left input of a chain join
 			plan.WalkNodes(root, func(n plan.Node) bool {
 				if j, ok := n.(*plan.JoinNode); ok && chainJoin(j) {
@@ -90,7 +92,7 @@ func joinOrder() Rule {
 				if !ok {
 					return n, nil
 				}
-				return reorderChain(c, est, oj, nj, path)
+				return reorderChain(c, est, semis, oj, nj, path)
 			})
 		},
 	}
@@ -139,7 +141,7 @@ type chainEdge struct{ a, b chainCol }
 
 // reorderChain rewrites the chain topped by oj (nj over rewritten inputs)
 // when chainGraph.choose finds an order, and returns nj otherwise.
-func reorderChain(c *Context, est *plan.RowEstimates, oj, nj *plan.JoinNode, path *plan.Path) (plan.Node, error) {
+func reorderChain(c *Context, est *plan.RowEstimates, semis []*plan.JoinNode, oj, nj *plan.JoinNode, path *plan.Path) (plan.Node, error) {
 	var ojs, njs []*plan.JoinNode // bottom-up
 	for o, m := oj, nj; ; {
 		ojs, njs = append(ojs, o), append(njs, m)
@@ -248,6 +250,7 @@ func reorderChain(c *Context, est *plan.RowEstimates, oj, nj *plan.JoinNode, pat
 	for i, cc := range prefix {
 		names[cc.input][cc.ordinal] = out.Field(i).Name
 	}
+	reduced := reduceInputs(c, semis, newIn, edges, oj, path)
 	inputs := make([]plan.Node, n)
 	idx := make([]string, n)
 	for i, in := range origIn {
@@ -263,7 +266,7 @@ func reorderChain(c *Context, est *plan.RowEstimates, oj, nj *plan.JoinNode, pat
 			}
 			exprs = append(exprs, e)
 		}
-		inputs[i] = &plan.ProjectNode{Input: &plan.RowIndexNode{Input: newIn[i], Name: idx[i]}, Exprs: exprs}
+		inputs[i] = &plan.ProjectNode{Input: &plan.RowIndexNode{Input: reduced[i], Name: idx[i]}, Exprs: exprs}
 	}
 	joined := make([]bool, n)
 	joined[order[0]] = true

@@ -574,6 +574,13 @@ func (g *gen) joinChain(depth int) frame {
 	}
 	cur := ins[0]
 	owner := make([]int, cur.schema().Len()) // the input each chain column comes from
+	// name: each chain column's name in its input; pairs: the key pairs,
+	// as (input, name in it) twice.
+	name := make([]string, cur.schema().Len())
+	for i, f := range cur.schema().Fields() {
+		name[i] = f.Name
+	}
+	var pairs []chainKeyPair
 	for k := 1; k < n; k++ {
 		right := ins[k]
 		raw := &plan.JoinNode{Left: cur.raw, Right: right.raw, How: plan.CrossJoin}
@@ -609,6 +616,9 @@ func (g *gen) joinChain(depth int) frame {
 				rf := rcs[g.r.Intn(len(rcs))]
 				raw.LeftOn = append(raw.LeftOn, col(lf.Name))
 				raw.RightOn = append(raw.RightOn, col(rf.Name))
+				if i := cur.schema().Index(lf.Name); i >= 0 {
+					pairs = append(pairs, chainKeyPair{a: owner[i], an: name[i], b: k, bn: rf.Name})
+				}
 			}
 			if len(raw.LeftOn) > 0 {
 				raw.How = plan.InnerJoin
@@ -629,7 +639,13 @@ func (g *gen) joinChain(depth int) frame {
 			if out.raw != raw {
 				return cur
 			}
+			for i := range pairs {
+				if pairs[i].b == k {
+					pairs[i].bn = p + pairs[i].bn
+				}
+			}
 		}
+		ins[k] = right
 		j, ok := out.res.(*plan.JoinNode)
 		if !ok {
 			return out
@@ -639,16 +655,81 @@ func (g *gen) joinChain(depth int) frame {
 			return out
 		}
 		next := make([]int, len(layout.Columns))
+		nextName := make([]string, len(layout.Columns))
 		for i, c := range layout.Columns {
 			if c.Side == plan.SideLeft {
-				next[i] = owner[c.Ordinal]
+				next[i], nextName[i] = owner[c.Ordinal], name[c.Ordinal]
 			} else {
-				next[i] = k
+				next[i], nextName[i] = k, right.schema().Field(c.Ordinal).Name
 			}
 		}
-		owner, cur = next, out
+		owner, name, cur = next, nextName, out
+	}
+	if len(pairs) > 0 && g.r.Intn(3) == 0 {
+		p := pairs[g.r.Intn(len(pairs))]
+		if g.r.Intn(2) == 0 {
+			p.a, p.b, p.an, p.bn = p.b, p.a, p.bn, p.an
+		}
+		// Most often the pair of a non-deterministic input, which then
+		// reduces the other: evaluated a second time for the semi join,
+		// it would give other rows (jo.reduce refuses).
+		for _, q := range pairs {
+			for _, r := range []chainKeyPair{q, {a: q.b, an: q.bn, b: q.a, bn: q.an}} {
+				if ins[r.a].res != nil && !plan.IsDeterministicPlan(ins[r.a].res) && g.r.Intn(4) > 0 {
+					p = r
+				}
+			}
+		}
+		if u, ok := g.chainReduction(cur, ins, owner, name, p); ok {
+			return u
+		}
 	}
 	return cur
+}
+
+// chainKeyPair is a key pair of a generated chain: column an of input a
+// equals column bn of input b (names in the inputs' own schemas).
+type chainKeyPair struct {
+	a, b   int
+	an, bn string
+}
+
+// chainReduction returns the union of the chain's column of input b's key
+// and that column of the semi join of input b against input a on the
+// chain's key pair an = bn: the
+// plan evaluates a semi join of one chain input against another on a
+// key pair of the chain, which join_order then numbers in place of the
+// whole input (jo.reduce), as TPC-H Q2 in SQL style, whose subquery's
+// semi join reduces the outer chain's partsupp.
+func (g *gen) chainReduction(chain frame, ins []frame, owner []int, name []string, p chainKeyPair) (frame, bool) {
+	at := -1
+	for i := range owner {
+		if owner[i] == p.b && name[i] == p.bn {
+			at = i
+		}
+	}
+	if at < 0 {
+		return frame{}, false
+	}
+	semi, err := g.tryFinish(&plan.JoinNode{Left: ins[p.b].raw, Right: ins[p.a].raw, How: plan.SemiJoin,
+		LeftOn: []plan.Expr{col(p.bn)}, RightOn: []plan.Expr{col(p.an)}}, ins[p.b].rows, ins[p.b], ins[p.a])
+	if err != nil {
+		return frame{}, false
+	}
+	cn := chain.schema().Field(at).Name
+	left, err := g.tryFinish(&plan.ProjectNode{Input: chain.raw, Exprs: []plan.Expr{alias(col(cn), "u")}}, chain.rows, chain)
+	if err != nil {
+		return frame{}, false
+	}
+	right, err := g.tryFinish(&plan.ProjectNode{Input: semi.raw, Exprs: []plan.Expr{alias(col(p.bn), "u")}}, semi.rows, semi)
+	if err != nil {
+		return frame{}, false
+	}
+	u, err := g.tryFinish(&plan.UnionNode{Inputs: []plan.Node{left.raw, right.raw}}, left.rows+right.rows, left, right)
+	if err != nil {
+		return frame{}, false
+	}
+	return u, true
 }
 
 // renamed projects in's columns under the prefix p (`a as c2_a`).

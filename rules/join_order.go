@@ -50,7 +50,10 @@ import (
 // columns. Each new join checks the key pairs of the chain between its
 // inputs but those the pairs checked below already imply, and an implied
 // pair for each of its right input's columns that no pair ties to a column
-// of its class (its tuples are the chain's: legality/join_order.go). The legality table proves the
+// of its class (its tuples are the chain's: legality/join_order.go). An
+// input the plan already reduces by a semi join against another input of
+// the chain, on key pairs of the chain between them, is numbered after
+// that semi join (rules/join_order_reduce.go; cell jo.reduce). The legality table proves the
 // rest: jo.deterministic and jo.errors keep the inputs' evaluation order
 // from mattering. The rule resolves what it builds and fails if the
 // schema differs (a bug, never a plan's fault).

@@ -156,7 +156,7 @@ func refSortIndices(c keyCase) []int32 {
 
 func TestPropSort(t *testing.T) {
 	props := gopter.NewProperties(propParams(t, 400))
-	props.Property("SortIndices is the reference stable sort; TopK is its prefix", prop.ForAll(
+	props.Property("SortIndices and SortIndicesLazy are the reference stable sort; TopK is its prefix", prop.ForAll(
 		func(c keyCase) string {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			keys := c.arrays(t, mem)
@@ -168,6 +168,13 @@ func TestPropSort(t *testing.T) {
 			want := refSortIndices(c)
 			if !slices.Equal(got, want) {
 				return fmt.Sprintf("sort: got %v\nwant %v", head(got), head(want))
+			}
+			lazy, loaded, err := sortLazily(keys, c.desc, c.nullsLast)
+			if err != nil {
+				return err.Error()
+			}
+			if !slices.Equal(lazy, want) || loaded != neededKeys(c) {
+				return fmt.Sprintf("lazy keys: got %v (%d keys loaded, %d needed)\nwant %v", head(lazy), loaded, neededKeys(c), head(want))
 			}
 			top, err := TopK(keys, c.desc, c.nullsLast, c.k)
 			if err != nil {

@@ -41,6 +41,49 @@ func SortIndices(keys []arrow.Array, desc, nullsLast []bool) ([]int32, error) {
 	return s.sortAll(n), nil
 }
 
+// SortIndicesLazy is SortIndices over nkeys keys of n rows each, where
+// key(k) gives key k's column only when the sort first needs it: key 0 at
+// once, key k+1 only if some run of rows equal on keys 0..k has more than
+// one row. A multi-key sort whose first keys already tell every row apart
+// (row numbers sorted back after a reordered join chain) then never
+// computes the others. The permutation is SortIndices' over all the keys;
+// an error from key stops the sort and is returned as it is (a column of
+// another length than n, as an error of its own).
+func SortIndicesLazy(n, nkeys int, key func(k int) (arrow.Array, error), desc, nullsLast []bool) ([]int32, error) {
+	if nkeys == 0 {
+		return nil, fmt.Errorf("sort: no key columns")
+	}
+	if err := checkRows(n); err != nil {
+		return nil, fmt.Errorf("sort: %w", err)
+	}
+	if (desc != nil && len(desc) != nkeys) || (nullsLast != nil && len(nullsLast) != nkeys) {
+		return nil, fmt.Errorf("sort: %d desc and %d nulls_last flags for %d keys", len(desc), len(nullsLast), nkeys)
+	}
+	s := &sorter{cols: make([]sortCol, nkeys), loaded: make([]bool, nkeys)}
+	s.load = func(k int) error {
+		a, err := key(k)
+		if err != nil {
+			return err
+		}
+		if a == nil || a.Len() != n {
+			return fmt.Errorf("sort: key %d is not a column of %d rows", k, n)
+		}
+		c := &s.cols[k]
+		c.desc = desc != nil && desc[k]
+		c.nullsLast = nullsLast != nil && nullsLast[k]
+		c.valid = validityOf(a)
+		if err := c.fill(a); err != nil {
+			return fmt.Errorf("sort: key %d: %w", k, err)
+		}
+		return nil
+	}
+	idx := s.sortAll(n)
+	if s.err != nil {
+		return nil, s.err
+	}
+	return idx, nil
+}
+
 // sortAll returns the stable permutation that orders all n rows.
 func (s *sorter) sortAll(n int) []int32 {
 	idx := make([]int32, n)
@@ -49,6 +92,20 @@ func (s *sorter) sortAll(n int) []int32 {
 	}
 	s.sortRun(idx, 0)
 	return idx
+}
+
+// need loads key k when the sorter loads its keys lazily and has not yet;
+// false means loading failed (s.err holds why).
+func (s *sorter) need(k int) bool {
+	if s.load == nil || s.loaded[k] {
+		return s.err == nil
+	}
+	if s.err != nil {
+		return false
+	}
+	s.loaded[k] = true
+	s.err = s.load(k)
+	return s.err == nil
 }
 
 // sortCol is one sort key in sortable form.
@@ -102,6 +159,12 @@ type sorter struct {
 	pairs   []pair // scratch, reused run after run
 	tmp     []pair
 	scratch []int32
+	packed  []uint64
+	// load, when set, fills cols[k] the first time a run is sorted by key
+	// k (loaded[k]); its first error stops the sort (err).
+	load   func(k int) error
+	loaded []bool
+	err    error
 }
 
 // pair is a row with its sort word; for a string key, l is the string's
@@ -199,6 +262,9 @@ func (c *sortCol) fill(a arrow.Array) error {
 // k is the identity, so it is skipped: an O(n) check that stops at the first
 // descent, after which only the runs of equal key k are refined.
 func (s *sorter) sortRun(idx []int32, k int) {
+	if !s.need(k) {
+		return
+	}
 	c := &s.cols[k]
 	if len(idx) > 1 && presorted(idx, c) {
 		if k+1 < len(s.cols) {
@@ -326,6 +392,9 @@ func (s *sorter) sortWords(idx []int32, words []uint64) {
 		insertionByWord(idx, words)
 		return
 	}
+	if n < radixMin && s.sortPacked(idx, words) {
+		return
+	}
 	p := s.pairBuf(n)
 	for j, r := range idx {
 		p[j] = pair{w: words[r], i: r}
@@ -338,6 +407,39 @@ func (s *sorter) sortWords(idx []int32, words []uint64) {
 	for j := range p {
 		idx[j] = p[j].i
 	}
+}
+
+// sortPacked sorts a short run whose words span less than 2^32 as one
+// uint64 per row, the word's distance from the run's least above the row's
+// position, which the standard library sorts without a comparison
+// function; equal words keep their positions' order, which is stability.
+// It reports false, leaving idx as it was, when the words span more.
+func (s *sorter) sortPacked(idx []int32, words []uint64) bool {
+	lo, hi := words[idx[0]], words[idx[0]]
+	for _, r := range idx[1:] {
+		w := words[r]
+		lo, hi = min(lo, w), max(hi, w)
+	}
+	if hi-lo >= 1<<32 {
+		return false
+	}
+	n := len(idx)
+	if cap(s.packed) < n {
+		s.packed = make([]uint64, n)
+	}
+	if cap(s.scratch) < n {
+		s.scratch = make([]int32, n)
+	}
+	p, orig := s.packed[:n], s.scratch[:n]
+	for j, r := range idx {
+		p[j] = (words[r]-lo)<<32 | uint64(j)
+	}
+	slices.Sort(p)
+	copy(orig, idx)
+	for j, w := range p {
+		idx[j] = orig[uint32(w)]
+	}
+	return true
 }
 
 // cmpPair orders pairs by word, then row.

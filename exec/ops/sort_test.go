@@ -1,11 +1,16 @@
 package ops
 
 import (
+	"errors"
+	"fmt"
+	"math"
 	"math/rand"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -178,11 +183,158 @@ func checkSortAgainstReference(t *testing.T, mem memory.Allocator, c keyCase) {
 	t.Helper()
 	keys := c.arrays(t, mem)
 	got, err := SortIndices(keys, c.desc, c.nullsLast)
+	if err != nil {
+		releaseAll(keys)
+		t.Fatal(err)
+	}
+	lazy, loaded, err := sortLazily(keys, c.desc, c.nullsLast)
 	releaseAll(keys)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := refSortIndices(c); !slices.Equal(got, want) {
+	want := refSortIndices(c)
+	if !slices.Equal(got, want) {
 		t.Fatalf("%v\ngot %v\nwant %v", c, head(got), head(want))
+	}
+	if !slices.Equal(lazy, want) {
+		t.Fatalf("lazy keys: %v\ngot %v\nwant %v", c, head(lazy), head(want))
+	}
+	if n := neededKeys(c); loaded != n {
+		t.Fatalf("lazy keys: %v: loaded %d keys, the sort needs %d", c, loaded, n)
+	}
+}
+
+// sortLazily is SortIndicesLazy over keys, counting the keys it loads.
+func sortLazily(keys []arrow.Array, desc, nullsLast []bool) ([]int32, int, error) {
+	loaded := 0
+	idx, err := SortIndicesLazy(keys[0].Len(), len(keys), func(k int) (arrow.Array, error) {
+		loaded++
+		return keys[k], nil
+	}, desc, nullsLast)
+	return idx, loaded, err
+}
+
+// neededKeys is how many keys a sort reads: 1, plus one for each key k
+// after which some group of rows equal on keys 0..k-1 has two rows.
+func neededKeys(c keyCase) int {
+	n := c.rows()
+	need := 1
+	for k := 1; k < len(c.keys); k++ {
+		seen := map[string]bool{}
+		dup := false
+		for i := 0; i < n && !dup; i++ {
+			key := fmt.Sprint(refKeyPrefix(c, i, k))
+			dup = seen[key]
+			seen[key] = true
+		}
+		if !dup {
+			break
+		}
+		need++
+	}
+	return need
+}
+
+// refKeyPrefix is row i's values of keys 0..k-1, with every NaN alike.
+func refKeyPrefix(c keyCase, i, k int) []any {
+	out := make([]any, k)
+	for j := range out {
+		v := c.keys[j].vals[i]
+		if f, ok := v.(float64); ok && math.IsNaN(f) {
+			v = "NaN"
+		}
+		out[j] = v
+	}
+	return out
+}
+
+// TestSortPackedRuns sorts runs of 17 to 300 rows (the lengths sorted as
+// packed words when their words span less than 2^32, by pairs otherwise)
+// on int64 keys whose values span just under, exactly and just over 2^32,
+// under a leading key that makes runs of equal values, and compares with
+// the reference stable sort.
+func TestSortPackedRuns(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	bases := []int64{0, -1 << 40, math.MaxInt64 - 1<<33, math.MinInt64}
+	for iter := 0; iter < 400; iter++ {
+		n := 17 + rng.Intn(284)
+		base := bases[rng.Intn(len(bases))]
+		span := []int64{3, 1 << 20, 1<<32 - 1, 1 << 32, 1<<32 + 1}[rng.Intn(5)]
+		lead := tcol{dt: tI64, vals: make([]any, n)}
+		key := tcol{dt: tI64, vals: make([]any, n)}
+		for i := 0; i < n; i++ {
+			lead.vals[i] = int64(rng.Intn(3))
+			switch rng.Intn(8) {
+			case 0:
+				key.vals[i] = base
+			case 1:
+				key.vals[i] = base + span
+			case 2:
+				if rng.Intn(4) == 0 {
+					key.vals[i] = nil
+					continue
+				}
+				fallthrough
+			default:
+				key.vals[i] = base + rng.Int63n(span+1)
+			}
+		}
+		c := keyCase{keys: []tcol{lead, key}, desc: []bool{false, rng.Intn(2) == 0}, nullsLast: []bool{false, rng.Intn(2) == 0}}
+		if rng.Intn(3) == 0 {
+			c = keyCase{keys: []tcol{key}, desc: c.desc[1:], nullsLast: c.nullsLast[1:]}
+		}
+		checkSortAgainstReference(t, newMem(t), c)
+	}
+}
+
+// TestSortLazyErrors: a key that fails to load, or has another length,
+// stops the sort with its error; a sort whose first key tells every row
+// apart never asks for the second.
+func TestSortLazyErrors(t *testing.T) {
+	mem := newMem(t)
+	bld := array.NewInt64Builder(mem)
+	bld.AppendValues([]int64{3, 1, 2, 2}, nil)
+	a := bld.NewArray()
+	defer a.Release()
+	short := array.NewSlice(a, 0, 2)
+	defer short.Release()
+	boom := errors.New("boom")
+	for _, tc := range []struct {
+		name   string
+		second arrow.Array
+		err    error
+		want   string
+	}{
+		{"failing key", nil, boom, "boom"},
+		{"short key", short, nil, "not a column of 4 rows"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := SortIndicesLazy(4, 2, func(k int) (arrow.Array, error) {
+				if k == 0 {
+					return a, nil
+				}
+				return tc.second, tc.err
+			}, nil, nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+			if tc.err != nil && !errors.Is(err, tc.err) {
+				t.Fatalf("err = %v does not wrap the key's error", err)
+			}
+		})
+	}
+	distinct := array.NewSlice(a, 0, 3) // 3, 1, 2: no two rows equal
+	defer distinct.Release()
+	got, err := SortIndicesLazy(3, 2, func(k int) (arrow.Array, error) {
+		if k > 0 {
+			return nil, boom
+		}
+		return distinct, nil
+	}, nil, nil)
+	if err != nil || !slices.Equal(got, []int32{1, 2, 0}) {
+		t.Fatalf("got %v, %v; want [1 2 0] without loading the second key", got, err)
+	}
+	if _, err := SortIndicesLazy(3, 0, nil, nil, nil); err == nil {
+		t.Fatal("no keys: want an error")
 	}
 }

@@ -1,6 +1,8 @@
 package step
 
 import (
+	"errors"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -456,6 +458,9 @@ func (e *Env) sort(n *plan.SortNode, in *Frame, k int64) (*Frame, error) {
 	for i, key := range n.Keys {
 		exprs[i], desc[i], nullsLast[i] = key.Expr, key.Desc, key.NullsLast
 	}
+	if (k < 0 || k >= int64(in.rows)) && lazyKeys(exprs) {
+		return e.sortLazily(n, in, exprs, desc, nullsLast)
+	}
 	keys, err := e.evalOn(in, exprs)
 	if err != nil {
 		return nil, err
@@ -477,6 +482,64 @@ func (e *Env) sort(n *plan.SortNode, in *Frame, k int64) (*Frame, error) {
 	}
 	e.release(work)
 	if err != nil {
+		return nil, e.Internal("%v", err)
+	}
+	return e.selectRows(in, n.Schema(), perm)
+}
+
+// lazyKeys reports whether a full sort may compute its keys after the first
+// only when it needs them: several keys, each after the first a plain
+// column, whose reading can raise nothing, so a key never computed changes
+// no result and hides no error.
+func lazyKeys(exprs []plan.Expr) bool {
+	if len(exprs) < 2 {
+		return false
+	}
+	for _, x := range exprs[1:] {
+		if _, ok := x.(*plan.Column); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// sortLazily is the full sort with its keys computed as the sort needs them
+// (ops.SortIndicesLazy): the row numbers join_order sorts a reordered
+// chain back on are told apart by the first few, and the others are never
+// gathered through the joins' rows.
+func (e *Env) sortLazily(n *plan.SortNode, in *Frame, exprs []plan.Expr, desc, nullsLast []bool) (*Frame, error) {
+	keys, err := e.evalOn(in, exprs[:1])
+	defer func() { releaseAll(keys) }()
+	if err != nil {
+		return nil, err
+	}
+	if err := e.CheckCtx(); err != nil {
+		return nil, err
+	}
+	work := int64(in.rows) * (40 + 8*int64(len(exprs)))
+	if err := e.reserve(work, "the sort's permutation"); err != nil {
+		return nil, err
+	}
+	perm, err := ops.SortIndicesLazy(in.rows, len(exprs), func(k int) (arrow.Array, error) {
+		if k == 0 {
+			return keys[0], nil
+		}
+		if err := e.CheckCtx(); err != nil {
+			return nil, err
+		}
+		a, err := e.evalOn(in, exprs[k:k+1])
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, a...)
+		return a[0], nil
+	}, desc, nullsLast)
+	e.release(work)
+	if err != nil {
+		var pe *plan.Error
+		if errors.As(err, &pe) {
+			return nil, pe
+		}
 		return nil, e.Internal("%v", err)
 	}
 	return e.selectRows(in, n.Schema(), perm)

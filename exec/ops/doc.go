@@ -20,6 +20,7 @@
 //	Aggregate(mem, fn, exprText, arg, ids, groups) (arrow.Array, error)
 //	DistinctRows(keys) (rows, err)              first row of each distinct key
 //	SortIndices(keys, desc, nullsLast) (perm, err)
+//	SortIndicesLazy(n, nkeys, key, desc, nullsLast) (perm, err)  keys loaded as needed
 //	TopK(keys, desc, nullsLast, k) (perm, err)  == SortIndices(...)[:k]
 //	JoinIndices(kind, left, right) (li, ri, err) -1 = null-extended side
 //	CrossIndices(leftRows, rightRows) (li, ri, err)

@@ -46,6 +46,10 @@ type pageScratch struct {
 	idx []uint32
 	lv  []uint32
 	pad []byte
+	// pairs holds a PLAIN string page's start and end offsets per
+	// present value (fastStrings): kept across chunks, so that a chunk
+	// of one large page does not regrow it from nothing.
+	pairs []int32
 }
 
 var pageScratchPool = sync.Pool{New: func() any { return new(pageScratch) }}
@@ -441,8 +445,7 @@ func fastStrings(ctx context.Context, pr file.PageReader, rows int, keep []int32
 	}
 	u.offs = make([]int32, outRows+1)
 	data := make([]byte, 0, max(outRows*4, sizeHint))
-	var vals []int32 // per present value of a PLAIN page: start, end pairs
-	ki, oi := 0, 0   // next kept row, next output row
+	ki, oi := 0, 0 // next kept row, next output row
 	for pos := 0; pos < rows; {
 		if ctx.Err() != nil {
 			return false
@@ -464,7 +467,7 @@ func fastStrings(ctx context.Context, pr file.PageReader, rows int, keep []int32
 		var dictIdx []uint32
 		switch p.enc {
 		case parquet.Encodings.Plain:
-			vals = vals[:0]
+			vals := slices.Grow(sc.pairs[:0], 2*present)
 			b := p.values
 			off := 0
 			for range present {
@@ -479,7 +482,7 @@ func fastStrings(ctx context.Context, pr file.PageReader, rows int, keep []int32
 				vals = append(vals, int32(off), int32(off+int(l)))
 				off += int(l)
 			}
-			src, pairs = b, vals
+			src, pairs, sc.pairs = b, vals, vals
 		case parquet.Encodings.PlainDict, parquet.Encodings.RLEDict:
 			if dictN < 0 {
 				return false
@@ -507,6 +510,32 @@ func fastStrings(ctx context.Context, pr file.PageReader, rows int, keep []int32
 						break
 					}
 					oneByte = append(oneByte, dictBytes[o])
+				}
+			}
+			if keep != nil && maxDef == 0 {
+				// Some rows of a required column: where the page holds few
+				// of them (or none), only their indices are read, from
+				// the runs, and the page is not unpacked.
+				if kj, _, sparse := pageKept(keep, ki, pos, n); kj == ki || sparse {
+					sc.idx = grow(sc.idx, kj-ki)
+					if kj > ki && !indicesAt(p.values, keep[ki:kj], pos, sc.idx) {
+						return false
+					}
+					for _, ix := range sc.idx {
+						if int(ix) >= dictN {
+							return false
+						}
+						s := dictOffs[ix]
+						data = append(data, dictBytes[s:s+int32(binary.LittleEndian.Uint32(dictBytes[s-4:]))]...)
+						if len(data) > math.MaxInt32 {
+							return false
+						}
+						oi++
+						u.offs[oi] = int32(len(data))
+					}
+					ki = kj
+					pos += n
+					continue
 				}
 			}
 			if !sc.pageIndices(p.values, present) {
@@ -588,6 +617,22 @@ func fastStrings(ctx context.Context, pr file.PageReader, rows int, keep []int32
 					return false
 				}
 			}
+		} else if keep != nil && maxDef == 0 {
+			// Some rows of a required column: the page's kept rows, each
+			// its own value, without walking the rows between them.
+			kj, _, _ := pageKept(keep, ki, pos, n)
+			for _, r := range keep[ki:kj] {
+				if int(r) < pos {
+					return false // keep is not sorted
+				}
+				data = append(data, get(int(r)-pos)...)
+				if len(data) > math.MaxInt32 {
+					return false
+				}
+				oi++
+				u.offs[oi] = int32(len(data))
+			}
+			ki = kj
 		} else {
 			if keep == nil {
 				// Every row: the page's present values sized first.

@@ -43,10 +43,9 @@ import (
 // keys before being dropped, in every occurrence of the plan (orderOnly):
 // join_order numbers the inputs of the joins it reorders so, to sort the
 // result back into the written order (TPC-H Q7's lineitem and orders, Q11's
-// partsupp). The
-// right input is filtered for inner, left, semi and anti joins, with the
-// left input evaluated first as always; the left input for inner and semi
-// joins, the right input then being evaluated first. When both inputs
+// partsupp). The right input is filtered for inner, left, semi and anti
+// joins, with the left input evaluated first as always; the left input for
+// inner and semi joins, the right input then being evaluated first. When both inputs
 // qualify, the one evaluated first (whose keys are collected) is the one
 // under a filter or pushed conjuncts, then the one with fewer source rows,
 // then the left one: the small side of TPC-H's joins.
@@ -275,8 +274,9 @@ func (c *collector) withKeyFilter(p probe, f *step.Frame, from plan.Expr) (set b
 }
 
 // evalProbe evaluates the probe chain n (filters, projections and
-// row_index nodes over a scan; see probeChain) like eval, but, when a key filter is set on its scan
-// (filtered), without storing its nodes' outputs in the memo: they hold
+// row_index nodes over a scan; see probeChain) like eval, but, when a key
+// filter is set on its scan (filtered), without storing its nodes' outputs
+// in the memo: they hold
 // only the rows the filter let through, which another consumer of an
 // Equal subtree must not be served. An output the memo already holds
 // (every row) is served as eval would.

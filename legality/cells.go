@@ -461,7 +461,7 @@ var coreCells = []Cell{
 
 	{ID: JOReduce, Rule: RuleJoinOrder, Node: "chain of inner and cross joins", Verdict: CrossesIf,
 		Condition: "the input an input of the reordered chain is reduced by (a semi join on their key pairs, evaluated a second time) is deterministic and raises nothing (legality.Table.MayRaise)",
-		Reason:    "inner(a, filter(x / 0 > 1) b) on a = b with a reduced by semi(a, b): the semi join evaluates b before the chain does, so its divide_by_zero comes where a is evaluated, before another input's error"},
+		Reason:    "inner(a, filter(x / 0 > 1) b) on a = b with a reduced by semi(a, b), beside an input c that raises too: the semi join evaluates b where a is evaluated, so b's divide_by_zero would come before c's; jo.errors already refuses a chain with two inputs that may raise, so this condition keeps the reduction sound on its own rather than through that cell"},
 
 	// semi_reduction (standard tier): the aggregate on the right of an
 	// inner join keyed on its group key reads only the groups the left

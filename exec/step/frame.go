@@ -67,14 +67,6 @@ type seqBase struct {
 	n   int
 }
 
-// baseLen returns the length of the column's base array (before idx).
-func (c fcol) baseLen() int {
-	if c.seq != nil {
-		return c.seq.n
-	}
-	return c.arr.Len()
-}
-
 // withIdx returns the column's base read through idx (nil: compact).
 func (c fcol) withIdx(idx *gatherIdx) fcol {
 	return fcol{arr: c.arr, idx: idx, seq: c.seq}

@@ -273,18 +273,7 @@ func (e *Env) gather(f *Frame, s plan.Schema, idx []int32) (*Frame, error) {
 		}
 		g := composed[c.idx]
 		if g == nil {
-			rows := make([]int32, len(idx))
-			base := c.idx.rows
-			// The closure cannot panic (the indices are the frame's own).
-			_ = e.par.For(len(idx), func(lo, hi int) {
-				for j, r := range idx[lo:hi] {
-					if r < 0 {
-						rows[lo+j] = -1
-					} else {
-						rows[lo+j] = base[r]
-					}
-				}
-			})
+			rows := composeRows(c.idx.rows, idx, e.par)
 			g = &gatherIdx{rows: rows}
 			if e.budget != nil {
 				g.acct = &idxAcct{b: e.budget, bytes: 4 * int64(len(idx))}
